@@ -1,0 +1,61 @@
+//! AI levels 1–6: simulation budgets with a wall-clock cap, so a level plays the same moves on every
+//! machine that reaches its budget in time (and on the web, only slower).
+
+use std::time::Duration;
+
+/// How much a search may do: it stops at whichever limit comes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Simulations (selection, expansion, playout and backup each).
+    pub simulations: u64,
+    /// Wall-clock cap.
+    pub max_time: Duration,
+}
+
+/// An AI level, 1 (weakest) to 6 (strongest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: u8 = 1;
+    /// The strongest level.
+    pub const MAX: u8 = 6;
+
+    /// Level `n`.
+    ///
+    /// # Errors
+    /// If `n` is not in 1–6.
+    pub fn new(n: u8) -> Result<Level, String> {
+        if (Self::MIN..=Self::MAX).contains(&n) {
+            Ok(Level(n))
+        } else {
+            Err(format!("AI level {n} is outside {}–{}", Self::MIN, Self::MAX))
+        }
+    }
+
+    /// The level's number, 1–6.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The level's budget: simulations grow fourfold per level; the time caps are 0.5 s at level 1
+    /// and 10 s at level 6.
+    pub fn budget(self) -> Budget {
+        let (simulations, ms) = match self.0 {
+            1 => (1_000, 500),
+            2 => (4_000, 1_000),
+            3 => (16_000, 2_000),
+            4 => (64_000, 4_000),
+            5 => (250_000, 7_000),
+            _ => (1_000_000, 10_000),
+        };
+        Budget { simulations, max_time: Duration::from_millis(ms) }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "level {}", self.0)
+    }
+}

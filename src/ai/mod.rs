@@ -1,0 +1,9 @@
+//! The search: one Monte Carlo tree search generic over [`crate::rules::Game`], and the levels the
+//! app and the CLI offer. Nothing here knows of Bevy; the anytime interface ([`Mcts::step`],
+//! [`Mcts::run`], [`SearchHandle`]) lets a caller run it on a thread or in per-frame slices.
+
+pub mod levels;
+pub mod mcts;
+
+pub use levels::{Budget, Level};
+pub use mcts::{Mcts, SearchConfig, SearchHandle};

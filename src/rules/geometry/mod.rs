@@ -1,0 +1,3 @@
+//! Board geometries shared by the games, each with its tables precomputed once per board size.
+
+pub mod triangle;

@@ -1,0 +1,219 @@
+//! Pure game logic: the [`Game`] trait every game implements, the shared types around it, the board
+//! geometries, one module per game and the game record.
+//!
+//! Nothing here knows of Bevy, threads, files or clocks (`../shared/design.md` §Three layers).
+
+pub mod bits;
+pub mod geometry;
+pub mod record;
+pub mod trike;
+
+use std::fmt;
+
+use serde::{Serialize, de::DeserializeOwned};
+
+/// The most players any triboard game seats (Blokus Trigon has four colours).
+pub const MAX_PLAYERS: usize = 4;
+
+/// A seat at the table, `0..num_players`, in the order the seats first move.
+///
+/// A seat is a person (or an AI), not a colour: in Trike the pie rule swaps the colours between the
+/// seats, so the colour a seat plays is a property of the state ([`Game::player_name`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The seat's index, `0..num_players`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The result of a finished game: a score and a rank value per seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// How many seats take part; entries past it are zero.
+    pub num_players: usize,
+    /// The game's own score per seat (Trike: checkers under or adjacent to the pawn).
+    pub scores: [i32; MAX_PLAYERS],
+    /// Rank value per seat in `[0, 1]`: 1 for a sole winner, 0 for a sole loser, shared ranks share
+    /// the average. The AI maximises it, so 2-, 3- and 4-player games share one search.
+    pub ranks: [f32; MAX_PLAYERS],
+}
+
+impl Outcome {
+    /// Builds an outcome from per-seat scores, higher is better, with ties sharing rank values.
+    pub fn from_scores(scores: &[i32]) -> Outcome {
+        let n = scores.len();
+        assert!((1..=MAX_PLAYERS).contains(&n), "1 to {MAX_PLAYERS} players");
+        let mut out = Outcome { num_players: n, scores: [0; MAX_PLAYERS], ranks: [0.0; MAX_PLAYERS] };
+        out.scores[..n].copy_from_slice(scores);
+        if n == 1 {
+            out.ranks[0] = 1.0;
+            return out;
+        }
+        for i in 0..n {
+            let below = scores.iter().filter(|&&s| s < scores[i]).count() as f32;
+            let equal = scores.iter().filter(|&&s| s == scores[i]).count() as f32 - 1.0;
+            out.ranks[i] = (below + equal / 2.0) / (n as f32 - 1.0);
+        }
+        out
+    }
+
+    /// The seats with the best rank value (one seat unless the game ended in a tie).
+    pub fn winners(&self) -> Vec<Player> {
+        let best = self.ranks[..self.num_players].iter().cloned().fold(f32::MIN, f32::max);
+        (0..self.num_players).filter(|&i| self.ranks[i] == best).map(|i| Player(i as u8)).collect()
+    }
+}
+
+/// Why a move was refused, in words a player understands ("c3 is not on a line from the pawn").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The reason, a sentence fragment without a final full stop.
+    pub reason: String,
+}
+
+impl IllegalMove {
+    /// An illegal move with this reason.
+    pub fn new(reason: impl Into<String>) -> IllegalMove {
+        IllegalMove { reason: reason.into() }
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// One game's rules, in the spirit of OpenSpiel's `State` and shakmaty's `Position`.
+///
+/// A value is a position plus everything needed to continue from it. It is cheap to clone (fixed-size
+/// arrays or bitboards and a `&'static` geometry), so the search clones it once per simulation.
+/// A turn with several steps is a sequence of ordinary moves by the same seat
+/// ([`Game::is_turn_boundary`] tells where turns end).
+pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
+    /// One step of play. Small and `Copy`; its text form is [`Game::move_text`].
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
+    /// The game's parameters (board size, variants), with the defaults of its rules file.
+    type Options: Clone + fmt::Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// Every game id this type plays (`["trike"]`; Trigon's type plays `trigon`, `trigon-2`, …).
+    const IDS: &'static [&'static str];
+    /// The game id used by records and the CLI (`trike`, `trigon-2`, …); one of [`Game::IDS`].
+    fn id(&self) -> &'static str;
+    /// The start position for these options.
+    ///
+    /// # Errors
+    /// A sentence naming the option out of range ("size 25 is outside 3–19").
+    fn new(options: &Self::Options) -> Result<Self, String>;
+    /// The options this game was created with.
+    fn options(&self) -> &Self::Options;
+    /// How many seats play.
+    fn num_players(&self) -> usize;
+    /// The seat to move, or `None` once the game is over.
+    fn to_move(&self) -> Option<Player>;
+    /// Plies played so far (every move counts, including a pie swap).
+    fn ply(&self) -> usize;
+    /// Clears `out` and fills it with every legal move, each once, in an order fixed by the position.
+    /// Empty exactly when the game is over.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a move after checking it.
+    ///
+    /// # Errors
+    /// The reason the move is illegal here; the position is then unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), IllegalMove>;
+    /// Plays a move known to be legal (from [`Game::legal_moves`]) without checking it. Allocates
+    /// nothing. An illegal move leaves an unspecified (but memory-safe) state.
+    fn play_unchecked(&mut self, mv: Self::Move);
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// True when the next move starts a new turn (after the last step of a multi-step turn).
+    fn is_turn_boundary(&self) -> bool {
+        true
+    }
+    /// A move from its text in the game's notation.
+    ///
+    /// # Errors
+    /// Text that names no move of this game, or no move on this board.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, IllegalMove>;
+    /// A move's text in the game's notation; `parse_move` reads it back.
+    fn move_text(&self, mv: Self::Move) -> String;
+    /// What a seat is called in this position (Trike: the colour it plays, which the pie rule swaps).
+    fn player_name(&self, player: Player) -> &'static str;
+    /// The position as a text diagram for the terminal (`triboard play`).
+    fn board_text(&self) -> String;
+
+    /// A dense index of a move, `< move_key_space()`, used by the search's RAVE tables.
+    fn move_key(&self, mv: Self::Move) -> usize;
+    /// One past the largest [`Game::move_key`] on this board.
+    fn move_key_space(&self) -> usize;
+
+    /// A uniformly random legal move, or `None` when the game is over. Games override this with a
+    /// path faster than generating every move; the default uses `buf` as scratch.
+    fn random_move(&self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        use rand::Rng as _;
+        self.legal_moves(buf);
+        if buf.is_empty() { None } else { Some(buf[rng.random_range(0..buf.len())]) }
+    }
+    /// The move a playout plays here. Neutral default: [`Game::random_move`]. A game with playout
+    /// knowledge overrides it.
+    fn playout_move(&self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.random_move(rng, buf)
+    }
+    /// Prior knowledge of a legal move for the search: `(value, weight)` is added to a new node's
+    /// statistics as `weight` virtual simulations of mean `value` in `[0, 1]` for the mover.
+    /// Neutral default: none.
+    fn move_prior(&self, _mv: Self::Move) -> Option<(f32, f32)> {
+        None
+    }
+}
+
+/// The random number generator used everywhere: seeded, small, fast, and the same on every platform
+/// (so a seed replays the same games on the desktop and on the web).
+pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A generator from a seed.
+pub fn rng_from_seed(seed: u64) -> Rng {
+    use rand::SeedableRng as _;
+    Rng::seed_from_u64(seed)
+}
+
+/// Counts the leaves of the game tree at exactly depth `d` plies below `game`, for `d = 1..=depth`
+/// (element `d-1`). A line that ends earlier contributes nothing to the deeper counts.
+pub fn perft<G: Game>(game: &G, depth: usize) -> Vec<u64> {
+    fn walk<G: Game>(game: &G, d: usize, counts: &mut [u64], bufs: &mut [Vec<G::Move>]) {
+        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        game.legal_moves(buf);
+        counts[d] += buf.len() as u64;
+        if d + 1 < counts.len() {
+            for &mv in buf.iter() {
+                let mut next = game.clone();
+                next.play_unchecked(mv);
+                walk(&next, d + 1, counts, rest);
+            }
+        }
+    }
+    let mut counts = vec![0; depth];
+    if depth > 0 {
+        let mut bufs = vec![Vec::new(); depth];
+        walk(game, 0, &mut counts, &mut bufs);
+    }
+    counts
+}
+
+/// Plays a whitespace-separated move list from the current position, each through [`Game::play`].
+///
+/// # Errors
+/// `move k (text): reason`, with `k` counted from 1 within `moves`; the state then holds the moves
+/// before the bad one.
+pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<(), String> {
+    for (k, text) in moves.split_whitespace().enumerate() {
+        let mv = game.parse_move(text).map_err(|e| format!("move {} ({text}): {e}", k + 1))?;
+        game.play(mv).map_err(|e| format!("move {} ({text}): {e}", k + 1))?;
+    }
+    Ok(())
+}

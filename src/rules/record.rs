@@ -1,0 +1,130 @@
+//! The game record: game id, options and move list (plus players, date and result), as JSON.
+//!
+//! It is the save file, the replay, the test fixture and the bug report (`../shared/design.md`).
+//! Loading replays every move through [`Game::play`], so a record that loads is a legal game; a bad
+//! one is refused with its place and reason and nothing half-loaded is returned.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::Game;
+
+/// A game record as stored in a `.json` file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The game id (`trike`, …).
+    pub game: String,
+    /// The game's options as its `Options` type serialises them (`{"size": 13}`).
+    #[serde(default)]
+    pub options: serde_json::Value,
+    /// Every move in the game's notation, in order (one entry per ply).
+    pub moves: Vec<String>,
+    /// Who sat in each seat ("Human", "AI level 3"), optional.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<String>,
+    /// When the game was played, free text (ISO 8601 by convention), optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The result as text ("Black 4 – White 3"), written on save and not trusted on load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// Why a record was refused: where, and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The text is not a well-formed record: serde_json's message, which names line and column.
+    Json(String),
+    /// The record is for another game.
+    WrongGame { expected: String, found: String },
+    /// The options are unknown or out of range.
+    Options(String),
+    /// Move `number` (counted from 1) with text `text` could not be read or played.
+    Move { number: usize, text: String, reason: String },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Json(e) => write!(f, "not a valid record: {e}"),
+            RecordError::WrongGame { expected, found } => {
+                write!(f, "this record is for the game '{found}', not '{expected}'")
+            }
+            RecordError::Options(e) => write!(f, "bad options: {e}"),
+            RecordError::Move { number, text, reason } => write!(f, "move {number} ({text}) is illegal: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// The record of a game so far: its id and options, and `moves` played from the start.
+    pub fn new<G: Game>(game: &G, moves: &[G::Move]) -> Record {
+        let start = G::new(game.options()).expect("a game's own options are valid");
+        let mut replay = start;
+        let moves = moves
+            .iter()
+            .map(|&mv| {
+                let text = replay.move_text(mv);
+                replay.play_unchecked(mv);
+                text
+            })
+            .collect();
+        Record {
+            game: game.id().to_string(),
+            options: serde_json::to_value(game.options()).expect("options serialise"),
+            moves,
+            players: Vec::new(),
+            date: None,
+            result: None,
+        }
+    }
+
+    /// Reads a record from JSON text without checking its moves.
+    ///
+    /// # Errors
+    /// [`RecordError::Json`] naming line and column.
+    pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))
+    }
+
+    /// The record as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serialises")
+    }
+
+    /// The game id without reading further, to choose which game type to [`Record::replay`] with.
+    pub fn game_id(&self) -> &str {
+        &self.game
+    }
+
+    /// Replays the record as game `G`: returns the start position, the final position (every move
+    /// played through [`Game::play`]) and the moves.
+    ///
+    /// # Errors
+    /// A wrong game id, bad options, or the first move that cannot be read or played. Nothing is
+    /// returned then, so no caller can keep a half-loaded game.
+    pub fn replay<G: Game>(&self) -> Result<(G, G, Vec<G::Move>), RecordError> {
+        if !G::IDS.contains(&self.game.as_str()) {
+            return Err(RecordError::WrongGame { expected: G::IDS.join("' or '"), found: self.game.clone() });
+        }
+        let options: G::Options = if self.options.is_null() {
+            G::Options::default()
+        } else {
+            serde_json::from_value(self.options.clone()).map_err(|e| RecordError::Options(e.to_string()))?
+        };
+        let start = G::new(&options).map_err(RecordError::Options)?;
+        let mut game = start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (k, text) in self.moves.iter().enumerate() {
+            let err = |reason: String| RecordError::Move { number: k + 1, text: text.clone(), reason };
+            let mv = game.parse_move(text).map_err(|e| err(e.reason))?;
+            game.play(mv).map_err(|e| err(e.reason))?;
+            moves.push(mv);
+        }
+        Ok((start, game, moves))
+    }
+}
