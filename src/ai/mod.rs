@@ -6,4 +6,4 @@ pub mod levels;
 pub mod mcts;
 
 pub use levels::{Budget, Level};
-pub use mcts::{Mcts, SearchConfig, SearchHandle};
+pub use mcts::{Mcts, SearchConfig, SearchHandle, choose_move};

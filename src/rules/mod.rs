@@ -147,7 +147,8 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// The position as a text diagram for the terminal (`triboard play`).
     fn board_text(&self) -> String;
 
-    /// A dense index of a move, `< move_key_space()`, used by the search's RAVE tables.
+    /// A dense index of a move, `< move_key_space()`, used by the search's RAVE tables. It depends on
+    /// the move and the board options only, not on the rest of the position.
     fn move_key(&self, mv: Self::Move) -> usize;
     /// One past the largest [`Game::move_key`] on this board.
     fn move_key_space(&self) -> usize;
@@ -175,6 +176,15 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
 /// The random number generator used everywhere: seeded, small, fast, and the same on every platform
 /// (so a seed replays the same games on the desktop and on the web).
 pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A uniform index in `0..n` from one 64-bit draw (Lemire's multiply-shift without rejection: the
+/// bias is below `n / 2^64`, far under anything a playout can notice). Panics in debug if `n == 0`.
+#[inline(always)]
+pub fn random_index(rng: &mut Rng, n: usize) -> usize {
+    use rand::RngCore as _;
+    debug_assert!(n > 0);
+    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
+}
 
 /// A generator from a seed.
 pub fn rng_from_seed(seed: u64) -> Rng {

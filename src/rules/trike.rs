@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::geometry::triangle::{Cells, MAX_SIDE, NONE, Triangle};
-use super::{Game, IllegalMove, Outcome, Player, Rng};
+use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
+use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 
 /// The smallest board (`rules/trike.md` §Board: sizes 3–6 for tests and puzzles).
 pub const MIN_SIZE: u8 = 3;
@@ -72,6 +72,8 @@ pub struct Trike {
     options: TrikeOptions,
     occupied: Cells,
     white: Cells,
+    /// `occupied` again, by line, for the pawn's sliding moves.
+    lines: Lines,
     pawn: u8,
     ply: u16,
     color_to_move: Color,
@@ -173,7 +175,7 @@ impl Trike {
     #[inline(always)]
     fn runs(&self) -> [usize; 6] {
         let pawn = self.pawn as usize;
-        std::array::from_fn(|d| self.geo.free_run(pawn, d, &self.occupied))
+        std::array::from_fn(|d| self.geo.free_run(pawn, d, &self.lines))
     }
 }
 
@@ -195,6 +197,7 @@ impl Game for Trike {
             options: options.clone(),
             occupied: Cells::EMPTY,
             white: Cells::EMPTY,
+            lines: Triangle::get(options.size as usize).empty_lines,
             pawn: NONE,
             ply: 0,
             color_to_move: Color::Black,
@@ -251,6 +254,7 @@ impl Game for Trike {
             return;
         };
         self.occupied.insert(cell);
+        self.geo.occupy(&mut self.lines, cell);
         if self.color_to_move == Color::White {
             self.white.insert(cell);
         }
@@ -336,16 +340,15 @@ impl Game for Trike {
     }
 
     fn random_move(&self, rng: &mut Rng, _buf: &mut Vec<TrikeMove>) -> Option<TrikeMove> {
-        use rand::Rng as _;
         if self.over {
             return None;
         }
         if self.pawn == NONE {
-            return Some(TrikeMove::to(rng.random_range(0..self.geo.cells)));
+            return Some(TrikeMove::to(random_index(rng, self.geo.cells)));
         }
         let runs = self.runs();
         let swap = self.swap_available() as usize;
-        let mut k = rng.random_range(0..runs.iter().sum::<usize>() + swap);
+        let mut k = random_index(rng, runs.iter().sum::<usize>() + swap);
         for (d, run) in runs.into_iter().enumerate() {
             if k < run {
                 return Some(TrikeMove::to(self.geo.step(self.pawn as usize, d, k + 1)));

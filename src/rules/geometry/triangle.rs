@@ -17,6 +17,9 @@ pub const MAX_CELLS: usize = MAX_SIDE * (MAX_SIDE + 1) / 2;
 pub const WORDS: usize = MAX_CELLS.div_ceil(64);
 /// A set of cells of a triangle board.
 pub type Cells = BitSet<WORDS>;
+/// Occupancy by line, for sliding moves: `lines[axis][line]` has bit `slot` set for each occupied
+/// cell of that line, plus a sentinel bit just past each end (see [`Triangle::free_run`]).
+pub type Lines = [[u32; MAX_SIDE]; 3];
 
 /// The six directions as `(row step, column step)`: the first three lower the cell index, the last
 /// three raise it (`rules/trike.md` §Board).
@@ -38,6 +41,12 @@ pub struct Triangle {
     pub neighbor: [[u8; 6]; MAX_CELLS],
     /// `ray[d][cell]`: every cell from `cell` (exclusive) to the board's edge in direction `d`.
     pub ray: [[Cells; MAX_CELLS]; 6],
+    /// `line[axis][cell]`: which line of the axis (0: rows, 1: columns, 2: diagonals) holds the cell.
+    pub line: [[u8; MAX_CELLS]; 3],
+    /// `slot[axis][cell]`: the cell's bit in its line's word of [`Lines`] (position along the line + 1).
+    pub slot: [[u8; MAX_CELLS]; 3],
+    /// The empty board as [`Lines`]: only the sentinel bits at both ends of every line.
+    pub empty_lines: Lines,
     /// The cell together with its neighbours (the pawn's scored cells in Trike).
     pub around: [Cells; MAX_CELLS],
 }
@@ -78,6 +87,9 @@ impl Triangle {
             col: [0; MAX_CELLS],
             neighbor: [[NONE; 6]; MAX_CELLS],
             ray: [[Cells::EMPTY; MAX_CELLS]; 6],
+            line: [[0; MAX_CELLS]; 3],
+            slot: [[0; MAX_CELLS]; 3],
+            empty_lines: [[0; MAX_SIDE]; 3],
             around: [Cells::EMPTY; MAX_CELLS],
         });
         for r in 0..side {
@@ -85,6 +97,20 @@ impl Triangle {
                 let i = Self::index_of(r, c);
                 t.row[i] = r as u8;
                 t.col[i] = c as u8;
+            }
+        }
+        for i in 0..cells {
+            let (r, c) = (t.row[i] as usize, t.col[i] as usize);
+            // Rows: line r, position c. Columns: line c, position r - c. Diagonals: line r - c, position c.
+            for (axis, (line, pos)) in [(r, c), (c, r - c), (r - c, c)].into_iter().enumerate() {
+                t.line[axis][i] = line as u8;
+                t.slot[axis][i] = pos as u8 + 1;
+            }
+        }
+        for line in 0..side {
+            // Row r holds r + 1 cells; column c and diagonal k hold side - c and side - k cells.
+            for (axis, len) in [line + 1, side - line, side - line].into_iter().enumerate() {
+                t.empty_lines[axis][line] = 1 | 1 << (len + 1);
             }
         }
         for i in 0..cells {
@@ -133,20 +159,29 @@ impl Triangle {
         self.index(number - 1, letter as i32 - 'a' as i32)
     }
 
-    /// How many empty cells the pawn on `cell` can slide over in direction `d` before a checker or
-    /// the edge stops it: the number of line moves that way.
+    /// Marks `cell` occupied in `lines`.
     #[inline(always)]
-    pub fn free_run(&self, cell: usize, d: usize, occupied: &Cells) -> usize {
-        let ray = &self.ray[d][cell];
-        let blockers = ray.and(occupied);
-        let blocker = if d < 3 { blockers.last() } else { blockers.first() };
-        match blocker {
-            None => ray.count() as usize,
-            Some(b) => {
-                let dr = (self.row[b] as i32 - self.row[cell] as i32).unsigned_abs();
-                let dc = (self.col[b] as i32 - self.col[cell] as i32).unsigned_abs();
-                dr.max(dc) as usize - 1
-            }
+    pub fn occupy(&self, lines: &mut Lines, cell: usize) {
+        for (axis, words) in lines.iter_mut().enumerate() {
+            words[self.line[axis][cell] as usize] |= 1 << self.slot[axis][cell];
+        }
+    }
+
+    /// How many empty cells the pawn on `cell` can slide over in direction `d` before an occupied
+    /// cell or the edge stops it: the number of line moves that way. `lines` is the occupancy.
+    #[inline(always)]
+    pub fn free_run(&self, cell: usize, d: usize, lines: &Lines) -> usize {
+        // Directions d and 5 - d share an axis: 0 and 5 the diagonals, 1 and 4 the columns, 2 and 3
+        // the rows; d >= 3 goes up the line's bits, d < 3 down.
+        let axis = [2, 1, 0, 0, 1, 2][d];
+        let word = lines[axis][self.line[axis][cell] as usize];
+        let slot = self.slot[axis][cell] as u32;
+        if d >= 3 {
+            (word >> (slot + 1)).trailing_zeros() as usize
+        } else {
+            // The sentinel at bit 0 keeps the masked word non-zero.
+            let below = word & ((1u32 << slot) - 1);
+            (slot - 1 - (31 - below.leading_zeros())) as usize
         }
     }
 
