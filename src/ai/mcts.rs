@@ -80,13 +80,37 @@ struct Node<M> {
     /// The seat that played `mv`.
     mover: u8,
     /// Number of children, valid once `first_child != 0`.
-    n_children: u32,
+    n_children: u16,
+    /// Index of (mover, move key) in the AMAF marks of a simulation.
+    amaf_index: u32,
     /// Index of the first child; 0 while unexpanded (index 0 is the root, never a child).
     first_child: u32,
     visits: u32,
     value: f32,
     amaf_visits: f32,
     amaf_value: f32,
+    /// The RAVE blend `(1-β)·mean + β·AMAF mean` (or the first-play urgency), recomputed whenever
+    /// the statistics change so that selection only adds the exploration term.
+    blend: f32,
+}
+
+impl<M> Node<M> {
+    /// Recomputes `blend` from the statistics.
+    #[inline(always)]
+    fn refresh(&mut self, rave_bias: f32, first_play_urgency: f32) {
+        let n = self.visits as f32;
+        let na = self.amaf_visits;
+        self.blend = if self.visits == 0 && na == 0.0 {
+            first_play_urgency
+        } else if self.visits == 0 {
+            self.amaf_value / na
+        } else if na == 0.0 {
+            self.value / n
+        } else {
+            let beta = na / (n + na + rave_bias * n * na);
+            (1.0 - beta) * (self.value / n) + beta * (self.amaf_value / na)
+        };
+    }
 }
 
 /// How many simulations run between two looks at the stop flag and the clock.
@@ -150,11 +174,13 @@ impl<G: Game> Mcts<G> {
             mv: placeholder,
             mover: 0,
             n_children: 0,
+            amaf_index: 0,
             first_child: 0,
             visits: 0,
             value: 0.0,
             amaf_visits: 0.0,
             amaf_value: 0.0,
+            blend: 0.0,
         });
         self.simulations = 0;
         self.handle.simulations.store(0, Ordering::Relaxed);
@@ -287,7 +313,7 @@ impl<G: Game> Mcts<G> {
             let n = nodes[i];
             if n.first_child != 0 {
                 let first = nodes.len() as u32;
-                for c in n.first_child..n.first_child + n.n_children {
+                for c in n.first_child..n.first_child + n.n_children as u32 {
                     nodes.push(old[c as usize]);
                 }
                 nodes[i].first_child = first;
@@ -299,7 +325,7 @@ impl<G: Game> Mcts<G> {
 
     fn children(&self, node: u32) -> std::ops::Range<u32> {
         match self.nodes.get(node as usize) {
-            Some(n) if n.first_child != 0 => n.first_child..n.first_child + n.n_children,
+            Some(n) if n.first_child != 0 => n.first_child..n.first_child + n.n_children as u32,
             _ => 0..0,
         }
     }
@@ -350,49 +376,50 @@ impl<G: Game> Mcts<G> {
         if self.nodes.len() + self.moves.len() > self.config.max_nodes || self.moves.is_empty() {
             return false;
         }
+        assert!(self.moves.len() <= u16::MAX as usize, "more legal moves than a node can hold");
+        let keys = self.root.move_key_space();
         let first = self.nodes.len() as u32;
         for &mv in &self.moves {
             let (amaf_visits, amaf_value) = match state.move_prior(mv) {
                 Some((value, weight)) => (weight, value * weight),
                 None => (0.0, 0.0),
             };
-            self.nodes.push(Node {
+            let mut child = Node {
                 mv,
                 mover,
                 n_children: 0,
+                amaf_index: (mover as usize * keys + state.move_key(mv)) as u32,
                 first_child: 0,
                 visits: 0,
                 value: 0.0,
                 amaf_visits,
                 amaf_value,
-            });
+                blend: 0.0,
+            };
+            child.refresh(self.config.rave_bias, self.config.first_play_urgency);
+            self.nodes.push(child);
         }
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
-        n.n_children = self.moves.len() as u32;
+        n.n_children = self.moves.len() as u16;
         true
     }
 
     /// The child of `node` with the best blend of mean, AMAF mean and exploration.
     fn select(&self, node: u32) -> u32 {
         let parent_visits = self.nodes[node as usize].visits.max(1) as f32;
-        let log_n = parent_visits.ln();
-        let c = self.config.exploration;
-        let bias = self.config.rave_bias;
+        // c·√(ln N / (n+1)) = (c·√ln N) · (1/√(n+1)), the second factor from a table.
+        let c_sqrt_log_n = self.config.exploration * parent_visits.ln().sqrt();
+        let inv_sqrt = inv_sqrt_table();
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for i in self.children(node) {
             let ch = &self.nodes[i as usize];
-            let n = ch.visits as f32;
-            let na = ch.amaf_visits;
-            let score = if ch.visits == 0 && na == 0.0 {
-                self.config.first_play_urgency
-            } else {
-                let beta = if ch.visits == 0 { 1.0 } else { na / (n + na + bias * n * na) };
-                let mean = if ch.visits == 0 { 0.0 } else { ch.value / n };
-                let amaf = if na > 0.0 { ch.amaf_value / na } else { 0.0 };
-                (1.0 - beta) * mean + beta * amaf + c * (log_n / (n + 1.0)).sqrt()
+            let inv = match inv_sqrt.get(ch.visits as usize) {
+                Some(&x) => x,
+                None => 1.0 / (ch.visits as f32 + 1.0).sqrt(),
             };
+            let score = ch.blend + c_sqrt_log_n * inv;
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -418,28 +445,31 @@ impl<G: Game> Mcts<G> {
             self.amaf_mark[seat as usize * keys + key as usize] = self.stamp;
             if i + 1 < self.path.len() {
                 let child = self.path[i + 1] as usize;
+                let (bias, fpu) = (self.config.rave_bias, self.config.first_play_urgency);
                 let n = &mut self.nodes[child];
                 n.visits += 1;
                 n.value += ranks[n.mover as usize];
+                n.refresh(bias, fpu);
                 let parent = self.path[i];
                 for c in self.children(parent) {
                     let ch = &self.nodes[c as usize];
-                    let idx = ch.mover as usize * keys + self.root_key(ch.mv);
-                    if self.amaf_mark[idx] == self.stamp {
+                    if self.amaf_mark[ch.amaf_index as usize] == self.stamp {
                         let reward = ranks[ch.mover as usize];
                         let ch = &mut self.nodes[c as usize];
                         ch.amaf_visits += 1.0;
                         ch.amaf_value += reward;
+                        ch.refresh(bias, fpu);
                     }
                 }
             }
         }
     }
+}
 
-    #[inline(always)]
-    fn root_key(&self, mv: G::Move) -> usize {
-        self.root.move_key(mv)
-    }
+/// `1/√(n+1)` for small `n`, the exploration term's per-child factor.
+fn inv_sqrt_table() -> &'static [f32; 4096] {
+    static TABLE: std::sync::OnceLock<[f32; 4096]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|n| 1.0 / ((n + 1) as f32).sqrt()))
 }
 
 /// Searches `state` with `level`'s budget and returns the best move (`None` once the game is over).
