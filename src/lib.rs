@@ -2,4 +2,7 @@
 //! CLI and (with the `app` feature) a Bevy window. See `../shared/design.md` for the layers.
 
 pub mod ai;
+#[cfg(feature = "app")]
+pub mod app;
+pub mod cli;
 pub mod rules;

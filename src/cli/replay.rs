@@ -41,7 +41,8 @@ impl GameTask for Task<'_> {
         write!(out, "{}", end.board_text())?;
         // Moves numbered by ply, several to a line.
         for (row, chunk) in texts.chunks(10).enumerate() {
-            let line: Vec<String> = chunk.iter().enumerate().map(|(k, t)| format!("{}.{t}", row * 10 + k + 1)).collect();
+            let line: Vec<String> =
+                chunk.iter().enumerate().map(|(k, t)| format!("{}.{t}", row * 10 + k + 1)).collect();
             writeln!(out, "{}", line.join(" "))?;
         }
         let result = result_text(&end);
@@ -74,7 +75,8 @@ impl GameTask for Task<'_> {
 /// place and reason).
 pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let file = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
+    let text =
+        std::fs::read_to_string(&args.file).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
     let record = Record::from_json(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
     let task = Task { record: &record, file: &file, out };
     match with_game(record.game_id(), task) {

@@ -1,0 +1,116 @@
+//! `triboard bench GAME [--size N] [--seconds S] [--moves "…"]`: uniform random playouts per
+//! second on one thread, then search simulations per second, from the same position.
+//! JSON keys: `playouts_per_s`, `plies_per_playout`, `plies_per_s`, `simulations_per_s`, ….
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{CliError, CliGame, GameFlags, GameTask, start_position, with_game};
+use crate::ai::{Mcts, SearchConfig};
+use crate::rules::rng_from_seed;
+
+/// Arguments of `triboard bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// The game id (`trike`).
+    pub game: String,
+    /// The game's options.
+    #[command(flatten)]
+    pub flags: GameFlags,
+    /// Seconds for each of the two measurements.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Start after these moves, in the game's notation.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Seed of the playouts and of the search.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Playouts between two looks at the clock.
+const BATCH: u64 = 32;
+
+struct Task<'a> {
+    args: &'a BenchArgs,
+    out: &'a mut dyn Write,
+}
+
+impl GameTask for Task<'_> {
+    type Output = Result<Value, CliError>;
+    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+        let (game, _) = start_position::<G>(&self.args.flags, self.args.moves.as_deref())?;
+        if game.to_move().is_none() {
+            return Err(CliError::usage("the game is already over after --moves: nothing to measure"));
+        }
+        let seconds = self.args.seconds;
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
+            return Err(CliError::usage(format!("--seconds {seconds} must be above 0 and at most a day")));
+        }
+        let duration = Duration::from_secs_f64(seconds);
+        let out = self.out;
+        writeln!(out, "{id} {}, {} plies played; {seconds} s per measurement", json!(game.options()), game.ply())?;
+
+        // Uniform random playouts: clone the position, random moves until the game is over.
+        let mut rng = rng_from_seed(self.args.seed);
+        let mut buf = Vec::new();
+        let (mut playouts, mut plies) = (0u64, 0u64);
+        let started = Instant::now();
+        while started.elapsed() < duration {
+            for _ in 0..BATCH {
+                let mut g = game.clone();
+                while let Some(mv) = g.random_move(&mut rng, &mut buf) {
+                    g.play_unchecked(mv);
+                    plies += 1;
+                }
+                playouts += 1;
+            }
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        let playouts_per_s = playouts as f64 / elapsed;
+        let plies_per_playout = plies as f64 / playouts as f64;
+        writeln!(
+            out,
+            "random playouts: {playouts} in {elapsed:.2} s = {playouts_per_s:.0}/s, {plies_per_playout:.1} plies each ({:.0} plies/s)",
+            plies as f64 / elapsed
+        )?;
+
+        // The search from the same position, one thread.
+        let mut search = Mcts::new(&game, SearchConfig { seed: self.args.seed, ..SearchConfig::default() });
+        let started = Instant::now();
+        let simulations = search.run_for(duration);
+        let search_elapsed = started.elapsed().as_secs_f64();
+        let simulations_per_s = simulations as f64 / search_elapsed;
+        let best = search.best_move().map(|mv| game.move_text(mv));
+        writeln!(
+            out,
+            "search: {simulations} simulations in {search_elapsed:.2} s = {simulations_per_s:.0}/s; best move {}, win rate {}",
+            best.as_deref().unwrap_or("-"),
+            search.win_rate().map_or("-".to_string(), |w| format!("{:.1}%", 100.0 * w))
+        )?;
+        Ok(json!({
+            "game": id,
+            "options": game.options(),
+            "ply": game.ply(),
+            "seconds": seconds,
+            "playouts": playouts,
+            "playouts_per_s": playouts_per_s,
+            "plies_per_playout": plies_per_playout,
+            "plies_per_s": plies as f64 / elapsed,
+            "simulations": simulations,
+            "simulations_per_s": simulations_per_s,
+            "best_move": best,
+        }))
+    }
+}
+
+/// Runs `triboard bench`.
+///
+/// # Errors
+/// An unknown game, bad options, a bad `--moves`, a finished position or a bad `--seconds`.
+pub fn run(args: &BenchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    with_game(&args.game, Task { args, out })?
+}

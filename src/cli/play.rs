@@ -1,0 +1,260 @@
+//! `triboard play GAME [--size N] [--black human|ai:L] [--white human|ai:L] [--seed S]
+//! [--moves "…"] [--record FILE]`: a game in the terminal.
+//!
+//! The board is printed before each human move; a move is typed in the game's notation and an
+//! illegal one is answered with its reason (the prompt repeats). Commands: `undo` (back to the
+//! previous human turn), `moves`, `board`, `help`, `quit` (end of input quits too). AI seats answer
+//! with their move, win rate and search size. Seats are not colours: `--black` names the seat that
+//! opens (as Black) and `--white` the other; in Trike a `swap` exchanges their colours.
+//! JSON: `moves`, `finished`, `result`, `seed`.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{
+    CliError, CliGame, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat,
+    result_text, start_position, with_game,
+};
+use crate::ai::{Mcts, SearchConfig};
+use crate::rules::Player;
+use crate::rules::record::Record;
+
+/// Arguments of `triboard play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The game id (`trike`).
+    pub game: String,
+    /// The game's options.
+    #[command(flatten)]
+    pub flags: GameFlags,
+    /// Who sits in the seat that opens (as Black): `human`, `ai` (level 3) or `ai:L` (1–6).
+    #[arg(long, default_value = "human", value_parser = parse_seat)]
+    pub black: Seat,
+    /// Who sits in the second seat (White): `human`, `ai` or `ai:L`.
+    #[arg(long, default_value = "ai:3", value_parser = parse_seat)]
+    pub white: Seat,
+    /// Seed of the AI seats' searches (default: from the clock, printed so the game can be repeated).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start after these moves, in the game's notation.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Write the game record (JSON) to this file at the end (also after `quit`).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+const HELP: &str = "Type a move in the game's notation (Trike: a cell such as c3, or swap), or a command:
+  undo   take back the last move (and the AI's answer to it)
+  moves  list the legal moves
+  board  print the board again
+  help   this text
+  quit   stop the game (end of input does the same)";
+
+struct Task<'a> {
+    args: &'a PlayArgs,
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+/// A game in progress: the start, the moves since, and a search tree per AI seat.
+struct Session<G: CliGame> {
+    seats: Vec<Seat>,
+    seed: u64,
+    start: G,
+    game: G,
+    history: Vec<G::Move>,
+    searches: Vec<Option<Mcts<G>>>,
+}
+
+impl<G: CliGame> Session<G> {
+    fn seat(&self, p: Player) -> Seat {
+        self.seats[p.index()]
+    }
+
+    /// The seat's colour, number and who sits there: "White (player 2, AI level 3)".
+    fn who(&self, p: Player) -> String {
+        format!("{} (player {}, {})", self.game.player_name(p), p.index() + 1, self.seat(p).label())
+    }
+
+    /// Plays a legal move, keeping every AI seat's tree in step.
+    fn apply(&mut self, mv: G::Move) -> Result<(), String> {
+        self.game.play(mv).map_err(|e| e.reason)?;
+        self.history.push(mv);
+        for search in self.searches.iter_mut().flatten() {
+            search.advance(mv);
+        }
+        Ok(())
+    }
+
+    fn human_to_move(g: &G, seats: &[Seat]) -> bool {
+        g.to_move().is_some_and(|p| seats[p.index()] == Seat::Human && g.is_turn_boundary())
+    }
+
+    /// Takes back moves to the previous human turn; false if there is none.
+    fn undo(&mut self) -> bool {
+        let replay = |n: usize| {
+            let mut g = self.start.clone();
+            for &mv in &self.history[..n] {
+                g.play_unchecked(mv);
+            }
+            g
+        };
+        let mut n = self.history.len();
+        while n > 0 {
+            n -= 1;
+            if Self::human_to_move(&replay(n), &self.seats) {
+                self.game = replay(n);
+                self.history.truncate(n);
+                self.searches.iter_mut().for_each(|s| *s = None);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The AI seat `p` searches with its level's budget and plays its choice.
+    fn ai_move(&mut self, p: Player, out: &mut dyn Write) -> Result<(), CliError> {
+        let Seat::Ai(level) = self.seat(p) else { unreachable!("only AI seats search") };
+        let seed = derive_seed(self.seed, ((self.game.ply() as u64) << 8) | p.index() as u64);
+        let game = &self.game;
+        let search = self.searches[p.index()]
+            .get_or_insert_with(|| Mcts::new(game, SearchConfig { seed, ..SearchConfig::default() }));
+        let started = Instant::now();
+        search.run(level.budget());
+        let seconds = started.elapsed().as_secs_f64();
+        let mv = search.best_move().ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
+        let win_rate = search.win_rate();
+        let simulations = search.simulations();
+        let pv = search.principal_variation();
+        let expects = move_texts(&self.game, &pv[..pv.len().min(6)]).join(" ");
+        writeln!(
+            out,
+            "{}. {} plays {}   win rate {}, {simulations} simulations in {seconds:.2} s, expects {expects}",
+            self.game.ply() + 1,
+            self.who(p),
+            self.game.move_text(mv),
+            win_rate.map_or("-".to_string(), |w| format!("{:.0}%", 100.0 * w)),
+        )?;
+        self.apply(mv).map_err(|e| CliError::failure(format!("the AI chose an illegal move: {e}")))
+    }
+}
+
+impl GameTask for Task<'_> {
+    type Output = Result<Value, CliError>;
+    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+        let args = self.args;
+        let (game, history) = start_position::<G>(&args.flags, args.moves.as_deref())?;
+        if game.num_players() != 2 {
+            return Err(CliError::usage(format!("{id} seats {} players; `play` seats two so far", game.num_players())));
+        }
+        let seed = args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+        });
+        let mut s = Session {
+            seats: vec![args.black, args.white],
+            seed,
+            start: G::new(game.options()).map_err(CliError::usage)?,
+            game,
+            history,
+            searches: vec![None, None],
+        };
+        let (input, out) = (self.input, self.out);
+        writeln!(
+            out,
+            "{id} {}: {} opens as Black against {} as White; seed {seed}; type 'help' for commands",
+            json!(s.game.options()),
+            s.seats[0].label(),
+            s.seats[1].label()
+        )?;
+        let mut quit = false;
+        let mut line = String::new();
+        // The board is shown again when the position changed, or on request.
+        let mut show_board = true;
+        while let Some(p) = s.game.to_move() {
+            if let Seat::Ai(_) = s.seat(p) {
+                s.ai_move(p, out)?;
+                show_board = true;
+                continue;
+            }
+            if std::mem::take(&mut show_board) {
+                write!(out, "\n{}", s.game.board_text())?;
+            }
+            write!(out, "{}. {} to move> ", s.game.ply() + 1, s.who(p))?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line).map_err(|e| CliError::failure(format!("cannot read input: {e}")))? == 0 {
+                writeln!(out)?;
+                quit = true;
+                break;
+            }
+            let text = line.trim();
+            match text.to_ascii_lowercase().as_str() {
+                "" => {}
+                "quit" | "exit" | "q" => {
+                    quit = true;
+                    break;
+                }
+                "help" | "?" => writeln!(out, "{HELP}")?,
+                "board" => show_board = true,
+                "moves" => {
+                    let mut moves = Vec::new();
+                    s.game.legal_moves(&mut moves);
+                    let texts: Vec<String> = moves.iter().map(|&mv| s.game.move_text(mv)).collect();
+                    writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))?;
+                }
+                "undo" => {
+                    if s.undo() {
+                        show_board = true;
+                        writeln!(out, "undone: back to move {}", s.game.ply() + 1)?;
+                    } else {
+                        writeln!(out, "nothing to undo")?;
+                    }
+                }
+                _ if text.split_whitespace().count() > 1 => writeln!(out, "one move at a time, please")?,
+                _ => match s.game.parse_move(text).map_err(|e| e.reason).and_then(|mv| s.apply(mv)) {
+                    Ok(()) => show_board = true,
+                    Err(reason) => writeln!(out, "illegal: {reason}")?,
+                },
+            }
+        }
+
+        write!(out, "\n{}", s.game.board_text())?;
+        let result = result_text(&s.game);
+        match &result {
+            Some(text) => writeln!(out, "game over after {} moves: {text}", s.history.len())?,
+            None => writeln!(out, "game stopped after {} moves", s.history.len())?,
+        }
+        if let Some(path) = &args.record {
+            let mut record = Record::new(&s.game, &s.history);
+            record.players = s.seats.iter().map(|seat| seat.label()).collect();
+            record.date = Some(now_iso8601());
+            record.result = result;
+            std::fs::write(path, record.to_json() + "\n")
+                .map_err(|e| CliError::failure(format!("cannot write the record to {}: {e}", path.display())))?;
+            writeln!(out, "record written to {}", path.display())?;
+        }
+        debug_assert!(quit || s.game.outcome().is_some());
+        Ok(json!({
+            "game": id,
+            "options": s.game.options(),
+            "seed": seed,
+            "moves": move_texts(&s.start, &s.history),
+            "finished": s.game.outcome().is_some(),
+            "result": outcome_json(&s.game),
+        }))
+    }
+}
+
+/// Runs `triboard play`, reading moves and commands from `input`.
+///
+/// # Errors
+/// An unknown game, bad options, seats or `--moves` (usage errors); unreadable input or an
+/// unwritable record (failures).
+pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Value, CliError> {
+    with_game(&args.game, Task { args, input, out })?
+}

@@ -1,0 +1,340 @@
+//! `triboard selfplay GAME --a ai:L --b ai:M --games N [--seed S] [--record DIR] [--threads T]
+//! [--size N]`: AI against AI. A and B alternate seats game by game (A opens the even games);
+//! each game's searches are seeded from S and the game's index, so a seed replays the same games,
+//! with any number of threads.
+//!
+//! The searches use their level's simulation budget without its wall-clock cap (so results do not
+//! depend on the machine or the load); `--timed` honours the caps as the app does.
+//!
+//! JSON keys: `games`, `a_wins`, `b_wins`, `draws`, `a_win_rate`, `ci95_low`, `ci95_high`
+//! (Wilson score interval), `a_ms_per_move`, `b_ms_per_move`, `mean_plies`, `moves_digest` (a hash
+//! of every game's moves, equal for equal matches).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{
+    CliError, CliGame, GameFlags, GameTask, derive_seed, move_texts, now_iso8601, parse_ai, result_text, with_game,
+};
+use crate::ai::{Budget, Level, Mcts, SearchConfig};
+use crate::rules::record::Record;
+
+/// Arguments of `triboard selfplay`.
+#[derive(Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// The game id (`trike`).
+    pub game: String,
+    /// The game's options.
+    #[command(flatten)]
+    pub flags: GameFlags,
+    /// Player A: `ai:L` with a level L in 1–6.
+    #[arg(long, value_parser = parse_ai)]
+    pub a: Level,
+    /// Player B: `ai:L`.
+    #[arg(long, value_parser = parse_ai)]
+    pub b: Level,
+    /// How many games.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Seed of the whole match; each game's seed is derived from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write each game's record to DIR/game-NNNN.json (the directory is created).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// Games played at once, each on its own thread.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Honour the levels' wall-clock caps (results then depend on the machine).
+    #[arg(long)]
+    pub timed: bool,
+}
+
+/// One finished game, from A's and B's point of view.
+#[derive(Clone, Debug)]
+struct GameResult {
+    index: usize,
+    /// The seats A played.
+    a_seats: Vec<usize>,
+    /// 1 if A won, 0 if B won, 0.5 for a shared win.
+    a_points: f64,
+    plies: usize,
+    text: String,
+    moves: Vec<String>,
+    /// Thinking time and moves, per side (A, B).
+    time: [Duration; 2],
+    moves_by: [u64; 2],
+    record: Option<Record>,
+}
+
+/// Plays game `index`: A sits in seat 0 of the even games and seat 1 of the odd ones.
+fn play_game<G: CliGame>(start: &G, args: &SelfplayArgs, index: usize, stop: &AtomicBool) -> Option<GameResult> {
+    let n = start.num_players();
+    let game_seed = derive_seed(args.seed, index as u64);
+    // side_of[seat]: 0 for A, 1 for B.
+    let side_of: Vec<usize> = (0..n).map(|seat| (seat + index) % 2).collect();
+    let level = |side: usize| if side == 0 { args.a } else { args.b };
+    let mut searches: Vec<Mcts<G>> = (0..n)
+        .map(|seat| {
+            Mcts::new(start, SearchConfig { seed: derive_seed(game_seed, seat as u64), ..SearchConfig::default() })
+        })
+        .collect();
+    let mut game = start.clone();
+    let mut history = Vec::new();
+    let mut time = [Duration::ZERO; 2];
+    let mut moves_by = [0u64; 2];
+    while let Some(p) = game.to_move() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = side_of[p.index()];
+        let mut budget = level(side).budget();
+        if !args.timed {
+            budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
+        }
+        let started = Instant::now();
+        let search = &mut searches[p.index()];
+        search.run(budget);
+        let mv = search.best_move().expect("a running game has a move");
+        time[side] += started.elapsed();
+        moves_by[side] += 1;
+        game.play(mv).expect("the search plays legal moves");
+        history.push(mv);
+        for s in &mut searches {
+            s.advance(mv);
+        }
+    }
+    let outcome = game.outcome().expect("the game is over");
+    let winners = outcome.winners();
+    let a_won = winners.iter().filter(|w| side_of[w.index()] == 0).count();
+    let a_points = a_won as f64 / winners.len() as f64;
+    let a_seats: Vec<usize> = (0..n).filter(|&s| side_of[s] == 0).collect();
+    let text = result_text(&game).unwrap_or_default();
+    let record = args.record.as_ref().map(|_| {
+        let mut r = Record::new(&game, &history);
+        r.players =
+            (0..n).map(|s| format!("{} (AI level {})", ["A", "B"][side_of[s]], level(side_of[s]).number())).collect();
+        r.date = Some(now_iso8601());
+        r.result = Some(text.clone());
+        r
+    });
+    Some(GameResult {
+        index,
+        a_seats,
+        a_points,
+        plies: history.len(),
+        text,
+        moves: move_texts(start, &history),
+        time,
+        moves_by,
+        record,
+    })
+}
+
+/// The Wilson score interval at 95 % for `points` successes in `n` trials.
+pub fn wilson95(points: f64, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let z = 1.959_963_984_540_054_f64;
+    let p = points / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Plays every game on `args.threads` threads and reports each as it ends; returns the results in
+/// game order.
+fn play_all<G: CliGame>(start: &G, args: &SelfplayArgs, out: &mut dyn Write) -> Result<Vec<GameResult>, CliError> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut results: Vec<Option<GameResult>> = vec![None; args.games];
+    let written = std::thread::scope(|scope| -> Result<(), CliError> {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..args.threads.min(args.games) {
+            let (tx, next, stop) = (tx.clone(), &next, &stop);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= args.games {
+                        break;
+                    }
+                    let Some(result) = play_game(start, args, index, stop) else { break };
+                    if tx.send(result).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            if let Err(e) = report_game(&r, args, out) {
+                // Tell the workers to stop; the scope then joins them.
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+            let i = r.index;
+            results[i] = Some(r);
+        }
+        Ok(())
+    });
+    written?;
+    results.into_iter().map(|r| r.ok_or_else(|| CliError::failure("a game thread failed"))).collect()
+}
+
+/// One line for a finished game, and its record.
+fn report_game(r: &GameResult, args: &SelfplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let winner = if r.a_points == 1.0 {
+        "A wins"
+    } else if r.a_points == 0.0 {
+        "B wins"
+    } else {
+        "shared"
+    };
+    let seats = if r.a_seats == [0] {
+        "A opens".to_string()
+    } else if r.a_seats == [1] {
+        "B opens".to_string()
+    } else {
+        format!("A in seats {:?}", r.a_seats)
+    };
+    writeln!(out, "game {} ({seats}): {winner}, {}, {} plies", r.index + 1, r.text, r.plies)?;
+    if let (Some(dir), Some(record)) = (&args.record, &r.record) {
+        write_record(dir, r.index, record)?;
+    }
+    Ok(())
+}
+
+struct Task<'a> {
+    args: &'a SelfplayArgs,
+    out: &'a mut dyn Write,
+}
+
+impl GameTask for Task<'_> {
+    type Output = Result<Value, CliError>;
+    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+        let args = self.args;
+        let options = G::options_from_flags(&args.flags).map_err(CliError::usage)?;
+        let start = G::new(&options).map_err(CliError::usage)?;
+        if args.threads == 0 {
+            return Err(CliError::usage("--threads must be at least 1"));
+        }
+        if let Some(dir) = &args.record {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        let out = self.out;
+        writeln!(
+            out,
+            "{id} {}: A (AI level {}) against B (AI level {}), {} games, seed {}, {} thread(s){}",
+            json!(options),
+            args.a.number(),
+            args.b.number(),
+            args.games,
+            args.seed,
+            args.threads,
+            if args.timed { ", timed" } else { "" }
+        )?;
+
+        let results = play_all(&start, args, out)?;
+
+        let games = results.len();
+        let a_points: f64 = results.iter().map(|r| r.a_points).sum();
+        let a_wins = results.iter().filter(|r| r.a_points == 1.0).count();
+        let b_wins = results.iter().filter(|r| r.a_points == 0.0).count();
+        let draws = games - a_wins - b_wins;
+        let a_win_rate = if games > 0 { a_points / games as f64 } else { 0.0 };
+        let (low, high) = wilson95(a_points, games);
+        let ms_per_move = |side: usize| {
+            let moves: u64 = results.iter().map(|r| r.moves_by[side]).sum();
+            let time: Duration = results.iter().map(|r| r.time[side]).sum();
+            if moves > 0 { time.as_secs_f64() * 1000.0 / moves as f64 } else { 0.0 }
+        };
+        let (a_ms, b_ms) = (ms_per_move(0), ms_per_move(1));
+        let mean_plies =
+            if games > 0 { results.iter().map(|r| r.plies).sum::<usize>() as f64 / games as f64 } else { 0.0 };
+        writeln!(
+            out,
+            "A (level {}) {a_wins} – B (level {}) {b_wins}{}",
+            args.a.number(),
+            args.b.number(),
+            if draws > 0 { format!(", {draws} shared") } else { String::new() }
+        )?;
+        writeln!(
+            out,
+            "A's win rate {:.1}% (95% interval {:.1}%–{:.1}%)",
+            100.0 * a_win_rate,
+            100.0 * low,
+            100.0 * high
+        )?;
+        writeln!(out, "time per move: A {a_ms:.1} ms, B {b_ms:.1} ms; {mean_plies:.1} plies per game")?;
+        if let Some(dir) = &args.record {
+            writeln!(out, "records written to {}", dir.display())?;
+        }
+        Ok(json!({
+            "game": id,
+            "options": options,
+            "seed": args.seed,
+            "a_level": args.a.number(),
+            "b_level": args.b.number(),
+            "games": games,
+            "a_wins": a_wins,
+            "b_wins": b_wins,
+            "draws": draws,
+            "a_win_rate": a_win_rate,
+            "ci95_low": low,
+            "ci95_high": high,
+            "a_ms_per_move": a_ms,
+            "b_ms_per_move": b_ms,
+            "mean_plies": mean_plies,
+            "moves_digest": moves_digest(&results),
+        }))
+    }
+}
+
+/// A fingerprint of every game's moves in order (FNV-1a, hex): equal digests, equal games.
+fn moves_digest(results: &[GameResult]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for text in results.iter().flat_map(|r| r.moves.iter().map(String::as_str).chain(std::iter::once("/"))) {
+        for b in text.bytes().chain(std::iter::once(b' ')) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn write_record(dir: &Path, index: usize, record: &Record) -> Result<(), CliError> {
+    let path = dir.join(format!("game-{:04}.json", index + 1));
+    std::fs::write(&path, record.to_json() + "\n")
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Runs `triboard selfplay`.
+///
+/// # Errors
+/// An unknown game, bad options or `--threads 0` (usage errors); an unwritable record (failure).
+pub fn run(args: &SelfplayArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    with_game(&args.game, Task { args, out })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wilson95;
+
+    #[test]
+    fn wilson_interval() {
+        let (lo, hi) = wilson95(5.0, 10);
+        assert!((lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3, "{lo} {hi}");
+        let (lo, hi) = wilson95(0.0, 10);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{lo} {hi}");
+        assert_eq!(wilson95(0.0, 0), (0.0, 1.0));
+    }
+}

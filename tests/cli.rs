@@ -1,0 +1,267 @@
+//! The headless CLI as a user runs it: the binary with arguments and stdin, its stdout, stderr and
+//! exit code. Every command's `--json` last line must parse.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use triboard::rules::trike::{Trike, TrikeOptions};
+use triboard::rules::{Game, perft, play_moves, rng_from_seed};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// The last line of stdout as JSON.
+    fn json(&self) -> Value {
+        let last = self.stdout.lines().last().unwrap_or_else(|| panic!("no output; stderr: {}", self.stderr));
+        serde_json::from_str(last).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {last}"))
+    }
+}
+
+fn triboard(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).expect("stdin");
+    let out = child.wait_with_output().expect("the binary runs");
+    Run {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn ok(args: &[&str], stdin: &str) -> Run {
+    let run = triboard(args, stdin);
+    assert_eq!(run.code, 0, "triboard {args:?} failed: {}\n{}", run.stderr, run.stdout);
+    run
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("triboard-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn trike(size: u8) -> Trike {
+    Trike::new(&TrikeOptions { size }).unwrap()
+}
+
+fn counts(v: &Value) -> Vec<u64> {
+    v.as_array().expect("an array").iter().map(|c| c.as_u64().expect("a count")).collect()
+}
+
+#[test]
+fn perft_counts_equal_the_library() {
+    let run = ok(&["perft", "trike", "--size", "5", "--depth", "4", "--json"], "");
+    let expected = perft(&trike(5), 4);
+    assert_eq!(counts(&run.json()["perft"]), expected);
+    assert_eq!(expected[0], 15, "the first move may go anywhere");
+    // The human lines: `d count`.
+    for (d, c) in expected.iter().enumerate() {
+        assert!(run.stdout.contains(&format!("{} {c}\n", d + 1)), "{}", run.stdout);
+    }
+
+    let run = ok(&["perft", "trike", "--size", "7", "--moves", "d4 swap e5", "--depth", "3", "--json"], "");
+    let mut start = trike(7);
+    play_moves(&mut start, "d4 swap e5").unwrap();
+    assert_eq!(counts(&run.json()["perft"]), perft(&start, 3));
+
+    // The default size is 13.
+    let run = ok(&["perft", "trike", "--depth", "2", "--json"], "");
+    assert_eq!(counts(&run.json()["perft"]), perft(&trike(13), 2));
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    for args in [
+        &["perft", "trike", "--size", "5", "--moves", "c3 c4 c3", "--depth", "2"][..],
+        &["perft", "trike", "--size", "25", "--depth", "1"],
+        &["perft", "chess", "--depth", "1"],
+        &["perft", "trigon", "--depth", "1"],
+        &["bench", "trike", "--size", "5", "--moves", "a1 q7"],
+        &["play", "trike", "--white", "robot"],
+        &["selfplay", "trike", "--a", "ai:7", "--b", "ai:1"],
+    ] {
+        let run = triboard(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
+    }
+    let run = triboard(&["perft", "trike", "--size", "5", "--moves", "c3 c4 c3", "--depth", "2", "--json"], "");
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr.trim(), "triboard: --moves: move 3 (c3): c3 already holds a checker");
+    assert_eq!(run.json()["error"], "--moves: move 3 (c3): c3 already holds a checker");
+    let run = triboard(&["perft", "trigon", "--depth", "1"], "");
+    assert!(run.stderr.contains("not implemented yet"), "{}", run.stderr);
+}
+
+#[cfg(not(feature = "app"))]
+#[test]
+fn no_subcommand_without_a_window_is_a_usage_error() {
+    let run = triboard(&[], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("Usage"), "{}", run.stderr);
+}
+
+#[test]
+fn bench_reports_both_speeds() {
+    let run = ok(&["bench", "trike", "--size", "7", "--seconds", "0.2", "--moves", "d4", "--json"], "");
+    let v = run.json();
+    assert!(v["playouts_per_s"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["simulations_per_s"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["plies_per_playout"].as_f64().unwrap() >= 1.0, "{v}");
+    assert_eq!(v["ply"], 1);
+}
+
+#[test]
+fn selfplay_two_tiny_games() {
+    let dir = temp_dir("selfplay");
+    let dir_arg = dir.to_str().unwrap();
+    let args =
+        ["selfplay", "trike", "--size", "5", "--a", "ai:1", "--b", "ai:1", "--games", "2", "--seed", "5", "--json"];
+    let run = ok(&[&args[..], &["--record", dir_arg]].concat(), "");
+    let v = run.json();
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["a_wins"].as_u64().unwrap() + v["b_wins"].as_u64().unwrap(), 2, "Trike has no draws: {v}");
+    let (lo, rate, hi) =
+        (v["ci95_low"].as_f64().unwrap(), v["a_win_rate"].as_f64().unwrap(), v["ci95_high"].as_f64().unwrap());
+    assert!(0.0 <= lo && lo <= rate && rate <= hi && hi <= 1.0, "{v}");
+    assert!(v["a_ms_per_move"].as_f64().unwrap() >= 0.0 && v["b_ms_per_move"].as_f64().unwrap() >= 0.0);
+
+    // The records replay, and threads change nothing but the speed.
+    for k in 1..=2 {
+        let file = dir.join(format!("game-000{k}.json"));
+        let replay = ok(&["replay", file.to_str().unwrap(), "--json"], "");
+        assert_eq!(replay.json()["finished"], true);
+    }
+    let threaded = ok(&[&args[..], &["--threads", "2"]].concat(), "").json();
+    for key in ["a_wins", "b_wins", "mean_plies", "moves_digest"] {
+        assert_eq!(threaded[key], v[key], "{key}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_with_two_people_on_stdin() {
+    // An illegal move, a bad cell, `moves`, `undo` and `help`, then end of input.
+    let script = "c3\nc3\nzz9\nmoves\nundo\nd4\nswap\nhelp\n";
+    // c3 again: the pawn stands there and must move.
+    let run = ok(&["play", "trike", "--size", "5", "--black", "human", "--white", "human", "--json"], script);
+    assert!(run.stdout.contains("illegal: the pawn is already on c3; it must move"), "{}", run.stdout);
+    assert!(run.stdout.contains("illegal: 'zz9' is not a cell"), "{}", run.stdout);
+    assert!(run.stdout.contains("legal moves: "), "{}", run.stdout);
+    assert!(run.stdout.contains("undone"), "{}", run.stdout);
+    // After the swap the opener (player 1) plays White and moves.
+    assert!(run.stdout.contains("White (player 1, Human) to move>"), "{}", run.stdout);
+    let v = run.json();
+    assert_eq!(v["moves"], serde_json::json!(["d4", "swap"]));
+    assert_eq!(v["finished"], false);
+    assert_eq!(v["result"], Value::Null);
+
+    // `quit` stops at once, even with input left.
+    let run = ok(&["play", "trike", "--size", "5", "--black", "human", "--white", "human", "--json"], "b2\nquit\nc3\n");
+    assert_eq!(run.json()["moves"], serde_json::json!(["b2"]));
+}
+
+#[test]
+fn play_a_whole_game_to_its_result() {
+    // A random game from the library, typed in move by move.
+    let mut g = trike(6);
+    let (mut rng, mut buf, mut texts) = (rng_from_seed(11), Vec::new(), Vec::new());
+    while let Some(mv) = g.random_move(&mut rng, &mut buf) {
+        texts.push(g.move_text(mv));
+        g.play(mv).unwrap();
+    }
+    let outcome = g.outcome().unwrap();
+    let dir = temp_dir("play");
+    let file = dir.join("game.json");
+    let args = [
+        "play",
+        "trike",
+        "--size",
+        "6",
+        "--black",
+        "human",
+        "--white",
+        "human",
+        "--json",
+        "--record",
+        file.to_str().unwrap(),
+    ];
+    let run = ok(&args, &(texts.join("\n") + "\n"));
+    let v = run.json();
+    assert_eq!(v["finished"], true);
+    assert_eq!(v["moves"], serde_json::json!(texts));
+    let scores: Vec<i64> = v["result"]["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+    assert_eq!(scores, outcome.scores[..2].iter().map(|&s| i64::from(s)).collect::<Vec<_>>());
+    assert!(run.stdout.contains("game over after"), "{}", run.stdout);
+
+    let replay = ok(&["replay", file.to_str().unwrap(), "--json"], "");
+    assert_eq!(replay.json()["moves"], v["moves"]);
+    assert_eq!(replay.json()["result"], v["result"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_against_the_ai_and_undo() {
+    // The human opens; the AI answers each move; undo takes back both.
+    let run = ok(&["play", "trike", "--size", "5", "--white", "ai:1", "--seed", "1", "--json"], "c3\nundo\nb2\n");
+    assert!(run.stdout.contains("White (player 2, AI level 1) plays"), "{}", run.stdout);
+    assert!(run.stdout.contains("win rate"), "{}", run.stdout);
+    let moves = run.json()["moves"].as_array().unwrap().clone();
+    assert_eq!(moves.len(), 2, "b2 and the AI's answer: {moves:?}");
+    assert_eq!(moves[0], "b2");
+
+    // Two AI seats play a whole game without input, the same for the same seed.
+    let args = [
+        "play", "trike", "--size", "5", "--black", "ai:1", "--white", "ai:2", "--seed", "4", "--moves", "c3", "--json",
+    ];
+    let a = ok(&args, "").json();
+    assert_eq!(a["finished"], true);
+    assert_eq!(a["moves"][0], "c3");
+    assert_eq!(ok(&args, "").json()["moves"], a["moves"]);
+}
+
+#[test]
+fn replay_refuses_bad_records_with_the_reason() {
+    let dir = temp_dir("replay");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let good = write("good.json", r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3", "swap", "c4"]}"#);
+    let run = ok(&["replay", &good, "--json"], "");
+    assert_eq!(run.json()["moves"], serde_json::json!(["c3", "swap", "c4"]));
+    assert_eq!(run.json()["finished"], false);
+    assert!(run.stdout.contains("1.c3 2.swap 3.c4"), "{}", run.stdout);
+
+    let cases = [
+        (
+            write("illegal.json", r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3", "c4", "c3"]}"#),
+            "move 3 (c3) is illegal: c3 already holds a checker",
+        ),
+        (write("size.json", r#"{"game": "trike", "options": {"size": 40}, "moves": []}"#), "bad options"),
+        (write("game.json", r#"{"game": "chess", "moves": []}"#), "unknown game 'chess'"),
+        (write("broken.json", r#"{"game": "trike", "moves": ["#), "not a valid record"),
+        (dir.join("missing.json").to_str().unwrap().to_string(), "cannot read"),
+    ];
+    for (file, reason) in &cases {
+        let run = triboard(&["replay", file, "--json"], "");
+        assert_eq!(run.code, 1, "{file}: {}", run.stderr);
+        assert!(run.stderr.contains(reason), "{file}: expected '{reason}' in: {}", run.stderr);
+        assert!(run.json()["error"].as_str().unwrap().contains(reason));
+        assert_eq!(run.stderr.lines().count(), 1, "one line: {}", run.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
