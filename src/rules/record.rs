@@ -113,6 +113,17 @@ impl Record {
         }
         let options: G::Options = if self.options.is_null() {
             G::Options::default()
+        } else if !self.options.is_object() {
+            let kind = match &self.options {
+                serde_json::Value::Bool(_) => "boolean",
+                serde_json::Value::Number(_) => "number",
+                serde_json::Value::String(_) => "string",
+                _ => "list",
+            };
+            return Err(RecordError::Options(format!(
+                "options must be an object like {{\"size\": 13}}, not the {kind} {}",
+                self.options
+            )));
         } else {
             serde_json::from_value(self.options.clone()).map_err(|e| RecordError::Options(e.to_string()))?
         };

@@ -152,10 +152,12 @@ impl Triangle {
     pub fn parse(&self, text: &str) -> Option<usize> {
         let text = text.trim();
         let letter = text.chars().next()?.to_ascii_lowercase();
-        if !letter.is_ascii_lowercase() {
+        let digits = &text[letter.len_utf8()..];
+        // Digits only, no sign or leading zero: one text per cell.
+        if !letter.is_ascii_lowercase() || digits.is_empty() || digits.starts_with('0') || digits.len() > 2 {
             return None;
         }
-        let number: i32 = text[1..].parse().ok()?;
+        let number: i32 = digits.chars().all(|c| c.is_ascii_digit()).then(|| digits.parse().ok())??;
         self.index(number - 1, letter as i32 - 'a' as i32)
     }
 
