@@ -346,8 +346,7 @@ impl<G: Game> Mcts<G> {
         self.trace.clear();
         self.path.push(0);
         let mut node = 0u32;
-        loop {
-            let Some(player) = state.to_move() else { break };
+        while let Some(player) = state.to_move() {
             if self.nodes[node as usize].first_child == 0 {
                 let visits = self.nodes[node as usize].visits;
                 if (node != 0 && visits < self.config.expand_after) || !self.expand(node, &state, player.0) {
