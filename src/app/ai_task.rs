@@ -1,0 +1,133 @@
+//! The AI: when an AI seat is to move, a search runs on Bevy's `AsyncComputeTaskPool` (the task owns
+//! the [`Mcts`]); the frame only polls it. "Move now" stops it early; any change of the model
+//! (undo, load, new game) stops it and drops its result.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::tasks::futures::check_ready;
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+
+use super::model::{Model, MoveIntent, Step};
+use crate::ai::{Level, Mcts, SearchConfig, SearchHandle};
+use crate::rules::Game;
+use crate::rules::trike::{Trike, TrikeMove};
+
+/// A found move is held at least this long after the search began, so the previous move's
+/// animation is seen before the reply lands.
+const MIN_SHOW: Duration = Duration::from_millis(350);
+
+/// The search in progress, if any.
+#[derive(Resource, Default)]
+pub struct AiSearch {
+    running: Option<Running>,
+}
+
+struct Running {
+    task: Task<Option<TrikeMove>>,
+    handle: SearchHandle,
+    level: Level,
+    revision: u64,
+    started: Instant,
+    found: Option<Option<TrikeMove>>,
+}
+
+// Dropping a search (undo, new game, quitting) stops its thread's work too, not only the task.
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.handle.stop();
+    }
+}
+
+impl AiSearch {
+    /// `(level, simulations done, fraction of the budget used)` while a search runs. The fraction
+    /// is the larger of the simulation and the time share.
+    pub fn progress(&self) -> Option<(Level, u64, f32)> {
+        let r = self.running.as_ref()?;
+        let budget = r.level.budget();
+        let sims = r.handle.simulations();
+        let by_sims = sims as f32 / budget.simulations as f32;
+        let by_time = r.started.elapsed().as_secs_f32() / budget.max_time.as_secs_f32();
+        Some((r.level, sims, by_sims.max(by_time).min(1.0)))
+    }
+
+    /// True while a search runs.
+    pub fn is_thinking(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// "Move now": the search stops and its best move so far is played.
+    pub fn move_now(&self) {
+        if let Some(r) = &self.running {
+            r.handle.stop();
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AiSearch>()
+        .add_systems(Update, drive.in_set(Step::Intents))
+        .add_systems(Update, cancel_stale.in_set(Step::View))
+        .add_systems(Update, cancel_without_model.run_if(not(resource_exists::<Model>)));
+}
+
+fn cancel_without_model(mut search: ResMut<AiSearch>) {
+    if let Some(r) = search.running.take() {
+        r.handle.stop();
+    }
+}
+
+/// Undo, load or a new game while thinking: stop the search in the frame the model changed.
+fn cancel_stale(model: Option<Res<Model>>, mut search: ResMut<AiSearch>) {
+    if let (Some(model), Some(r)) = (model, &search.running)
+        && r.revision != model.revision
+    {
+        r.handle.stop();
+        search.running = None;
+    }
+}
+
+/// Starts, polls, cancels and finishes the search.
+fn drive(model: Option<Res<Model>>, mut search: ResMut<AiSearch>, mut intents: MessageWriter<MoveIntent>) {
+    let Some(model) = model else { return };
+    if let Some(r) = &mut search.running {
+        if r.revision != model.revision {
+            // Undo, load or a new game while thinking: cancel and forget the result.
+            r.handle.stop();
+            search.running = None;
+        } else {
+            if r.found.is_none() {
+                r.found = check_ready(&mut r.task);
+            }
+            if let Some(found) = r.found
+                && r.started.elapsed() >= MIN_SHOW
+            {
+                if let Some(mv) = found {
+                    intents.write(MoveIntent { mv, from_ai: true });
+                }
+                search.running = None;
+            }
+            return;
+        }
+    }
+    let Some(level) = model.ai_to_move() else { return };
+    let game = model.game.clone();
+    let config =
+        SearchConfig { seed: 0x7121_b0a2d ^ (game.ply() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15), ..default() };
+    let mut mcts = Mcts::new(&game, config);
+    let handle = mcts.handle();
+    let budget = level.budget();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        mcts.run(budget);
+        mcts.best_move().or_else(|| first_legal(&game))
+    });
+    search.running =
+        Some(Running { task, handle, level, revision: model.revision, started: Instant::now(), found: None });
+}
+
+/// A legal move for a search stopped before its first simulation.
+fn first_legal(game: &Trike) -> Option<TrikeMove> {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.first().copied()
+}

@@ -1,0 +1,64 @@
+//! Animation: the model changes at once, the view catches up. A checker drops in (its scale eases
+//! from large to normal), the pawn slides along its line; both take about 250 ms.
+
+use bevy::prelude::*;
+
+use super::model::Step;
+
+/// How long a slide or a drop takes, in seconds.
+pub const DURATION: f32 = 0.25;
+
+/// Moves an entity's translation from `from` to `to`, eased.
+#[derive(Component, Clone, Debug)]
+pub struct Slide {
+    /// Start of the slide.
+    pub from: Vec3,
+    /// End of the slide (the entity's resting place).
+    pub to: Vec3,
+    /// Seconds since the slide began.
+    pub elapsed: f32,
+}
+
+impl Slide {
+    /// A slide starting now.
+    pub fn new(from: Vec3, to: Vec3) -> Slide {
+        Slide { from, to, elapsed: 0.0 }
+    }
+}
+
+/// Shrinks an entity from a raised, larger scale to its normal size, as if dropped onto the board.
+#[derive(Component, Clone, Debug, Default)]
+pub struct DropIn {
+    /// Seconds since the drop began.
+    pub elapsed: f32,
+}
+
+/// The scale a dropping checker starts from.
+const DROP_SCALE: f32 = 1.7;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (slide, drop_in).in_set(Step::View));
+}
+
+fn slide(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut Slide, &mut Transform)>) {
+    for (entity, mut slide, mut transform) in &mut query {
+        slide.elapsed += time.delta_secs();
+        let t = (slide.elapsed / DURATION).min(1.0);
+        transform.translation = EasingCurve::new(slide.from, slide.to, EaseFunction::CubicInOut).sample_clamped(t);
+        if t >= 1.0 {
+            commands.entity(entity).remove::<Slide>();
+        }
+    }
+}
+
+fn drop_in(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut DropIn, &mut Transform)>) {
+    for (entity, mut drop, mut transform) in &mut query {
+        drop.elapsed += time.delta_secs();
+        let t = (drop.elapsed / DURATION).min(1.0);
+        let scale = EasingCurve::new(DROP_SCALE, 1.0, EaseFunction::BounceOut).sample_clamped(t);
+        transform.scale = Vec3::new(scale, scale, 1.0);
+        if t >= 1.0 {
+            commands.entity(entity).remove::<DropIn>();
+        }
+    }
+}

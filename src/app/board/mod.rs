@@ -1,0 +1,123 @@
+//! The board's entities: every cell, the pawn and every checker is an entity with components
+//! (cell, owner). [`plugin`] keeps them in step with the [`Model`] headless; [`view_plugin`] gives
+//! them meshes and colours. One view per game: [`trike`].
+
+pub mod trike;
+
+use bevy::prelude::*;
+
+use super::Screen;
+use super::animation::{DropIn, Slide};
+use super::model::{Model, Step};
+use crate::rules::trike::Color as Stone;
+
+/// A cell of the board.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardCell {
+    /// The cell's index in the game's geometry.
+    pub cell: usize,
+}
+
+/// The neutral pawn. Hidden before the opening placement.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pawn {
+    /// Where the model has it (the view may still be sliding there).
+    pub cell: Option<usize>,
+}
+
+/// A checker on a cell.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checker {
+    /// The cell it stands on.
+    pub cell: usize,
+    /// Its colour, which is its owner: a checker never changes colour (the pie rule exchanges the
+    /// seats' colours, not the checkers').
+    pub owner: Stone,
+}
+
+/// Marks every entity of the current board, so a board of another size replaces them all.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct BoardPiece;
+
+/// The cell under the pointer, if any (set by the input plugin, read by the view).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hovered(pub Option<usize>);
+
+/// The side of the board whose entities exist, if any.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardSide(pub Option<usize>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<BoardSide>()
+        .init_resource::<Hovered>()
+        .add_systems(OnExit(Screen::Playing), |mut side: ResMut<BoardSide>| side.0 = None)
+        .add_systems(Update, sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model>));
+}
+
+/// The view: meshes, colours, coordinate labels and the camera fit.
+pub(super) fn view_plugin(app: &mut App) {
+    trike::view_plugin(app);
+}
+
+/// Makes the board's entities match the model: spawns the cells and pawn for a new board size,
+/// spawns and despawns checkers, moves the pawn (sliding when it moved along a line).
+fn sync(
+    model: Res<Model>,
+    mut side: ResMut<BoardSide>,
+    mut commands: Commands,
+    pieces: Query<Entity, With<BoardPiece>>,
+    checkers: Query<(Entity, &Checker)>,
+    mut pawns: Query<(Entity, &mut Pawn, &Transform, &mut Visibility)>,
+) {
+    let game = &model.game;
+    let geo = game.geometry();
+    let rebuilt = side.0 != Some(geo.side);
+    if rebuilt {
+        for entity in &pieces {
+            commands.entity(entity).despawn();
+        }
+        for cell in 0..geo.cells {
+            commands.spawn(trike::cell(geo, cell));
+        }
+        side.0 = Some(geo.side);
+    }
+    let last_cell = model.last_move().and_then(|mv| mv.cell());
+    let mut present = vec![None; geo.cells];
+    if !rebuilt {
+        for (entity, checker) in &checkers {
+            if checker.cell < geo.cells && game.checker(checker.cell) == Some(checker.owner) {
+                present[checker.cell] = Some(entity);
+            } else {
+                commands.entity(entity).despawn();
+            }
+        }
+    }
+    for (cell, entity) in present.iter().enumerate() {
+        if let (Some(owner), None) = (game.checker(cell), entity) {
+            let mut checker = commands.spawn(trike::checker(geo, cell, owner));
+            if Some(cell) == last_cell {
+                checker.insert(DropIn::default());
+            }
+        }
+    }
+    let pawn_cell = game.pawn();
+    match pawns.single_mut() {
+        Ok((entity, mut pawn, transform, mut visibility)) if !rebuilt => {
+            if pawn.cell != pawn_cell {
+                *visibility = if pawn_cell.is_some() { Visibility::Inherited } else { Visibility::Hidden };
+                if let Some(to) = pawn_cell {
+                    let to = trike::pawn_translation(geo, to);
+                    if pawn.cell.is_some() {
+                        commands.entity(entity).insert(Slide::new(transform.translation, to));
+                    } else {
+                        commands.entity(entity).remove::<Slide>().insert(Transform::from_translation(to));
+                    }
+                }
+                pawn.cell = pawn_cell;
+            }
+        }
+        _ => {
+            commands.spawn(trike::pawn(geo, pawn_cell));
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The Bevy presentation (`../shared/design.md` §app): a start screen, then the board as entities
+//! driven by picking, a model resource written only by the validation system, animation, an AI
+//! that searches off the main thread, and egui panels.
+//!
+//! [`core_plugin`] holds everything that runs without a window or renderer (model, validation,
+//! board entities, animation, AI tasks), so `tests/app.rs` drives it with `MinimalPlugins`;
+//! [`run`] adds the window, the meshes, picking and the egui screens on top.
+
+pub mod ai_task;
+pub mod animation;
+pub mod board;
+pub mod files;
+mod frame_log;
+pub mod hud;
+pub mod input;
+pub mod menu;
+pub mod model;
+
+use bevy::prelude::*;
+
+pub use model::{Command, Model, MoveIntent, Seat, Setup, Status};
+
+/// The screens of the app.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// The egui start screen: game, options, seats.
+    #[default]
+    Menu,
+    /// A game on the board.
+    Playing,
+}
+
+/// Everything that runs headless: the screen state's users, the model and its validation, the
+/// board's entities, animation and AI tasks. Needs `StatesPlugin` and a time source (both in
+/// `DefaultPlugins`; tests add `MinimalPlugins` and `StatesPlugin`).
+pub fn core_plugin(app: &mut App) {
+    app.init_state::<Screen>();
+    model::plugin(app);
+    board::plugin(app);
+    animation::plugin(app);
+    ai_task::plugin(app);
+}
+
+/// Opens the window and runs the app until it is closed.
+pub fn run() {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window { title: "triboard".into(), resolution: (1280u32, 800u32).into(), ..default() }),
+        ..default()
+    }))
+    .add_plugins((MeshPickingPlugin, bevy_egui::EguiPlugin::default()))
+    .insert_resource(ClearColor(Color::srgb(0.13, 0.14, 0.16)));
+    core_plugin(&mut app);
+    board::view_plugin(&mut app);
+    input::plugin(&mut app);
+    menu::plugin(&mut app);
+    hud::plugin(&mut app);
+    frame_log::plugin(&mut app);
+    app.add_systems(Startup, |mut commands: Commands| {
+        commands.spawn(Camera2d);
+    });
+    app.run();
+}

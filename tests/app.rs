@@ -1,0 +1,291 @@
+//! Headless system tests of the app: `MinimalPlugins` + the app's core plugin (model, validation,
+//! board entities, animation, AI tasks), intents sent directly instead of through picking.
+#![cfg(feature = "app")]
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use triboard::ai::Level;
+use triboard::app::board::{BoardCell, Checker, Pawn};
+use triboard::app::{Command, Model, MoveIntent, Screen, Seat, Setup, Status};
+use triboard::rules::Game;
+use triboard::rules::trike::{Color as Stone, TrikeMove, TrikeOptions};
+
+fn app_with(size: u8, seats: [Seat; 2]) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    triboard::app::core_plugin(&mut app);
+    app.insert_resource(Setup { options: TrikeOptions { size }, seats });
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    app.update();
+    app
+}
+
+fn humans(size: u8) -> App {
+    app_with(size, [Seat::Human, Seat::Human])
+}
+
+fn cell(app: &App, name: &str) -> usize {
+    app.world().resource::<Model>().game.geometry().parse(name).expect("a cell name")
+}
+
+fn click(app: &mut App, name: &str) {
+    let mv = TrikeMove::to(cell(app, name));
+    app.world_mut().write_message(MoveIntent { mv, from_ai: false });
+    app.update();
+}
+
+/// What the board shows: checkers by cell and colour, and the pawn's cell.
+fn board(app: &mut App) -> (Vec<(usize, Stone)>, Option<usize>) {
+    let world = app.world_mut();
+    let mut checkers: Vec<(usize, Stone)> = world.query::<&Checker>().iter(world).map(|c| (c.cell, c.owner)).collect();
+    checkers.sort_by_key(|c| c.0);
+    let pawns: Vec<Option<usize>> = world.query::<&Pawn>().iter(world).map(|p| p.cell).collect();
+    assert_eq!(pawns.len(), 1, "exactly one pawn entity");
+    (checkers, pawns[0])
+}
+
+fn pawn_translation(app: &mut App) -> Vec2 {
+    let world = app.world_mut();
+    world.query_filtered::<&Transform, With<Pawn>>().single(world).expect("one pawn").translation.truncate()
+}
+
+#[test]
+fn the_board_has_one_entity_per_cell() {
+    let mut app = humans(7);
+    let world = app.world_mut();
+    assert_eq!(world.query::<&BoardCell>().iter(world).count(), 28);
+    assert_eq!(board(&mut app), (vec![], None));
+}
+
+#[test]
+fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    let d7 = cell(&app, "d7");
+    assert_eq!(board(&mut app), (vec![(d7, Stone::Black)], Some(d7)));
+    click(&mut app, "d4");
+    let d4 = cell(&app, "d4");
+    assert_eq!(board(&mut app), (vec![(d4, Stone::White), (d7, Stone::Black)], Some(d4)));
+    assert!(!app.world().resource::<Status>().error);
+    // The view catches up: after the slide the pawn entity stands on d4.
+    let target = triboard::app::board::trike::cell_center(app.world().resource::<Model>().game.geometry(), d4);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        app.update();
+    }
+    assert!(pawn_translation(&mut app).distance(target) <= 0.01, "the pawn slid to d4");
+}
+
+#[test]
+fn an_illegal_click_changes_nothing_and_says_why() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    click(&mut app, "d4");
+    let before = board(&mut app);
+    let moves_before = app.world().resource::<Model>().moves.clone();
+    // b7 is not on a line from d4 (row 3, column 3): rows differ by 3, columns by 2.
+    click(&mut app, "b7");
+    assert_eq!(board(&mut app), before);
+    assert_eq!(app.world().resource::<Model>().moves, moves_before);
+    let status = app.world().resource::<Status>().clone();
+    assert!(status.error, "the status line explains the refusal: {status:?}");
+    assert!(status.text.contains("not on a straight line"), "{}", status.text);
+    // Onto an occupied cell.
+    click(&mut app, "d7");
+    assert_eq!(board(&mut app), before);
+    assert!(app.world().resource::<Status>().text.contains("already holds a checker"));
+}
+
+#[test]
+fn undo_restores_the_entities_and_redo_replays() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    let after_one = board(&mut app);
+    click(&mut app, "d4");
+    click(&mut app, "a1");
+    let after_three = board(&mut app);
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    assert_eq!(board(&mut app), after_one);
+    app.world_mut().write_message(Command::Redo);
+    app.update();
+    app.world_mut().write_message(Command::Redo);
+    app.update();
+    assert_eq!(board(&mut app), after_three);
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    assert_eq!(board(&mut app), (vec![], None));
+}
+
+/// Updates until `done` holds, sleeping a little between frames; false after `limit`.
+fn wait_for(app: &mut App, limit: Duration, mut done: impl FnMut(&mut App) -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        app.update();
+        if done(app) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn an_ai_seat_plays_a_legal_move() {
+    let mut app = app_with(7, [Seat::Human, Seat::Ai(Level::new(1).unwrap())]);
+    click(&mut app, "c5");
+    let played = wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves.len() == 2);
+    assert!(played, "the AI answered within 20 s");
+    let model = app.world().resource::<Model>().clone();
+    // Every move went through `play`, so replaying from the start must accept the reply.
+    let mut game = model.start.clone();
+    for &mv in &model.moves {
+        game.play(mv).expect("a legal move");
+    }
+    assert!(model.human_to_move());
+    let (checkers, pawn) = board(&mut app);
+    if model.moves[1] == TrikeMove::SWAP {
+        assert_eq!(checkers.len(), 1);
+    } else {
+        assert_eq!(checkers.len(), 2);
+        assert_eq!(pawn, model.moves[1].cell());
+    }
+}
+
+#[test]
+fn undo_while_the_ai_thinks_cancels_the_search() {
+    // Level 6 on the biggest board thinks for seconds: long enough to undo in the middle.
+    let mut app = app_with(19, [Seat::Human, Seat::Ai(Level::new(6).unwrap())]);
+    click(&mut app, "j10");
+    app.update();
+    assert!(app.world().resource::<triboard::app::ai_task::AiSearch>().is_thinking());
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    assert!(!app.world().resource::<triboard::app::ai_task::AiSearch>().is_thinking());
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(20));
+        app.update();
+    }
+    let model = app.world().resource::<Model>();
+    assert!(model.moves.is_empty(), "the cancelled search played nothing: {:?}", model.moves);
+    assert_eq!(board(&mut app), (vec![], None));
+}
+
+#[test]
+fn a_human_cannot_move_for_the_ai() {
+    let mut app = app_with(7, [Seat::Ai(Level::new(6).unwrap()), Seat::Human]);
+    click(&mut app, "a1");
+    assert_eq!(board(&mut app), (vec![], None));
+    assert!(app.world().resource::<Status>().error);
+}
+
+#[test]
+fn a_bad_record_changes_nothing() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    let before = board(&mut app);
+    let record =
+        triboard::rules::record::Record::from_json(r#"{"game":"trike","options":{"size":7},"moves":["a1","b7"]}"#)
+            .expect("well-formed");
+    app.world_mut().write_message(Command::Load(record));
+    app.update();
+    assert_eq!(board(&mut app), before);
+    let status = app.world().resource::<Status>().text.clone();
+    assert!(status.contains("move 2 (b7)"), "{status}");
+    // A good one of another size replaces the board.
+    let record =
+        triboard::rules::record::Record::from_json(r#"{"game":"trike","options":{"size":5},"moves":["a1","c3"]}"#)
+            .unwrap();
+    app.world_mut().write_message(Command::Load(record));
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(world.query::<&BoardCell>().iter(world).count(), 15);
+    assert_eq!(board(&mut app).0.len(), 2);
+}
+
+#[test]
+fn a_finished_game_has_an_outcome_and_leaving_despawns_the_board() {
+    let mut app = humans(3);
+    // On side 3: a1 then b2... play until over, always the first legal move.
+    for _ in 0..10 {
+        let model = app.world().resource::<Model>();
+        if model.game.to_move().is_none() {
+            break;
+        }
+        let mut moves = Vec::new();
+        model.game.legal_moves(&mut moves);
+        let mv = *moves.iter().find(|m| m.cell().is_some()).unwrap();
+        app.world_mut().write_message(MoveIntent { mv, from_ai: false });
+        app.update();
+    }
+    assert!(app.world().resource::<Model>().result_text().is_some());
+    app.world_mut().write_message(Command::NewGame);
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(world.query::<&BoardCell>().iter(world).count(), 0);
+    assert_eq!(world.query::<&Checker>().iter(world).count(), 0);
+}
+
+#[test]
+fn undo_against_the_ai_goes_back_to_the_humans_turn() {
+    let mut app = app_with(7, [Seat::Human, Seat::Ai(Level::new(1).unwrap())]);
+    click(&mut app, "c5");
+    assert!(wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves.len() == 2));
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    let model = app.world().resource::<Model>();
+    assert!(model.moves.is_empty(), "both the AI's reply and the person's move are taken back");
+    assert!(model.human_to_move());
+    assert_eq!(model.redo.len(), 2);
+    assert_eq!(board(&mut app), (vec![], None));
+}
+
+#[test]
+fn swap_exchanges_the_seats_colours_not_the_checkers() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    let before = board(&mut app);
+    app.world_mut().write_message(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
+    app.update();
+    assert_eq!(board(&mut app), before);
+    let model = app.world().resource::<Model>();
+    assert_eq!(model.game.player_name(triboard::rules::Player(0)), "White");
+    assert_eq!(model.game.to_move(), Some(triboard::rules::Player(0)), "the opener, now White, moves next");
+    // A second swap is refused with the pie rule's reason.
+    app.world_mut().write_message(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
+    app.update();
+    let status = app.world().resource::<Status>();
+    assert!(status.error && status.text.contains("pie rule"), "{status:?}");
+}
+
+#[test]
+fn a_saved_game_is_listed_and_loads_back() {
+    let dir = std::env::temp_dir().join(format!("triboard-app-test-{}", std::process::id()));
+    // SAFETY: the only test of this binary that reads or writes the environment.
+    unsafe { std::env::set_var("TRIBOARD_DATA_DIR", &dir) };
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    click(&mut app, "d4");
+    let path = triboard::app::files::save(&app.world().resource::<Model>().record()).expect("saved");
+    assert_eq!(triboard::app::files::list(), vec![path.clone()]);
+    let record = triboard::app::files::read(&path).expect("a record");
+    let mut other = humans(9);
+    other.world_mut().write_message(Command::Load(record));
+    other.update();
+    other.update();
+    assert_eq!(board(&mut other), board(&mut app));
+    let _ = std::fs::remove_dir_all(&dir);
+}
