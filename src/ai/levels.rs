@@ -59,3 +59,22 @@ impl std::fmt::Display for Level {
         write!(f, "level {}", self.0)
     }
 }
+
+/// Who plays a seat: a person (clicking or typing moves) or the search at a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person.
+    Human,
+    /// The search at this level.
+    Ai(Level),
+}
+
+impl Seat {
+    /// The seat as panels and records name it ("Human", "AI level 3").
+    pub fn label(self) -> String {
+        match self {
+            Seat::Human => "Human".to_string(),
+            Seat::Ai(level) => format!("AI {level}"),
+        }
+    }
+}

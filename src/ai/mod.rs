@@ -5,5 +5,5 @@
 pub mod levels;
 pub mod mcts;
 
-pub use levels::{Budget, Level};
+pub use levels::{Budget, Level, Seat};
 pub use mcts::{Mcts, SearchConfig, SearchHandle, choose_move};

@@ -4,8 +4,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
-use super::model::{Seat, Setup};
+use super::model::Setup;
 use crate::ai::Level;
+use crate::ai::Seat;
 use crate::rules::trike::{MAX_SIZE, MIN_SIZE};
 
 /// The start screen's choices while it is open.

@@ -18,7 +18,8 @@ pub mod model;
 
 use bevy::prelude::*;
 
-pub use model::{Command, Model, MoveIntent, Seat, Setup, Status};
+pub use crate::ai::Seat;
+pub use model::{Command, Model, MoveIntent, Setup, Status};
 
 /// The screens of the app.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -4,29 +4,10 @@
 use bevy::prelude::*;
 
 use super::Screen;
-use crate::ai::Level;
+use crate::ai::{Level, Seat};
 use crate::rules::record::Record;
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Player};
-
-/// Who plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person clicking on the board.
-    Human,
-    /// The search at this level.
-    Ai(Level),
-}
-
-impl Seat {
-    /// "Human" or "AI level 3", as the panels and records write it.
-    pub fn label(self) -> String {
-        match self {
-            Seat::Human => "Human".to_string(),
-            Seat::Ai(level) => format!("AI {level}"),
-        }
-    }
-}
 
 /// What the start screen chose: the game's options and who sits in each seat.
 #[derive(Resource, Clone, Debug, PartialEq)]

@@ -23,6 +23,7 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
 use crate::ai::Level;
+pub use crate::ai::Seat;
 use crate::rules::trike::{Trike, TrikeOptions};
 use crate::rules::{Game, play_moves};
 
@@ -194,25 +195,6 @@ fn finish(result: Result<Value, CliError>, json: bool, out: &mut dyn Write) -> E
             }
             eprintln!("triboard: {e}");
             ExitCode::from(e.exit_code())
-        }
-    }
-}
-
-/// Who sits in a seat: a person at the keyboard or the AI at a level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person typing moves.
-    Human,
-    /// The search at this level.
-    Ai(Level),
-}
-
-impl Seat {
-    /// The seat as a record's player name ("Human", "AI level 3").
-    pub fn label(self) -> String {
-        match self {
-            Seat::Human => "Human".to_string(),
-            Seat::Ai(level) => format!("AI level {}", level.number()),
         }
     }
 }
