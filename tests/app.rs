@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use triboard::ai::Level;
+use triboard::app::ai_task::{AiRunner, AiSearch};
 use triboard::app::board::{BoardCell, Checker, Pawn};
+use triboard::app::share::OpenRecord;
 use triboard::app::{Command, Model, MoveIntent, Screen, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::trike::{Color as Stone, TrikeMove, TrikeOptions};
@@ -280,12 +282,96 @@ fn a_saved_game_is_listed_and_loads_back() {
     click(&mut app, "d7");
     click(&mut app, "d4");
     let path = triboard::app::files::save(&app.world().resource::<Model>().record()).expect("saved");
-    assert_eq!(triboard::app::files::list(), vec![path.clone()]);
-    let record = triboard::app::files::read(&path).expect("a record");
+    let names = triboard::app::files::list();
+    assert_eq!(names.len(), 1);
+    assert!(path.ends_with(&names[0]) && names[0].starts_with("trike-"), "{path} {names:?}");
+    let record = triboard::app::files::read(&names[0]).expect("a record");
     let mut other = humans(9);
     other.world_mut().write_message(Command::Load(record));
     other.update();
     other.update();
     assert_eq!(board(&mut other), board(&mut app));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_sliced_search_plays_a_legal_move_and_move_now_stops_it() {
+    // The browser's way: no thread, a slice of the search in every frame.
+    let mut app = app_with(7, [Seat::Human, Seat::Ai(Level::new(6).unwrap())]);
+    app.insert_resource(AiRunner::Slices(Duration::from_millis(4)));
+    click(&mut app, "c5");
+    app.update(); // the search starts
+    app.update(); // its first slice
+    let search = app.world().resource::<AiSearch>();
+    assert!(search.is_thinking());
+    let (_, after_one_frame, _) = search.progress().expect("progress");
+    assert!(after_one_frame > 0, "a frame ran a slice of simulations");
+    app.update();
+    let (_, after_two_frames, _) = app.world().resource::<AiSearch>().progress().expect("progress");
+    assert!(after_two_frames > after_one_frame, "the next frame ran another slice");
+    // Level 6 would take many frames: Move now plays the best move so far.
+    app.world().resource::<AiSearch>().move_now();
+    assert!(wait_for(&mut app, Duration::from_secs(5), |app| app.world().resource::<Model>().moves.len() == 2));
+    let model = app.world().resource::<Model>().clone();
+    let mut game = model.start.clone();
+    for &mv in &model.moves {
+        game.play(mv).expect("a legal move");
+    }
+    assert!(model.human_to_move());
+}
+
+fn record(json: &str) -> triboard::rules::record::Record {
+    triboard::rules::record::Record::from_json(json).expect("well-formed")
+}
+
+#[test]
+fn an_opened_record_starts_its_game_with_its_seats() {
+    // As a share link opens on the start screen: the board size, the moves and the seats of the record.
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    triboard::app::core_plugin(&mut app);
+    app.update();
+    let shared =
+        record(r#"{"game":"trike","options":{"size":5},"moves":["c3","b2"],"players":["Human","AI level 2"]}"#);
+    let link = triboard::app::share::fragment(&shared);
+    let back = triboard::app::share::parse_fragment(&link).unwrap().unwrap();
+    app.insert_resource(OpenRecord(back));
+    for _ in 0..4 {
+        app.update();
+    }
+    let model = app.world().resource::<Model>();
+    assert_eq!(model.game.geometry().side, 5);
+    assert_eq!(model.moves.len(), 2);
+    assert_eq!(model.seats, [Seat::Human, Seat::Ai(Level::new(2).unwrap())]);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
+    assert!(!app.world().contains_resource::<OpenRecord>());
+    assert_eq!(board(&mut app).0.len(), 2);
+    assert_eq!(
+        triboard::app::title_text(Some(app.world().resource::<Model>())),
+        "Trike · 2 moves · Black to move — triboard"
+    );
+}
+
+#[test]
+fn a_bad_opened_record_changes_nothing_and_says_why() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    let before = board(&mut app);
+    app.insert_resource(OpenRecord(record(r#"{"game":"trike","options":{"size":7},"moves":["a1","a1"]}"#)));
+    app.update();
+    app.update();
+    assert_eq!(board(&mut app), before);
+    let status = app.world().resource::<Status>();
+    assert!(status.error && status.text.contains("move 2 (a1)"), "{status:?}");
+    assert!(!app.world().contains_resource::<OpenRecord>());
+    // On the start screen, a record of another game stays there with the reason.
+    let mut menu = App::new();
+    menu.add_plugins((MinimalPlugins, StatesPlugin));
+    triboard::app::core_plugin(&mut menu);
+    menu.update();
+    menu.insert_resource(OpenRecord(record(r#"{"game":"chess","moves":[]}"#)));
+    menu.update();
+    menu.update();
+    assert_eq!(*menu.world().resource::<State<Screen>>().get(), Screen::Menu);
+    assert!(menu.world().resource::<Status>().text.contains("chess"));
 }

@@ -77,4 +77,12 @@ impl Seat {
             Seat::Ai(level) => format!("AI {level}"),
         }
     }
+
+    /// The inverse of [`Seat::label`]: "Human" or "AI level L" (L in 1–6); anything else is `None`.
+    pub fn from_label(label: &str) -> Option<Seat> {
+        match label.strip_prefix("AI level ") {
+            Some(n) => n.parse().ok().and_then(|n| Level::new(n).ok()).map(Seat::Ai),
+            None => (label == "Human").then_some(Seat::Human),
+        }
+    }
 }

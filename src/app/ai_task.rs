@@ -1,12 +1,16 @@
-//! The AI: when an AI seat is to move, a search runs on Bevy's `AsyncComputeTaskPool` (the task owns
-//! the [`Mcts`]); the frame only polls it. "Move now" stops it early; any change of the model
-//! (undo, load, new game) stops it and drops its result.
+//! The AI: when an AI seat is to move, a search runs — on the desktop on Bevy's
+//! `AsyncComputeTaskPool` (the task owns the [`Mcts`]; the frame only polls it), in the browser,
+//! which has no threads, in slices of at most [`AiRunner::Slices`]'s length per frame through the
+//! search's anytime interface. "Move now" stops it early; any change of the model (undo, load, new
+//! game) stops it and drops its result. A level's budget is the same either way: its time cap counts
+//! the time spent searching, so a sliced search is as strong, only slower.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
+use web_time::Instant;
 
 use super::model::{Model, MoveIntent, Step};
 use crate::ai::{Level, Mcts, SearchConfig, SearchHandle};
@@ -17,14 +21,36 @@ use crate::rules::trike::{Trike, TrikeMove};
 /// animation is seen before the reply lands.
 const MIN_SHOW: Duration = Duration::from_millis(350);
 
+/// How the search runs.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AiRunner {
+    /// On a task thread (the desktop).
+    Thread,
+    /// In the frame, at most this long per frame (the browser).
+    Slices(Duration),
+}
+
+impl Default for AiRunner {
+    /// Threads where there are threads; 8 ms slices in the browser.
+    fn default() -> Self {
+        if cfg!(target_arch = "wasm32") { AiRunner::Slices(Duration::from_millis(8)) } else { AiRunner::Thread }
+    }
+}
+
 /// The search in progress, if any.
 #[derive(Resource, Default)]
 pub struct AiSearch {
     running: Option<Running>,
 }
 
+/// Where a search runs.
+enum Work {
+    Thread(Task<Option<TrikeMove>>),
+    Sliced { mcts: Box<Mcts<Trike>>, per_frame: Duration, searched: Duration },
+}
+
 struct Running {
-    task: Task<Option<TrikeMove>>,
+    work: Work,
     handle: SearchHandle,
     level: Level,
     revision: u64,
@@ -47,7 +73,11 @@ impl AiSearch {
         let budget = r.level.budget();
         let sims = r.handle.simulations();
         let by_sims = sims as f32 / budget.simulations as f32;
-        let by_time = r.started.elapsed().as_secs_f32() / budget.max_time.as_secs_f32();
+        let searched = match &r.work {
+            Work::Thread(_) => r.started.elapsed(),
+            Work::Sliced { searched, .. } => *searched,
+        };
+        let by_time = searched.as_secs_f32() / budget.max_time.as_secs_f32();
         Some((r.level, sims, by_sims.max(by_time).min(1.0)))
     }
 
@@ -66,6 +96,7 @@ impl AiSearch {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<AiSearch>()
+        .init_resource::<AiRunner>()
         .add_systems(Update, drive.in_set(Step::Intents))
         .add_systems(Update, cancel_stale.in_set(Step::View))
         .add_systems(Update, cancel_without_model.run_if(not(resource_exists::<Model>)));
@@ -87,8 +118,13 @@ fn cancel_stale(model: Option<Res<Model>>, mut search: ResMut<AiSearch>) {
     }
 }
 
-/// Starts, polls, cancels and finishes the search.
-fn drive(model: Option<Res<Model>>, mut search: ResMut<AiSearch>, mut intents: MessageWriter<MoveIntent>) {
+/// Starts, polls (or runs a slice of), cancels and finishes the search.
+fn drive(
+    model: Option<Res<Model>>,
+    runner: Res<AiRunner>,
+    mut search: ResMut<AiSearch>,
+    mut intents: MessageWriter<MoveIntent>,
+) {
     let Some(model) = model else { return };
     if let Some(r) = &mut search.running {
         if r.revision != model.revision {
@@ -97,7 +133,7 @@ fn drive(model: Option<Res<Model>>, mut search: ResMut<AiSearch>, mut intents: M
             search.running = None;
         } else {
             if r.found.is_none() {
-                r.found = check_ready(&mut r.task);
+                r.found = r.work.poll(r.level);
             }
             if let Some(found) = r.found
                 && r.started.elapsed() >= MIN_SHOW
@@ -116,13 +152,44 @@ fn drive(model: Option<Res<Model>>, mut search: ResMut<AiSearch>, mut intents: M
         SearchConfig { seed: 0x7121_b0a2d ^ (game.ply() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15), ..default() };
     let mut mcts = Mcts::new(&game, config);
     let handle = mcts.handle();
-    let budget = level.budget();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        mcts.run(budget);
-        mcts.best_move().or_else(|| first_legal(&game))
-    });
+    let work = match *runner {
+        AiRunner::Thread => {
+            let budget = level.budget();
+            Work::Thread(AsyncComputeTaskPool::get().spawn(async move {
+                mcts.run(budget);
+                mcts.best_move().or_else(|| first_legal(&game))
+            }))
+        }
+        AiRunner::Slices(per_frame) => Work::Sliced { mcts: Box::new(mcts), per_frame, searched: Duration::ZERO },
+    };
     search.running =
-        Some(Running { task, handle, level, revision: model.revision, started: Instant::now(), found: None });
+        Some(Running { work, handle, level, revision: model.revision, started: Instant::now(), found: None });
+}
+
+/// Simulations between two looks at the clock in a slice (well under a millisecond).
+const SLICE_STEP: u64 = 32;
+
+impl Work {
+    /// The search's move once it is done (`Some(None)`: the game had no move); a sliced search
+    /// first runs its slice for this frame.
+    fn poll(&mut self, level: Level) -> Option<Option<TrikeMove>> {
+        match self {
+            Work::Thread(task) => check_ready(task),
+            Work::Sliced { mcts, per_frame, searched } => {
+                let budget = level.budget();
+                let start = Instant::now();
+                let left = budget.max_time.saturating_sub(*searched).min(*per_frame);
+                // A step that runs nothing: stopped, or nothing to search.
+                let mut halted = false;
+                while !halted && mcts.simulations() < budget.simulations && start.elapsed() < left {
+                    halted = mcts.step(SLICE_STEP.min(budget.simulations - mcts.simulations())) == 0;
+                }
+                *searched += start.elapsed();
+                let done = halted || mcts.simulations() >= budget.simulations || *searched >= budget.max_time;
+                done.then(|| mcts.best_move().or_else(|| first_legal(mcts.root())))
+            }
+        }
+    }
 }
 
 /// A legal move for a search stopped before its first simulation.

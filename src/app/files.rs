@@ -1,58 +1,80 @@
-//! Saved games: JSON records in a folder under the user's data directory
-//! (`TRIBOARD_DATA_DIR` overrides it, for tests and screenshots).
+//! Saved games: JSON records in a folder under the user's data directory (`TRIBOARD_DATA_DIR`
+//! overrides it, for tests and screenshots), or in the browser's `localStorage`. Either way a saved
+//! game is known by its name, `<game>-<YYYYMMDD-HHMMSS>.json` (UTC).
 
-use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+#[cfg(target_arch = "wasm32")]
+pub use super::web::storage::{list, location, read, save};
+#[cfg(not(target_arch = "wasm32"))]
+pub use folder::{list, location, read, save};
 
-use crate::rules::record::Record;
-
-/// The folder saved games go to (created on first save).
-pub fn games_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TRIBOARD_DATA_DIR") {
-        return PathBuf::from(dir);
-    }
-    directories::ProjectDirs::from("org", "triboard", "triboard")
-        .map(|dirs| dirs.data_dir().join("games"))
-        .unwrap_or_else(|| PathBuf::from("triboard-games"))
-}
-
-/// Writes `record` to a new file named after the game and the time (UTC); returns its path.
-///
-/// # Errors
-/// The folder or the file could not be written, with the path in the message.
-pub fn save(record: &Record) -> Result<PathBuf, String> {
-    let dir = games_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+/// A new name for a saved game of `record` now; `taken` says whether a name is in use already.
+pub(super) fn new_name(record: &crate::rules::record::Record, taken: impl Fn(&str) -> bool) -> String {
+    use web_time::{SystemTime, UNIX_EPOCH};
     let stamp = utc_stamp(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()));
-    let mut path = dir.join(format!("{}-{stamp}.json", record.game));
+    let mut name = format!("{}-{stamp}.json", record.game);
     let mut k = 2;
-    while path.exists() {
-        path = dir.join(format!("{}-{stamp}-{k}.json", record.game));
+    while taken(&name) {
+        name = format!("{}-{stamp}-{k}.json", record.game);
         k += 1;
     }
-    std::fs::write(&path, record.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
+    name
 }
 
-/// The saved games, newest first (by name, which starts with the date).
-pub fn list() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(games_dir()) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files.reverse();
-    files
-}
+/// Saved games as files in a folder.
+#[cfg(not(target_arch = "wasm32"))]
+mod folder {
+    use std::path::PathBuf;
 
-/// Reads a record (its moves are checked when it is loaded into the game).
-///
-/// # Errors
-/// The file cannot be read or is not a record.
-pub fn read(path: &Path) -> Result<Record, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Record::from_json(&text).map_err(|e| e.to_string())
+    use crate::rules::record::Record;
+
+    /// The folder saved games go to (created on first save).
+    pub fn games_dir() -> PathBuf {
+        if let Some(dir) = std::env::var_os("TRIBOARD_DATA_DIR") {
+            return PathBuf::from(dir);
+        }
+        directories::ProjectDirs::from("org", "triboard", "triboard")
+            .map(|dirs| dirs.data_dir().join("games"))
+            .unwrap_or_else(|| PathBuf::from("triboard-games"))
+    }
+
+    /// Where saved games go, for people: the folder.
+    pub fn location() -> String {
+        games_dir().display().to_string()
+    }
+
+    /// Writes `record` to a new file named after the game and the time; returns its path.
+    ///
+    /// # Errors
+    /// The folder or the file could not be written, with the path in the message.
+    pub fn save(record: &Record) -> Result<String, String> {
+        let dir = games_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let path = dir.join(super::new_name(record, |name| dir.join(name).exists()));
+        std::fs::write(&path, record.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(path.display().to_string())
+    }
+
+    /// The names of the saved games, newest first (the name starts with the date).
+    pub fn list() -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(games_dir()) else { return Vec::new() };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".json"))
+            .collect();
+        names.sort();
+        names.reverse();
+        names
+    }
+
+    /// Reads the saved game `name` (its moves are checked when it is loaded into the game).
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a record.
+    pub fn read(name: &str) -> Result<Record, String> {
+        let path = games_dir().join(name);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Record::from_json(&text).map_err(|e| e.to_string())
+    }
 }
 
 /// `YYYYMMDD-HHMMSS` for seconds since the Unix epoch (civil-from-days, proleptic Gregorian).

@@ -30,7 +30,7 @@ const SIDE_PANEL: f32 = 340.0;
 struct Windows {
     rules: bool,
     load: bool,
-    saved: Vec<std::path::PathBuf>,
+    saved: Vec<String>,
     /// The model revision whose game-over window was closed.
     dismissed: Option<u64>,
 }
@@ -154,7 +154,7 @@ fn panels(
             }
             if ui.button("Save").clicked() {
                 *status = match files::save(&model.record()) {
-                    Ok(path) => Status { text: format!("Saved to {}", path.display()), error: false },
+                    Ok(place) => Status { text: format!("Saved to {place}"), error: false },
                     Err(e) => Status { text: e, error: true },
                 };
             }
@@ -163,6 +163,8 @@ fn panels(
                 windows.saved = files::list();
             }
         });
+        #[cfg(target_arch = "wasm32")]
+        super::web::file_buttons(ui, &model, &mut status);
         ui.horizontal(|ui| {
             if ui.button("New game").clicked() {
                 orders.write(Command::NewGame);
@@ -200,22 +202,21 @@ fn panels(
         let mut open = true;
         let mut chosen = None;
         egui::Window::new(title("Load a saved game")).open(&mut open).default_width(420.0).show(ctx, |ui| {
-            ui.label(egui::RichText::new(files::games_dir().display().to_string()).small().weak());
+            ui.label(egui::RichText::new(files::location()).small().weak());
             if windows.saved.is_empty() {
                 ui.label("No saved games yet.");
             }
             egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
-                for path in &windows.saved {
-                    let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                for name in &windows.saved {
                     if ui.button(name).clicked() {
-                        chosen = Some(path.clone());
+                        chosen = Some(name.clone());
                     }
                 }
             });
         });
         windows.load = open;
-        if let Some(path) = chosen {
-            match files::read(&path) {
+        if let Some(name) = chosen {
+            match files::read(&name) {
                 Ok(record) => {
                     orders.write(Command::Load(record));
                     windows.load = false;

@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
-use super::model::Setup;
+use super::model::{Setup, Status};
 use crate::ai::Level;
 use crate::ai::Seat;
 use crate::rules::trike::{MAX_SIZE, MIN_SIZE};
@@ -25,6 +25,8 @@ impl Default for Choices {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Choices>()
+        // Only what goes wrong on the start screen itself (a link that cannot be opened) shows there.
+        .add_systems(OnEnter(Screen::Menu), |mut status: ResMut<Status>| *status = Status::default())
         .add_systems(EguiPrimaryContextPass, (style, start_screen.run_if(in_state(Screen::Menu))).chain());
 }
 
@@ -61,6 +63,7 @@ fn start_screen(
     mut contexts: EguiContexts,
     mut choices: ResMut<Choices>,
     mut setup: ResMut<Setup>,
+    status: Res<Status>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -109,6 +112,11 @@ fn start_screen(
             let button = egui::Button::new(egui::RichText::new("Start").size(20.0)).min_size(egui::vec2(160.0, 40.0));
             start = ui.add(button).clicked();
             ui.add_space(10.0);
+            // A share link or file that could not be opened says why here.
+            if status.error {
+                ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(0xff, 0x7a, 0x6a)));
+                ui.add_space(6.0);
+            }
             ui.label(
                 egui::RichText::new(
                     "Slide the pawn along a line of empty cells and drop a checker where it stops.\n\

@@ -10,13 +10,18 @@ pub mod ai_task;
 pub mod animation;
 pub mod board;
 pub mod files;
-mod frame_log;
+pub mod frame_log;
 pub mod hud;
 pub mod input;
 pub mod menu;
 pub mod model;
+pub mod share;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use bevy::prelude::*;
+
+use crate::rules::Game;
 
 pub use crate::ai::Seat;
 pub use model::{Command, Model, MoveIntent, Setup, Status};
@@ -40,13 +45,21 @@ pub fn core_plugin(app: &mut App) {
     board::plugin(app);
     animation::plugin(app);
     ai_task::plugin(app);
+    share::plugin(app);
 }
 
 /// Opens the window and runs the app until it is closed.
 pub fn run() {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title: "triboard".into(), resolution: (1280u32, 800u32).into(), ..default() }),
+        primary_window: Some(Window {
+            title: "triboard".into(),
+            resolution: (1280u32, 800u32).into(),
+            // In the browser: the canvas of web/index.html, filling the page and following resizes.
+            canvas: Some("#triboard".into()),
+            fit_canvas_to_parent: true,
+            ..default()
+        }),
         ..default()
     }))
     .add_plugins((MeshPickingPlugin, bevy_egui::EguiPlugin::default()))
@@ -57,8 +70,33 @@ pub fn run() {
     menu::plugin(&mut app);
     hud::plugin(&mut app);
     frame_log::plugin(&mut app);
+    #[cfg(target_arch = "wasm32")]
+    web::plugin(&mut app);
     app.add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
-    });
+    })
+    .add_systems(Last, window_title);
     app.run();
+}
+
+/// The window's title tells the game, the number of moves and who is to move or who won (the
+/// browser page shows it as its title, and the browser test reads it).
+pub fn title_text(model: Option<&Model>) -> String {
+    let Some(model) = model else { return "triboard".to_string() };
+    let game = &model.game;
+    let n = model.moves.len();
+    let state = match (model.result_text(), game.to_move()) {
+        (Some(result), _) => result,
+        (None, Some(p)) => format!("{} to move", game.player_name(p)),
+        (None, None) => String::new(),
+    };
+    format!("Trike · {n} move{} · {state} — triboard", if n == 1 { "" } else { "s" })
+}
+
+fn window_title(model: Option<Res<Model>>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+    let Ok(mut window) = windows.single_mut() else { return };
+    let title = title_text(model.as_deref());
+    if window.title != title {
+        window.title = title;
+    }
 }

@@ -175,7 +175,11 @@ pub enum Command {
     /// The same board again, the seats exchanged (the other side opens).
     Rematch,
     /// Replace the game by a saved record (checked move by move; a bad record changes nothing).
+    /// The seats stay as they are.
     Load(Record),
+    /// Like [`Command::Load`], but the seats become those of the start screen's [`Setup`] (a share
+    /// link or an opened file names its own).
+    Open(Record),
 }
 
 /// The status line: what just happened, or why a move was refused.
@@ -282,10 +286,10 @@ fn validate(
                     *status = Status::info("Rematch: the seats are exchanged");
                 }
             }
-            Command::Load(record) => match record.replay::<Trike>() {
+            Command::Load(record) | Command::Open(record) => match record.replay::<Trike>() {
                 Ok((start, game, moves)) => {
                     let revision = model.revision + 1;
-                    let seats = model.seats;
+                    let seats = if matches!(order, Command::Open(_)) { setup.seats } else { model.seats };
                     *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
                     setup.options = model.game.options().clone();
                     *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));

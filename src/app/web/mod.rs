@@ -1,0 +1,257 @@
+//! The browser page (wasm only, `../shared/design.md` §Web): the loading indicator goes when the
+//! first frame is drawn, the page title follows the window's, the address bar always holds the
+//! share link of the game in play (and a link pasted there opens its game), Download / Upload of
+//! records, and a small hook for the page's scripts and tests: `triboard_play(move)`,
+//! `triboard_state()` and `triboard_frame_stats()`.
+
+pub mod storage;
+
+use std::sync::Mutex;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::egui;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use super::ai_task::AiSearch;
+use super::files;
+use super::frame_log::FrameTimes;
+use super::model::{Command, Model, MoveIntent, Status, Step};
+use super::share::{self, OpenRecord};
+use crate::rules::Game;
+use crate::rules::record::Record;
+
+/// Moves sent by the page's scripts, waiting for the next frame.
+static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Uploaded files (name, text), waiting for the next frame.
+static UPLOADED: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+/// The state as the page's scripts read it (JSON), refreshed every frame.
+static STATE: Mutex<String> = Mutex::new(String::new());
+/// The frame-time summary (JSON), refreshed every second.
+static FRAMES: Mutex<String> = Mutex::new(String::new());
+
+/// Plays `text`, a move in the game's notation, for the person to move, as a click on the board
+/// would: the same checks, and a refusal shows its reason in the status line.
+#[wasm_bindgen]
+pub fn triboard_play(text: &str) {
+    lock(&PLAYED).push(text.to_string());
+}
+
+/// The app's state as JSON: `screen`, `moves` (in notation), `to_move`, `over`, `thinking`,
+/// `status`, `status_error`.
+#[wasm_bindgen]
+pub fn triboard_state() -> String {
+    lock(&STATE).clone()
+}
+
+/// Frame times in ms, idle and while the AI thinks: `{"idle": {"frames", "p50_ms", "p99_ms",
+/// "max_ms"}, "thinking": {...}}`.
+#[wasm_bindgen]
+pub fn triboard_frame_stats() -> String {
+    lock(&FRAMES).clone()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (follow_link, take_played, take_uploads).in_set(Step::Intents))
+        .add_systems(Last, (first_frame.run_if(run_once), page_title, publish_state, publish_frames));
+}
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("the app runs in a browser window")
+}
+
+/// The loading indicator goes; `data-first-frame` on `<body>` records when (ms since the page
+/// began loading), for the browser test.
+fn first_frame() {
+    let now = window().performance().map_or(0.0, |p| p.now());
+    if let Some(document) = window().document() {
+        if let Some(loading) = document.get_element_by_id("loading") {
+            loading.remove();
+        }
+        if let Some(body) = document.body() {
+            let _ = body.set_attribute("data-first-frame", &format!("{now:.0}"));
+        }
+    }
+    info!("first frame {now:.0} ms after the page began loading");
+}
+
+/// The page title is the window's (winit's web backend only puts it on the canvas).
+fn page_title(windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>) {
+    if let (Ok(w), Some(document)) = (windows.single(), window().document()) {
+        document.set_title(&w.title);
+    }
+}
+
+/// Keeps the address bar's fragment the share link of the game in play (no history entries; none
+/// on the start screen), and opens the game of a link pasted or opened in it.
+fn follow_link(
+    mut commands: Commands,
+    model: Option<Res<Model>>,
+    opening: Option<Res<OpenRecord>>,
+    mut status: ResMut<Status>,
+    mut shown: Local<Option<String>>,
+) {
+    if opening.is_some() {
+        return;
+    }
+    let location = window().location();
+    let hash = location.hash().unwrap_or_default();
+    // First frame, or the person changed the fragment: open what it holds.
+    if shown.as_deref() != Some(hash.as_str()) {
+        match share::parse_fragment(&hash) {
+            Ok(Some(record)) => {
+                commands.insert_resource(OpenRecord(record));
+            }
+            Ok(None) => {}
+            Err(e) => *status = Status { text: format!("cannot open the link: {e}"), error: true },
+        }
+        *shown = Some(hash);
+        return;
+    }
+    let wanted = match &model {
+        Some(model) if model.is_changed() => share::fragment(&model.record()),
+        Some(_) => return,
+        None if hash.is_empty() => return,
+        None => String::new(),
+    };
+    if wanted != hash {
+        let url = if wanted.is_empty() {
+            format!("{}{}", location.pathname().unwrap_or_default(), location.search().unwrap_or_default())
+        } else {
+            wanted.clone()
+        };
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        }
+        // As the browser reads it back, so it is not taken for a link the person opened.
+        *shown = Some(location.hash().unwrap_or_default());
+    }
+}
+
+fn take_played(model: Option<Res<Model>>, mut status: ResMut<Status>, mut intents: MessageWriter<MoveIntent>) {
+    let played: Vec<String> = std::mem::take(&mut *lock(&PLAYED));
+    for text in played {
+        match model.as_ref().map(|m| m.game.parse_move(&text)) {
+            Some(Ok(mv)) => {
+                intents.write(MoveIntent { mv, from_ai: false });
+            }
+            Some(Err(e)) => *status = Status { text: format!("{text}: {e}"), error: true },
+            None => *status = Status { text: format!("{text}: no game in play"), error: true },
+        }
+    }
+}
+
+fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) {
+    let uploaded: Vec<(String, String)> = std::mem::take(&mut *lock(&UPLOADED));
+    for (name, text) in uploaded {
+        match Record::from_json(&text) {
+            Ok(record) => {
+                orders.write(Command::Load(record));
+            }
+            Err(e) => *status = Status { text: format!("cannot load {name}: {e}"), error: true },
+        }
+    }
+}
+
+fn publish_state(model: Option<Res<Model>>, status: Res<Status>, search: Res<AiSearch>) {
+    let state = match &model {
+        Some(model) => {
+            let record = model.record();
+            serde_json::json!({
+                "screen": "playing",
+                "game": record.game,
+                "moves": record.moves,
+                "to_move": model.game.to_move().map(|p| model.game.player_name(p)),
+                "over": model.game.outcome().is_some(),
+                "result": model.result_text(),
+                "thinking": search.is_thinking(),
+                "status": status.text,
+                "status_error": status.error,
+            })
+        }
+        None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
+    };
+    *lock(&STATE) = state.to_string();
+}
+
+fn publish_frames(times: Res<FrameTimes>, mut frames: Local<u32>) {
+    *frames += 1;
+    if *frames % 60 == 1 {
+        *lock(&FRAMES) = times.summary().to_string();
+    }
+}
+
+/// The browser's extra buttons in the side panel: Download and Upload the record as a file, and
+/// copy the share link.
+pub(super) fn file_buttons(ui: &mut egui::Ui, model: &Model, status: &mut Status) {
+    ui.horizontal(|ui| {
+        if ui.button("Download").on_hover_text("Save the game as a JSON file").clicked() {
+            let record = model.record();
+            *status = match download(&files::new_name(&record, |_| false), &record.to_json()) {
+                Ok(()) => Status { text: "Downloaded the game".into(), error: false },
+                Err(e) => Status { text: e, error: true },
+            };
+        }
+        if ui.button("Upload…").on_hover_text("Load a game from a JSON file").clicked()
+            && let Err(e) = upload()
+        {
+            *status = Status { text: e, error: true };
+        }
+        if ui.button("Share link").on_hover_text("Copy a link that opens this game at this move").clicked() {
+            let location = window().location();
+            let link = format!(
+                "{}{}{}",
+                location.origin().unwrap_or_default(),
+                location.pathname().unwrap_or_default(),
+                share::fragment(&model.record())
+            );
+            let _ = window().navigator().clipboard().write_text(&link);
+            *status = Status { text: "Link copied — the address bar holds it too".into(), error: false };
+        }
+    });
+}
+
+/// Offers `text` as a file download named `name`.
+fn download(name: &str, text: &str) -> Result<(), String> {
+    let fail = |_| "the browser refused the download".to_string();
+    let document = window().document().ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let anchor: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Opens the browser's file chooser; the chosen file's text arrives in a later frame.
+fn upload() -> Result<(), String> {
+    let fail = |_| "the browser refused to open a file".to_string();
+    let document = window().document().ok_or("no document")?;
+    let input: web_sys::HtmlInputElement = document.create_element("input").map_err(fail)?.unchecked_into();
+    input.set_type("file");
+    input.set_accept(".json,application/json");
+    let chooser = input.clone();
+    let on_change = Closure::once(move || {
+        let Some(file) = chooser.files().and_then(|files| files.get(0)) else { return };
+        let name = file.name();
+        let on_text = Closure::once(move |text: JsValue| {
+            lock(&UPLOADED).push((name, text.as_string().unwrap_or_default()));
+        });
+        let _ = file.text().then(&on_text);
+        on_text.forget();
+    });
+    input.set_onchange(Some(on_change.as_ref().unchecked_ref()));
+    on_change.forget();
+    input.click();
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! Saved games in the browser's `localStorage`, one entry per game under the key
+//! `triboard/<name>`; the same names and the same interface as the desktop's folder
+//! (`app::files`).
+
+use crate::rules::record::Record;
+
+const KEY_PREFIX: &str = "triboard/";
+
+fn storage() -> Result<web_sys::Storage, String> {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .ok_or_else(|| "this browser does not allow saving (no localStorage)".to_string())
+}
+
+/// Where saved games go, for people.
+pub fn location() -> String {
+    "this browser's local storage (Download keeps a file)".to_string()
+}
+
+/// Stores `record` under a new name; returns where.
+///
+/// # Errors
+/// No `localStorage`, or it is full.
+pub fn save(record: &Record) -> Result<String, String> {
+    let storage = storage()?;
+    let name = super::super::files::new_name(record, |name| {
+        storage.get_item(&format!("{KEY_PREFIX}{name}")).ok().flatten().is_some()
+    });
+    storage
+        .set_item(&format!("{KEY_PREFIX}{name}"), &record.to_json())
+        .map_err(|_| "the browser's storage is full or refused the game".to_string())?;
+    Ok(format!("this browser as {name}"))
+}
+
+/// The names of the saved games, newest first.
+pub fn list() -> Vec<String> {
+    let Ok(storage) = storage() else { return Vec::new() };
+    let count = storage.length().unwrap_or(0);
+    let mut names: Vec<String> = (0..count)
+        .filter_map(|k| storage.key(k).ok().flatten())
+        .filter_map(|key| key.strip_prefix(KEY_PREFIX).map(str::to_string))
+        .collect();
+    names.sort();
+    names.reverse();
+    names
+}
+
+/// Reads the saved game `name`.
+///
+/// # Errors
+/// No such game, or it is not a record.
+pub fn read(name: &str) -> Result<Record, String> {
+    let text = storage()?
+        .get_item(&format!("{KEY_PREFIX}{name}"))
+        .ok()
+        .flatten()
+        .ok_or_else(|| format!("no saved game {name} in this browser"))?;
+    Record::from_json(&text).map_err(|e| e.to_string())
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds triboard for the browser into web/dist/ (index.html, triboard.js, triboard_bg.wasm).
+#
+#   web/build.sh            # release build (profile wasm-release), then wasm-bindgen and wasm-opt
+#   NO_WASM_OPT=1 web/build.sh   # skip wasm-opt (a larger file, a few minutes sooner)
+#
+# Serve it:  python3 -m http.server 8000 --bind 127.0.0.1 --directory web/dist   → http://127.0.0.1:8000/
+#
+# What it needs, found or installed on first use (only the Rust toolchain is assumed):
+#  - the wasm32-unknown-unknown target (rustup target add);
+#  - wasm-bindgen-cli of exactly the version of `wasm-bindgen` in Cargo.lock: on PATH, in
+#    $WASM_TOOLS_ROOT/bin (../shared/tools/wasm-toolchain.sh puts it in /opt/wasm-tools/bin), or
+#    installed by cargo into web/.tools/;
+#  - wasm-opt from npm's binaryen (Debian's binaryen 108 breaks wasm-bindgen's output at run time):
+#    $WASM_TOOLS_ROOT/npm, or installed by npm into web/.tools/npm; without npm the step is skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+target=wasm32-unknown-unknown
+tools=$root/web/.tools
+WASM_TOOLS_ROOT=${WASM_TOOLS_ROOT:-/opt/wasm-tools}
+binaryen_version=132.0.0
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "Rust target $target"
+if ! rustc --print sysroot >/dev/null || [ ! -d "$(rustc --print sysroot)/lib/rustlib/$target" ]; then
+  rustup target add "$target"
+fi
+
+step "wasm-bindgen (the version in Cargo.lock)"
+version=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+bindgen=""
+for candidate in "$(command -v wasm-bindgen || true)" "$WASM_TOOLS_ROOT/bin/wasm-bindgen" "$tools/bin/wasm-bindgen"; do
+  if [ -n "$candidate" ] && [ -x "$candidate" ] && [ "$("$candidate" --version 2>/dev/null)" = "wasm-bindgen $version" ]; then
+    bindgen=$candidate; break
+  fi
+done
+if [ -z "$bindgen" ]; then
+  # --locked can fail when the registry lacks a locked dependency's version; then resolve afresh.
+  cargo install --locked wasm-bindgen-cli --version "=$version" --root "$tools" \
+    || cargo install --force wasm-bindgen-cli --version "=$version" --root "$tools"
+  bindgen=$tools/bin/wasm-bindgen
+fi
+echo "$bindgen: $("$bindgen" --version)" >&2
+
+step "cargo build --profile wasm-release --target $target"
+start=$(date +%s)
+cargo build --profile wasm-release --target "$target" --bin triboard
+echo "built in $(( $(date +%s) - start )) s" >&2
+wasm=${CARGO_TARGET_DIR:-$root/target}/$target/wasm-release/triboard.wasm
+
+step "wasm-bindgen --target web"
+rm -rf web/dist
+mkdir -p web/dist
+"$bindgen" --target web --no-typescript --out-dir web/dist "$wasm"
+cp web/index.html web/dist/
+
+if [ -z "${NO_WASM_OPT:-}" ]; then
+  step "wasm-opt -Os (npm binaryen $binaryen_version)"
+  opt=""
+  for candidate in "$WASM_TOOLS_ROOT/npm/node_modules/.bin/wasm-opt" "$tools/npm/node_modules/.bin/wasm-opt"; do
+    if [ -x "$candidate" ]; then opt=$candidate; break; fi
+  done
+  if [ -z "$opt" ] && command -v npm >/dev/null; then
+    mkdir -p "$tools/npm"
+    (cd "$tools/npm" && npm install --no-audit --no-fund --silent "binaryen@$binaryen_version")
+    opt=$tools/npm/node_modules/.bin/wasm-opt
+  fi
+  if [ -n "$opt" ]; then
+    start=$(date +%s)
+    "$opt" -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      -o web/dist/triboard_bg.wasm.tmp web/dist/triboard_bg.wasm
+    mv web/dist/triboard_bg.wasm.tmp web/dist/triboard_bg.wasm
+    echo "optimised in $(( $(date +%s) - start )) s" >&2
+  else
+    echo "no npm: wasm-opt skipped" >&2
+  fi
+fi
+
+step "web/dist"
+raw=$(stat -c %s web/dist/triboard_bg.wasm)
+gz=$(gzip -9 -c web/dist/triboard_bg.wasm | wc -c)
+echo "triboard_bg.wasm: $raw bytes ($(( raw / 1048576 )) MiB), gzipped $gz bytes ($(( gz / 1048576 )) MiB)"
+ls -l web/dist
