@@ -156,6 +156,7 @@ fn drive(
         AiRunner::Thread => {
             let budget = level.budget();
             Work::Thread(AsyncComputeTaskPool::get().spawn(async move {
+                lower_priority();
                 mcts.run(budget);
                 mcts.best_move().or_else(|| first_legal(&game))
             }))
@@ -164,6 +165,17 @@ fn drive(
     };
     search.running =
         Some(Running { work, handle, level, revision: model.revision, started: Instant::now(), found: None });
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: nice 10), so that on a busy machine the
+/// threads that draw the frame get the CPU first and the search takes what is left: the window
+/// stays smooth while the AI thinks. The pool's threads only ever run searches, so it stays lowered.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; it changes the scheduling of this thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
+    }
 }
 
 /// Simulations between two looks at the clock in a slice (well under a millisecond).
