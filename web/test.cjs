@@ -96,7 +96,9 @@ async function open(browser, link) {
       await until(`level ${level} starts thinking`, (s) => s.screen === "playing" && (s.thinking || s.moves.length >= 2), 30, lp.p);
       const s = await until(`level ${level} moves`, (s) => s.moves.length === 2 && !s.thinking, 300, lp.p);
       const seconds = (Date.now() - t0) / 1000;
-      const frames = JSON.parse(await lp.p.evaluate(() => new Promise((r) => setTimeout(() => r(window.triboard.triboard_frame_stats()), 1200))));
+      // The summary is refreshed every half second.
+      await lp.p.waitForTimeout(1200);
+      const frames = JSON.parse(await lp.p.evaluate(() => window.triboard.triboard_frame_stats()));
       results.levels[level] = { seconds, move: s.moves[1], frames };
       const th = frames.thinking;
       console.log(`level ${level}: played ${s.moves[1]} after ${seconds.toFixed(1)} s; frames while thinking: ${th.frames}, p50 ${th.p50_ms?.toFixed(1)} ms, p99 ${th.p99_ms?.toFixed(1)} ms, max ${th.max_ms?.toFixed(1)} ms; idle p99 ${frames.idle.p99_ms?.toFixed(1)} ms`);

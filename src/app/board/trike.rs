@@ -5,6 +5,7 @@
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::{BoardCell, BoardPiece, BoardSide, Checker, Hovered, Pawn};
 use crate::app::Screen;
@@ -120,21 +121,13 @@ impl FromWorld for Art {
     }
 }
 
-/// A coordinate label along an edge.
-#[derive(Component)]
-struct CoordLabel;
-
 pub(super) fn view_plugin(app: &mut App) {
     app.init_resource::<Art>()
         .add_observer(dress_cell)
         .add_observer(dress_checker)
         .add_observer(dress_pawn)
-        .add_systems(
-            Update,
-            (label_edges.after(super::sync).run_if(resource_changed::<BoardSide>), paint_cells.after(super::sync))
-                .in_set(Step::View)
-                .run_if(in_state(Screen::Playing)),
-        )
+        .add_systems(Update, paint_cells.after(super::sync).in_set(Step::View).run_if(in_state(Screen::Playing)))
+        .add_systems(EguiPrimaryContextPass, label_edges.run_if(in_state(Screen::Playing)))
         .add_systems(PostUpdate, fit_camera);
 }
 
@@ -177,30 +170,28 @@ fn dress_pawn(add: On<Add, Pawn>, art: Res<Art>, mut commands: Commands) {
 }
 
 /// Row numbers along the left edge, column letters under the bottom row and along the right edge
-/// (where each column, a line running down-left, begins).
+/// (where each column, a line running down-left, begins). Painted by egui at the cells' places on
+/// screen (so the app needs no second text engine), the size following the camera's zoom.
 fn label_edges(
-    side: Res<BoardSide>,
+    mut contexts: EguiContexts,
     model: Option<Res<Model>>,
-    old: Query<Entity, With<CoordLabel>>,
-    mut commands: Commands,
-) {
-    for entity in &old {
-        commands.entity(entity).despawn();
-    }
-    let (Some(n), Some(model)) = (side.0, model) else { return };
+    camera: Single<(&Camera, &GlobalTransform, &Projection), With<Camera2d>>,
+) -> Result {
+    let Some(model) = model else { return Ok(()) };
     let geo = model.game.geometry();
-    let color = TextColor(Color::srgb_u8(0xb8, 0xae, 0x9c));
-    let font = TextFont::from_font_size(15.0);
-    let mut label = |text: String, at: Vec2| {
-        commands.spawn((
-            CoordLabel,
-            BoardPiece,
-            DespawnOnExit(Screen::Playing),
-            Text2d::new(text),
-            font.clone(),
-            color,
-            Transform::from_translation(at.extend(1.0)),
-        ));
+    let n = geo.side;
+    let (camera, at, projection) = *camera;
+    let scale = match projection {
+        Projection::Orthographic(ortho) => ortho.scale,
+        _ => 1.0,
+    };
+    let painter = contexts.ctx_mut()?.layer_painter(egui::LayerId::background());
+    let font = egui::FontId::monospace(15.0 / scale);
+    let color = egui::Color32::from_rgb(0xb8, 0xae, 0x9c);
+    let label = |text: String, world: Vec2| {
+        if let Ok(p) = camera.world_to_viewport(at, world.extend(0.0)) {
+            painter.text(egui::pos2(p.x, p.y), egui::Align2::CENTER_CENTER, text, font.clone(), color);
+        }
     };
     for r in 0..n {
         let first = geo.index(r as i32, 0).expect("row start");
@@ -214,6 +205,7 @@ fn label_edges(
         let top = geo.index(c as i32, c as i32).expect("right edge");
         label(letter, cell_center(geo, top) + Vec2::new(0.5 * SQRT3, 1.5).normalize() * 1.45 * HEX_RADIUS);
     }
+    Ok(())
 }
 
 /// Colours each cell: scored cells once the game is over, else the pawn's legal destinations while
