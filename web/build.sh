@@ -56,7 +56,7 @@ mkdir -p web/dist
 cp web/index.html web/dist/
 
 if [ -z "${NO_WASM_OPT:-}" ]; then
-  step "wasm-opt -Os (npm binaryen $binaryen_version)"
+  step "wasm-opt -Oz (npm binaryen $binaryen_version)"
   opt=""
   for candidate in "$WASM_TOOLS_ROOT/npm/node_modules/.bin/wasm-opt" "$tools/npm/node_modules/.bin/wasm-opt"; do
     if [ -x "$candidate" ]; then opt=$candidate; break; fi
@@ -68,7 +68,7 @@ if [ -z "${NO_WASM_OPT:-}" ]; then
   fi
   if [ -n "$opt" ]; then
     start=$(date +%s)
-    "$opt" -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       -o web/dist/triboard_bg.wasm.tmp web/dist/triboard_bg.wasm
     mv web/dist/triboard_bg.wasm.tmp web/dist/triboard_bg.wasm

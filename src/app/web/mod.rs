@@ -2,7 +2,7 @@
 //! first frame is drawn, the page title follows the window's, the address bar always holds the
 //! share link of the game in play (and a link pasted there opens its game), Download / Upload of
 //! records, and a small hook for the page's scripts and tests: `triboard_play(move)`,
-//! `triboard_state()` and `triboard_frame_stats()`.
+//! `triboard_state()`, `triboard_frame_stats()` and `triboard_reset_frame_stats()`.
 
 pub mod storage;
 
@@ -50,6 +50,16 @@ pub fn triboard_state() -> String {
 #[wasm_bindgen]
 pub fn triboard_frame_stats() -> String {
     lock(&FRAMES).clone()
+}
+
+/// Frame times are forgotten at the next frame (`triboard_reset_frame_stats`).
+static RESET_FRAMES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Forgets the frame times so far (say, the first frames that compile the shaders), so that the
+/// next summaries cover what comes after.
+#[wasm_bindgen]
+pub fn triboard_reset_frame_stats() {
+    RESET_FRAMES.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -180,7 +190,10 @@ fn publish_state(model: Option<Res<Model>>, status: Res<Status>, search: Res<AiS
 }
 
 /// Every half second (the summary sorts all frame times).
-fn publish_frames(times: Res<FrameTimes>, time: Res<Time<Real>>, mut last: Local<f32>) {
+fn publish_frames(mut times: ResMut<FrameTimes>, time: Res<Time<Real>>, mut last: Local<f32>) {
+    if RESET_FRAMES.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        *times = FrameTimes::default();
+    }
     let now = time.elapsed_secs();
     if now - *last >= 0.5 {
         *last = now;
