@@ -3,7 +3,7 @@
 const { chromium } = require("playwright-core");
 const fs = require("fs");
 const [url, out] = process.argv.slice(2);
-const levels = (process.env.LEVELS || "1 2 3 4 5 6").split(/\s+/).filter(Boolean).map(Number);
+const levels = (process.env.LEVELS ?? "1 2 3 4 5 6").split(/\s+/).filter(Boolean).map(Number);
 const W = 1280, H = 800;
 
 const flags = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
@@ -72,22 +72,36 @@ async function open(browser, link) {
     await page.waitForTimeout(600);
     await page.screenshot({ path: `${out}/game.png` });
 
-    // 5. The share link: the address bar's fragment opens the same game in a new page.
+    // 5. Download gives the record as a file; Upload loads one (the buttons sit below the status
+    // line, here two lines of text: the refusal).
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10000 }), page.mouse.click(1000, 277)]);
+    const saved = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
+    check(download.suggestedFilename().startsWith("trike-") && JSON.stringify(saved.moves) === JSON.stringify(afterReply.moves),
+      `Download gives ${download.suggestedFilename()} with the moves`);
+    const uploaded = { game: "trike", options: { size: 13 }, moves: ["g7", "g10", "d10", "d9"] };
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 10000 }), page.mouse.click(1094, 277)]);
+    await chooser.setFiles({ name: "four.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(uploaded)) });
+    const loaded = await until("the uploaded game loads", (s) => s.moves.length === 4, 20);
+    check(JSON.stringify(loaded.moves) === JSON.stringify(uploaded.moves), `Upload loads four.json: ${loaded.moves.join(" ")}`);
+
+    // 6. The share link: the address bar's fragment opens the same game in a new page.
+    // The fragment follows the game a frame later.
+    await until("the address bar follows the uploaded game", async (s, p) => p.url().includes("%22d9%22"), 10);
     const link = page.url();
     check(link.includes("#game="), `the address bar holds the share link (${link.length} characters)`);
     const second = await open(browser, link);
-    const shared = await until("the shared game opens", (s) => s.screen === "playing" && s.moves.length === 2, 30, second.p);
-    check(JSON.stringify(shared.moves) === JSON.stringify(afterReply.moves), `the share link round-trips: ${shared.moves.join(" ")}`);
+    const shared = await until("the shared game opens", (s) => s.screen === "playing" && s.moves.length === 4, 30, second.p);
+    check(JSON.stringify(shared.moves) === JSON.stringify(uploaded.moves), `the share link round-trips: ${shared.moves.join(" ")}`);
     check((await second.p.title()) === (await page.title()), "and gives the same title");
     await second.p.close();
 
-    // 6. A bad link is refused on the start screen with its reason.
+    // 7. A bad link is refused on the start screen with its reason.
     const bad = await open(browser, url + "#game=%7B%22game%22:%22chess%22,%22moves%22:[]%7D");
     const badState = await until("the bad link is refused", (s) => s.status_error, 20, bad.p);
     check(badState.screen === "menu" && /chess/.test(badState.status), `bad link: "${badState.status}"`);
     await bad.p.close();
 
-    // 7. The AI at every level, as White (AI level L) answering Black's opening g7, played
+    // 8. The AI at every level, as White (AI level L) answering Black's opening g7, played
     // through the hook once the board has been drawn for a while (the first frames of a page
     // compile the shaders, seconds each in software rendering). Frame times from then on.
     await page.close();
