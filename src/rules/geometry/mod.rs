@@ -1,3 +1,5 @@
 //! Board geometries shared by the games, each with its tables precomputed once per board size.
 
+pub mod polyiamond;
 pub mod triangle;
+pub mod trigon;
