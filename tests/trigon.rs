@@ -8,7 +8,7 @@ use triboard::rules::geometry::trigon::TrigonBoard;
 
 /// The spec's reading of a cell's direction (`§Board`): for odd `n`, `x + y` odd points down.
 fn spec_is_up(n: usize, x: usize, y: usize) -> bool {
-    (x + y).is_multiple_of(2) == !n.is_multiple_of(2)
+    (x + y).is_multiple_of(2) != n.is_multiple_of(2)
 }
 
 #[test]
