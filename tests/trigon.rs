@@ -123,3 +123,158 @@ fn first_moves_cover_a_starting_point_2478_of_them() {
         assert_eq!(by_size[1..], [6, 18, 54, 168, 540, 1692]);
     }
 }
+
+// ---- The rules (`§Play`, `§Score`) ----
+
+use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
+use triboard::rules::{Game, Player, rng_from_seed};
+
+fn game(variant: Variant) -> Trigon {
+    Trigon::new(&TrigonOptions { variant }).unwrap()
+}
+
+fn legal(g: &Trigon) -> Vec<TrigonMove> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    moves
+}
+
+/// The legal placements of the colour to move, straight from `§Play` over the board's neighbour
+/// lists, without the bitboards: this file's own reading of the rules.
+fn naive_legal(g: &Trigon) -> BTreeSet<u16> {
+    let t = g.tables();
+    let b = t.board;
+    let Some(c) = g.colour_to_move() else { return BTreeSet::new() };
+    let own: BTreeSet<usize> = (0..b.cells()).filter(|&x| g.colour_at(x) == Some(c)).collect();
+    let first = own.is_empty();
+    let mut out = BTreeSet::new();
+    for (k, p) in t.placements.iter().enumerate() {
+        if g.pieces_left(c) & (1 << p.piece) == 0 {
+            continue;
+        }
+        let cells: Vec<usize> = p.cells.iter().map(|&x| x as usize).collect();
+        if cells.iter().any(|&x| g.colour_at(x).is_some()) {
+            continue;
+        }
+        let ok = if first {
+            cells.iter().any(|x| b.starting_points.contains(&(*x as u16)))
+        } else {
+            let edge = cells.iter().any(|&x| b.edge_neighbours[x].iter().any(|&n| own.contains(&(n as usize))));
+            let corner = cells.iter().any(|&x| b.corner_neighbours[x].iter().any(|&n| own.contains(&(n as usize))));
+            !edge && corner
+        };
+        if ok {
+            out.insert(k as u16);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_variant_opens_with_2478_moves() {
+    for variant in [Variant::Four, Variant::Two, Variant::Three] {
+        let g = game(variant);
+        assert_eq!(legal(&g).len(), 2478, "{variant:?}");
+        assert_eq!(g.to_move(), Some(Player(0)));
+    }
+}
+
+#[test]
+fn after_a_monomino_on_a_starting_point_the_next_colour_has_the_other_five() {
+    let mut g = game(Variant::Four);
+    let mv = g.parse_move("r15").unwrap();
+    g.play(mv).unwrap();
+    assert_eq!(g.colour_to_move(), Some(1));
+    assert_eq!(legal(&g).len(), 5 * 413);
+    // Yellow may not cover r15, and may not pass while it can place.
+    assert!(g.parse_move("r15").is_ok_and(|m| g.clone().play(m).unwrap_err().reason.contains("already covered")));
+    assert!(g.clone().play(TrigonMove::PASS).unwrap_err().reason.contains("may not pass"));
+}
+
+#[test]
+fn later_pieces_touch_at_a_corner_and_never_along_an_edge() {
+    let mut g = game(Variant::Four);
+    for text in ["r15", "r4", "j12", "j7"] {
+        let mv = g.parse_move(text).unwrap();
+        g.play(mv).unwrap();
+    }
+    // Blue again: r15 (17, 3) points up, so q15, s15 and r14 (below) share its edges; z12 (a free
+    // starting point) is far from Blue.
+    let refusal = |g: &Trigon, text: &str| g.clone().play(g.parse_move(text).unwrap()).unwrap_err().reason;
+    assert!(refusal(&g, "q15,p15").contains("share an edge"), "{}", refusal(&g, "q15,p15"));
+    assert!(refusal(&g, "z12,y12").contains("touch a Blue piece at a corner"));
+    assert!(refusal(&g, "r15,q15").contains("already covered"));
+    let moves = legal(&g);
+    assert!(!moves.is_empty());
+    assert_eq!(moves.iter().map(|m| m.0).collect::<BTreeSet<u16>>(), naive_legal(&g));
+    // The monomino is used up.
+    let mono =
+        g.tables().placements.iter().position(|p| p.cells.len() == 1 && g.colour_at(p.cells[0] as usize).is_none());
+    let mono = TrigonMove(mono.unwrap() as u16);
+    assert!(g.clone().play(mono).unwrap_err().reason.contains("already placed"));
+}
+
+#[test]
+fn notation_reads_cells_in_any_order() {
+    let g = game(Variant::Four);
+    for mv in legal(&g).into_iter().step_by(97) {
+        let text = g.move_text(mv);
+        assert_eq!(g.parse_move(&text), Ok(mv));
+        let reversed: Vec<&str> = text.split(',').rev().collect();
+        assert_eq!(g.parse_move(&reversed.join(",")), Ok(mv));
+    }
+    assert!(g.parse_move("r15,r15").unwrap_err().reason.contains("twice"));
+    assert!(g.parse_move("r15,z7").unwrap_err().reason.contains("not the shape of a piece"));
+    assert!(g.parse_move("a1").unwrap_err().reason.contains("not on the"));
+    assert_eq!(g.parse_move("pass"), Ok(TrigonMove::PASS));
+}
+
+/// Plays random games, checking at every position the generator against the naive one, and at
+/// the end the scores.
+fn random_games(variant: Variant, games: u64, check_every: usize) {
+    let mut buf = Vec::new();
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let mut g = game(variant);
+        let mut placed = [0i32; 4];
+        let mut plies = 0;
+        while let Some(c) = g.colour_to_move() {
+            g.legal_moves(&mut buf);
+            if plies % check_every == 0 {
+                let mine: BTreeSet<u16> = buf.iter().filter(|m| **m != TrigonMove::PASS).map(|m| m.0).collect();
+                assert_eq!(mine.len(), buf.iter().filter(|m| **m != TrigonMove::PASS).count(), "each move once");
+                assert_eq!(mine, naive_legal(&g), "seed {seed}, ply {plies}");
+            }
+            let mv = g.random_move(&mut rng, &mut Vec::new()).unwrap();
+            if mv != TrigonMove::PASS {
+                placed[c] += g.tables().placements[mv.0 as usize].cells.len() as i32;
+            }
+            g.play(mv).unwrap();
+            plies += 1;
+            assert!(plies < 200, "a game ends");
+        }
+        let outcome = g.outcome().expect("over");
+        let b = g.tables().board;
+        let colours = if variant == Variant::Three { 3 } else { 4 };
+        for (c, &triangles) in placed.iter().enumerate().take(colours) {
+            let cells = (0..b.cells()).filter(|&x| g.colour_at(x) == Some(c)).count() as i32;
+            assert_eq!(cells, triangles);
+            // `§Score`: the bonus only with all 22 pieces placed.
+            let bonus = g.colour_score(c) - cells;
+            assert!(bonus == 0 || (g.pieces_left(c) == 0 && (bonus == 15 || bonus == 20)));
+            assert!(g.is_out(c));
+        }
+        let sum: i32 = outcome.scores[..g.num_players()].iter().sum();
+        let all: i32 = (0..colours).map(|c| g.colour_score(c)).sum();
+        assert_eq!(sum, all, "a seat's score is the sum of its colours'");
+        assert_eq!(outcome.num_players, if variant == Variant::Two { 2 } else { colours });
+        assert!(g.clone().play(TrigonMove::PASS).is_err());
+    }
+}
+
+#[test]
+fn random_games_agree_with_the_naive_rules() {
+    random_games(Variant::Four, 6, 3);
+    random_games(Variant::Two, 3, 5);
+    random_games(Variant::Three, 4, 3);
+}

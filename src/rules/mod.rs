@@ -6,6 +6,7 @@
 pub mod bits;
 pub mod geometry;
 pub mod record;
+pub mod trigon;
 pub mod trike;
 
 use std::fmt;

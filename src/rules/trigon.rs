@@ -1,0 +1,483 @@
+//! Blokus Trigon (`../shared/rules/trigon.md`): four colours Blue, Yellow, Red, Green place the 22
+//! free polyiamonds of sizes 1–6 on a hexagon of triangles; variants `trigon` (4 players),
+//! `trigon-2` (Blue+Red against Yellow+Green) and `trigon-3` (3 players, 384 cells).
+//!
+//! A move is one placement from a precomputed table (piece × orientation × position), or `pass` for
+//! a colour that cannot place: it is out from then on (`§Play`), and the game ends when every colour
+//! is out. Per colour the state keeps its cells, the cells next to them along an edge (where it may
+//! never place) and those touching them at a corner (where a later piece must reach), as bitboards.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::bits::BitSet;
+use super::geometry::polyiamond::{Tri, free_polyiamonds, orientations};
+use super::geometry::trigon::TrigonBoard;
+use super::{Game, IllegalMove, Outcome, Player};
+
+/// Words of a bitboard over the 486 cells.
+pub const WORDS: usize = 8;
+/// A set of cells of the board.
+pub type Cells = BitSet<WORDS>;
+/// Pieces per colour.
+pub const PIECES: usize = 22;
+/// The colours in their order of play.
+pub const COLOURS: [&str; 4] = ["Blue", "Yellow", "Red", "Green"];
+
+/// The variants of `§Variants`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Variant {
+    /// Four players, one colour each, 486 cells.
+    #[default]
+    #[serde(rename = "trigon")]
+    Four,
+    /// Two players: Blue and Red against Yellow and Green, scores summed.
+    #[serde(rename = "trigon-2")]
+    Two,
+    /// Three players, one colour each, 384 cells.
+    #[serde(rename = "trigon-3")]
+    Three,
+}
+
+/// Trigon's options: the variant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrigonOptions {
+    /// Which variant (default four players).
+    pub variant: Variant,
+}
+
+/// One placement: a piece in one orientation at one position.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// The piece, `0..22` (pieces are numbered by size, then by shape).
+    pub piece: u8,
+    /// Its cells, ascending.
+    pub cells: Vec<u16>,
+    /// Its cells as a set.
+    pub mask: Cells,
+    /// The cells outside it that share an edge with it.
+    pub edge_ring: Cells,
+    /// The cells outside it that share only a corner with it (and no edge with any of its cells).
+    pub corner_ring: Cells,
+}
+
+/// The tables of one board: the pieces and every placement.
+pub struct Tables {
+    /// The board geometry.
+    pub board: &'static TrigonBoard,
+    /// The 22 pieces, each as a canonical shape.
+    pub pieces: Vec<Vec<Tri>>,
+    /// Every placement (32,131 on 486 cells, 24,859 on 384).
+    pub placements: Vec<Placement>,
+    /// The placements covering each cell.
+    pub by_cell: Vec<Vec<u16>>,
+    /// The starting points as a set.
+    pub starts: Cells,
+    /// Placement by its sorted cells, to read moves.
+    by_cells: HashMap<Vec<u16>, u16>,
+}
+
+impl Tables {
+    /// The tables of the board with `side` triangles per side (8 or 9), built once.
+    pub fn get(side: usize) -> &'static Tables {
+        static TABLES: [OnceLock<Tables>; 2] = [OnceLock::new(), OnceLock::new()];
+        TABLES[usize::from(side == 9)].get_or_init(|| Tables::build(TrigonBoard::get(side)))
+    }
+
+    fn build(board: &'static TrigonBoard) -> Tables {
+        let pieces: Vec<Vec<Tri>> = (1..=6).flat_map(free_polyiamonds).collect();
+        assert_eq!(pieces.len(), PIECES);
+        let set = |cells: &mut dyn Iterator<Item = usize>| {
+            let mut s = Cells::default();
+            for c in cells {
+                s.insert(c);
+            }
+            s
+        };
+        let mut placements = Vec::new();
+        for (piece, shape) in pieces.iter().enumerate() {
+            for orientation in orientations(shape) {
+                for cells in board.placements(&orientation) {
+                    let mask = set(&mut cells.iter().map(|&c| c as usize));
+                    let mut edge_ring = Cells::default();
+                    let mut corner_ring = Cells::default();
+                    for &c in &cells {
+                        for &n in &board.edge_neighbours[c as usize] {
+                            edge_ring.insert(n as usize);
+                        }
+                        for &n in &board.corner_neighbours[c as usize] {
+                            corner_ring.insert(n as usize);
+                        }
+                    }
+                    for w in 0..WORDS {
+                        edge_ring.0[w] &= !mask.0[w];
+                        corner_ring.0[w] &= !mask.0[w] & !edge_ring.0[w];
+                    }
+                    placements.push(Placement { piece: piece as u8, cells, mask, edge_ring, corner_ring });
+                }
+            }
+        }
+        let mut by_cell = vec![Vec::new(); board.cells()];
+        let mut by_cells = HashMap::new();
+        for (k, p) in placements.iter().enumerate() {
+            for &c in &p.cells {
+                by_cell[c as usize].push(k as u16);
+            }
+            by_cells.insert(p.cells.clone(), k as u16);
+        }
+        let starts = set(&mut board.starting_points.iter().map(|&c| c as usize));
+        Tables { board, pieces, placements, by_cell, starts, by_cells }
+    }
+}
+
+/// A move: a placement's index in [`Tables::placements`], or [`TrigonMove::PASS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrigonMove(pub u16);
+
+impl TrigonMove {
+    /// The move of a colour that cannot place (it is out from then on).
+    pub const PASS: TrigonMove = TrigonMove(u16::MAX);
+}
+
+/// A Blokus Trigon position.
+#[derive(Clone)]
+pub struct Trigon {
+    options: TrigonOptions,
+    tables: &'static Tables,
+    colours: u8,
+    /// The colour to move, `0..colours`.
+    turn: u8,
+    ply: u16,
+    occupied: Cells,
+    own: [Cells; 4],
+    /// Cells sharing an edge with a colour's pieces: never for that colour.
+    edges: [Cells; 4],
+    /// Cells touching a colour's pieces at a corner: a later piece must cover one.
+    corners: [Cells; 4],
+    /// Bit `k` set while piece `k` is still to place.
+    left: [u32; 4],
+    out: [bool; 4],
+    /// The last piece placed was the 1-triangle piece.
+    last_mono: [bool; 4],
+}
+
+impl std::fmt::Debug for Trigon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Trigon({:?}, ply {}, {} to move)\n{}",
+            self.options.variant,
+            self.ply,
+            COLOURS[self.turn as usize],
+            self.board_text()
+        )
+    }
+}
+
+impl Trigon {
+    /// The tables (board, pieces, placements).
+    pub fn tables(&self) -> &'static Tables {
+        self.tables
+    }
+
+    /// The colour to move (`0..colours`), even when it has only a pass.
+    pub fn colour_to_move(&self) -> Option<usize> {
+        (!self.is_over()).then_some(self.turn as usize)
+    }
+
+    /// The colour of each cell, if covered.
+    pub fn colour_at(&self, cell: usize) -> Option<usize> {
+        (0..self.colours as usize).find(|&c| self.own[c].contains(cell))
+    }
+
+    /// The pieces colour `c` has still to place (a bit per piece).
+    pub fn pieces_left(&self, c: usize) -> u32 {
+        self.left[c]
+    }
+
+    /// True once colour `c` is out.
+    pub fn is_out(&self, c: usize) -> bool {
+        self.out[c]
+    }
+
+    fn is_over(&self) -> bool {
+        self.out[..self.colours as usize].iter().all(|&o| o)
+    }
+
+    /// The seat playing colour `c`.
+    pub fn player_of(&self, c: usize) -> Player {
+        match self.options.variant {
+            Variant::Two => Player((c % 2) as u8),
+            _ => Player(c as u8),
+        }
+    }
+
+    /// Colour `c`'s score (`§Score`): triangles placed, +15 for all 22 pieces, +20 instead when the
+    /// last of them was the 1-triangle piece.
+    pub fn colour_score(&self, c: usize) -> i32 {
+        let placed = self.own[c].count() as i32;
+        let bonus = match (self.left[c], self.last_mono[c]) {
+            (0, true) => 20,
+            (0, false) => 15,
+            _ => 0,
+        };
+        placed + bonus
+    }
+
+    /// Why placement `k` is illegal for colour `c`, or `None` if it is legal.
+    fn refusal(&self, c: usize, k: usize) -> Option<String> {
+        let p = &self.tables.placements[k];
+        let b = self.tables.board;
+        let label = |cells: Cells| cells.first().map_or(String::new(), |x| b.label(x));
+        if self.left[c] & (1 << p.piece) == 0 {
+            return Some(format!("{} has already placed this piece", COLOURS[c]));
+        }
+        let taken = p.mask.and(&self.occupied);
+        if !taken.is_empty() {
+            return Some(format!("{} is already covered", label(taken)));
+        }
+        if self.left[c] == (1 << PIECES) - 1 {
+            if p.mask.and(&self.tables.starts).is_empty() {
+                return Some(format!("{}'s first piece must cover a free starting point", COLOURS[c]));
+            }
+            return None;
+        }
+        let edge = p.mask.and(&self.edges[c]);
+        if !edge.is_empty() {
+            return Some(format!("{} would share an edge with a {} piece", label(edge), COLOURS[c]));
+        }
+        if p.mask.and(&self.corners[c]).is_empty() {
+            return Some(format!("the piece must touch a {} piece at a corner", COLOURS[c]));
+        }
+        None
+    }
+
+    /// Calls `f` with every placement legal for the colour to move, each once.
+    fn for_each_legal(&self, mut f: impl FnMut(u16)) {
+        let c = self.turn as usize;
+        let first = self.left[c] == (1 << PIECES) - 1;
+        // Where a piece must reach: a free starting point first, then a free corner of the colour.
+        let mut targets = if first { self.tables.starts } else { self.corners[c] };
+        for w in 0..WORDS {
+            targets.0[w] &= !self.occupied.0[w] & !self.edges[c].0[w];
+        }
+        for cell in targets.iter() {
+            for &k in &self.tables.by_cell[cell] {
+                let p = &self.tables.placements[k as usize];
+                if self.left[c] & (1 << p.piece) == 0 {
+                    continue;
+                }
+                let mut ok = true;
+                let mut lowest_target = usize::MAX;
+                for w in 0..WORDS {
+                    let m = p.mask.0[w];
+                    if m & (self.occupied.0[w] | self.edges[c].0[w]) != 0 {
+                        ok = false;
+                        break;
+                    }
+                    let t = m & targets.0[w];
+                    if lowest_target == usize::MAX && t != 0 {
+                        lowest_target = w * 64 + t.trailing_zeros() as usize;
+                    }
+                }
+                // Found through each target it covers: counted at the lowest one only.
+                if ok && lowest_target == cell {
+                    f(k);
+                }
+            }
+        }
+    }
+
+    /// After a move: the next colour that is not out.
+    fn advance(&mut self) {
+        self.ply += 1;
+        if self.is_over() {
+            return;
+        }
+        loop {
+            self.turn = (self.turn + 1) % self.colours;
+            if !self.out[self.turn as usize] {
+                break;
+            }
+        }
+    }
+}
+
+impl Game for Trigon {
+    type Move = TrigonMove;
+    type Options = TrigonOptions;
+
+    const IDS: &'static [&'static str] = &["trigon", "trigon-2", "trigon-3"];
+
+    fn id(&self) -> &'static str {
+        match self.options.variant {
+            Variant::Four => "trigon",
+            Variant::Two => "trigon-2",
+            Variant::Three => "trigon-3",
+        }
+    }
+
+    fn new(options: &TrigonOptions) -> Result<Trigon, String> {
+        let (side, colours) = if options.variant == Variant::Three { (8, 3) } else { (9, 4) };
+        Ok(Trigon {
+            options: options.clone(),
+            tables: Tables::get(side),
+            colours,
+            turn: 0,
+            ply: 0,
+            occupied: Cells::default(),
+            own: [Cells::default(); 4],
+            edges: [Cells::default(); 4],
+            corners: [Cells::default(); 4],
+            left: [(1 << PIECES) - 1; 4],
+            out: [false; 4],
+            last_mono: [false; 4],
+        })
+    }
+
+    fn options(&self) -> &TrigonOptions {
+        &self.options
+    }
+
+    fn num_players(&self) -> usize {
+        if self.options.variant == Variant::Two { 2 } else { self.colours as usize }
+    }
+
+    fn to_move(&self) -> Option<Player> {
+        self.colour_to_move().map(|c| self.player_of(c))
+    }
+
+    fn ply(&self) -> usize {
+        self.ply as usize
+    }
+
+    fn legal_moves(&self, out: &mut Vec<TrigonMove>) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        self.for_each_legal(|k| out.push(TrigonMove(k)));
+        if out.is_empty() {
+            out.push(TrigonMove::PASS);
+        }
+    }
+
+    fn play(&mut self, mv: TrigonMove) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::new("the game is over: no colour can place a piece"));
+        }
+        let c = self.turn as usize;
+        if mv == TrigonMove::PASS {
+            let mut any = false;
+            self.for_each_legal(|_| any = true);
+            if any {
+                return Err(IllegalMove::new(format!("{} can still place a piece, so may not pass", COLOURS[c])));
+            }
+        } else if (mv.0 as usize) >= self.tables.placements.len() {
+            return Err(IllegalMove::new("no such placement on this board"));
+        } else if let Some(reason) = self.refusal(c, mv.0 as usize) {
+            return Err(IllegalMove::new(reason));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    fn play_unchecked(&mut self, mv: TrigonMove) {
+        let c = self.turn as usize;
+        if mv == TrigonMove::PASS {
+            self.out[c] = true;
+        } else {
+            let p = &self.tables.placements[mv.0 as usize];
+            for w in 0..WORDS {
+                self.occupied.0[w] |= p.mask.0[w];
+                self.own[c].0[w] |= p.mask.0[w];
+                self.edges[c].0[w] |= p.edge_ring.0[w];
+                self.corners[c].0[w] |= p.corner_ring.0[w];
+            }
+            self.left[c] &= !(1 << p.piece);
+            self.last_mono[c] = p.cells.len() == 1;
+        }
+        self.advance();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let mut scores = [0i32; 4];
+        for c in 0..self.colours as usize {
+            scores[self.player_of(c).index()] += self.colour_score(c);
+        }
+        Some(Outcome::from_scores(&scores[..self.num_players()]))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<TrigonMove, IllegalMove> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("pass") {
+            return Ok(TrigonMove::PASS);
+        }
+        let b = self.tables.board;
+        let mut cells = text
+            .split(',')
+            .map(|label| b.parse(label.trim()).map(|c| c as u16))
+            .collect::<Result<Vec<u16>, String>>()
+            .map_err(IllegalMove::new)?;
+        cells.sort_unstable();
+        if cells.windows(2).any(|w| w[0] == w[1]) {
+            return Err(IllegalMove::new(format!("'{text}' names a cell twice")));
+        }
+        self.tables
+            .by_cells
+            .get(&cells)
+            .map(|&k| TrigonMove(k))
+            .ok_or_else(|| IllegalMove::new(format!("'{text}' is not the shape of a piece")))
+    }
+
+    fn move_text(&self, mv: TrigonMove) -> String {
+        if mv == TrigonMove::PASS {
+            return "pass".to_string();
+        }
+        let b = self.tables.board;
+        let cells: Vec<String> =
+            self.tables.placements[mv.0 as usize].cells.iter().map(|&c| b.label(c as usize)).collect();
+        cells.join(",")
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        match self.options.variant {
+            Variant::Two => ["Blue/Red", "Yellow/Green"][player.index()],
+            _ => COLOURS[player.index()],
+        }
+    }
+
+    fn board_text(&self) -> String {
+        let b = self.tables.board;
+        let mut out = String::new();
+        for y in 0..b.height {
+            out.push_str(&format!("{:>3} ", b.height - y));
+            for x in 0..b.width {
+                out.push(match b.at(x, y) {
+                    None => ' ',
+                    Some(cell) => match self.colour_at(cell) {
+                        Some(c) => ['B', 'Y', 'R', 'G'][c],
+                        None if self.tables.starts.contains(cell) => '+',
+                        None => '.',
+                    },
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn move_key(&self, mv: TrigonMove) -> usize {
+        if mv == TrigonMove::PASS { self.tables.placements.len() } else { mv.0 as usize }
+    }
+
+    fn move_key_space(&self) -> usize {
+        self.tables.placements.len() + 1
+    }
+}
