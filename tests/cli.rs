@@ -88,7 +88,8 @@ fn usage_errors_exit_2_with_one_line() {
         &["perft", "trike", "--size", "5", "--moves", "c3 c4 c3", "--depth", "2"][..],
         &["perft", "trike", "--size", "25", "--depth", "1"],
         &["perft", "chess", "--depth", "1"],
-        &["perft", "trigon", "--depth", "1"],
+        &["perft", "tricore", "--depth", "1"],
+        &["perft", "trigon", "--size", "9", "--depth", "1"],
         &["bench", "trike", "--size", "5", "--moves", "a1 q7"],
         &["play", "trike", "--white", "robot"],
         &["selfplay", "trike", "--a", "ai:7", "--b", "ai:1"],
@@ -101,8 +102,22 @@ fn usage_errors_exit_2_with_one_line() {
     assert_eq!(run.code, 2);
     assert_eq!(run.stderr.trim(), "triboard: --moves: move 3 (c3): c3 already holds a checker");
     assert_eq!(run.json()["error"], "--moves: move 3 (c3): c3 already holds a checker");
-    let run = triboard(&["perft", "trigon", "--depth", "1"], "");
+    let run = triboard(&["perft", "tricore", "--depth", "1"], "");
     assert!(run.stderr.contains("not implemented yet"), "{}", run.stderr);
+}
+
+#[test]
+fn trigon_perft_from_the_start_and_after_moves() {
+    // `rules/trigon.md` §Records: 2,478 first moves in every variant; the second colour then has the
+    // 413 placements over each of the five other starting points.
+    for id in ["trigon", "trigon-2", "trigon-3"] {
+        let run = ok(&["perft", id, "--depth", "2", "--json"], "");
+        assert_eq!(counts(&run.json()["perft"]), [2478, 2478 * 5 * 413], "{id}");
+    }
+    let run = ok(&["perft", "trigon", "--moves", "r15 r4 j12 j7", "--depth", "1", "--json"], "");
+    let mut g = triboard::rules::trigon::Trigon::new(&Default::default()).unwrap();
+    play_moves(&mut g, "r15 r4 j12 j7").unwrap();
+    assert_eq!(counts(&run.json()["perft"]), perft(&g, 1));
 }
 
 #[cfg(not(feature = "app"))]

@@ -42,7 +42,7 @@ struct Task<'a> {
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
     fn run<G: CliGame>(self, id: &str) -> Self::Output {
-        let (game, _) = start_position::<G>(&self.args.flags, self.args.moves.as_deref())?;
+        let (game, _) = start_position::<G>(id, &self.args.flags, self.args.moves.as_deref())?;
         if game.to_move().is_none() {
             return Err(CliError::usage("the game is already over after --moves: nothing to measure"));
         }

@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 
 use crate::ai::Level;
 pub use crate::ai::Seat;
+use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeOptions};
 use crate::rules::{Game, play_moves};
 
@@ -67,20 +68,36 @@ pub struct GameFlags {
 
 /// A game the CLI can run: the [`Game`] plus how the shared flags become its options.
 pub trait CliGame: Game {
-    /// The options for these flags, starting from the game's defaults.
+    /// The options for game id `id` (one of [`Game::IDS`]) and these flags, starting from the
+    /// game's defaults.
     ///
     /// # Errors
     /// A flag this game does not take (range checks are left to [`Game::new`]).
-    fn options_from_flags(flags: &GameFlags) -> Result<Self::Options, String>;
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<Self::Options, String>;
 }
 
 impl CliGame for Trike {
-    fn options_from_flags(flags: &GameFlags) -> Result<TrikeOptions, String> {
+    fn options_from_flags(_id: &str, flags: &GameFlags) -> Result<TrikeOptions, String> {
         let mut options = TrikeOptions::default();
         if let Some(size) = flags.size {
             options.size = size;
         }
         Ok(options)
+    }
+}
+
+impl CliGame for Trigon {
+    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` (`rules/trigon.md` §Variants).
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrigonOptions, String> {
+        if flags.size.is_some() {
+            return Err(format!("{id} takes no --size: its variant sets the board"));
+        }
+        let variant = match id {
+            "trigon-2" => Variant::Two,
+            "trigon-3" => Variant::Three,
+            _ => Variant::Four,
+        };
+        Ok(TrigonOptions { variant })
     }
 }
 
@@ -93,10 +110,10 @@ pub trait GameTask {
 }
 
 /// The game ids the CLI plays now.
-pub const GAMES: &[&str] = &["trike"];
+pub const GAMES: &[&str] = &["trike", "trigon", "trigon-2", "trigon-3"];
 
 /// Game ids that are planned but not implemented yet.
-pub const PLANNED_GAMES: &[&str] = &["tri-it-out", "tricore", "trigon", "trigon-2", "trigon-3", "trisq"];
+pub const PLANNED_GAMES: &[&str] = &["tri-it-out", "tricore", "trisq"];
 
 /// Runs `task` with the game type that plays `id`: the one table from id to type.
 ///
@@ -105,6 +122,7 @@ pub const PLANNED_GAMES: &[&str] = &["tri-it-out", "tricore", "trigon", "trigon-
 pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> {
     match id {
         "trike" => Ok(task.run::<Trike>(id)),
+        "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
         _ if PLANNED_GAMES.contains(&id) => {
             Err(CliError::usage(format!("the game '{id}' is not implemented yet (playable: {})", GAMES.join(", "))))
         }
@@ -232,8 +250,12 @@ pub fn parse_ai(text: &str) -> Result<Level, String> {
 /// # Errors
 /// Usage errors: a flag the game refuses, options out of range, or a bad move
 /// (`--moves: move 3 (b2): reason`).
-pub fn start_position<G: CliGame>(flags: &GameFlags, moves: Option<&str>) -> Result<(G, Vec<G::Move>), CliError> {
-    let options = G::options_from_flags(flags).map_err(CliError::usage)?;
+pub fn start_position<G: CliGame>(
+    id: &str,
+    flags: &GameFlags,
+    moves: Option<&str>,
+) -> Result<(G, Vec<G::Move>), CliError> {
+    let options = G::options_from_flags(id, flags).map_err(CliError::usage)?;
     let start = G::new(&options).map_err(CliError::usage)?;
     let mut game = start.clone();
     let mut played = Vec::new();
@@ -355,9 +377,9 @@ mod tests {
 
     #[test]
     fn bad_moves_name_their_place() {
-        let e = start_position::<Trike>(&GameFlags { size: Some(5) }, Some("a1 zz9")).unwrap_err();
+        let e = start_position::<Trike>("trike", &GameFlags { size: Some(5) }, Some("a1 zz9")).unwrap_err();
         assert!(matches!(&e, CliError::Usage(m) if m.starts_with("--moves: move 2 (zz9): ")), "{e}");
-        let (g, moves) = start_position::<Trike>(&GameFlags { size: Some(5) }, Some("c3 c4")).unwrap();
+        let (g, moves) = start_position::<Trike>("trike", &GameFlags { size: Some(5) }, Some("c3 c4")).unwrap();
         assert_eq!(g.ply(), 2);
         assert_eq!(move_texts(&Trike::new(g.options()).unwrap(), &moves), ["c3", "c4"]);
     }

@@ -33,8 +33,8 @@ struct Task<'a> {
 
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
-    fn run<G: CliGame>(self, _id: &str) -> Self::Output {
-        let (game, _) = start_position::<G>(&self.args.flags, self.args.moves.as_deref())?;
+    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+        let (game, _) = start_position::<G>(id, &self.args.flags, self.args.moves.as_deref())?;
         let started = Instant::now();
         let counts = perft(&game, self.args.depth);
         let seconds = started.elapsed().as_secs_f64();

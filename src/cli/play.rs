@@ -148,7 +148,7 @@ impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
     fn run<G: CliGame>(self, id: &str) -> Self::Output {
         let args = self.args;
-        let (game, history) = start_position::<G>(&args.flags, args.moves.as_deref())?;
+        let (game, history) = start_position::<G>(id, &args.flags, args.moves.as_deref())?;
         if game.num_players() != 2 {
             return Err(CliError::usage(format!("{id} seats {} players; `play` seats two so far", game.num_players())));
         }

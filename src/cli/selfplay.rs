@@ -222,7 +222,7 @@ impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
     fn run<G: CliGame>(self, id: &str) -> Self::Output {
         let args = self.args;
-        let options = G::options_from_flags(&args.flags).map_err(CliError::usage)?;
+        let options = G::options_from_flags(id, &args.flags).map_err(CliError::usage)?;
         let start = G::new(&options).map_err(CliError::usage)?;
         if args.threads == 0 {
             return Err(CliError::usage("--threads must be at least 1"));
