@@ -371,7 +371,8 @@ mod tests {
             }
         }
         assert_eq!(with_game("trike", Id), Ok("trike".to_string()));
-        assert!(matches!(with_game("trigon", Id), Err(CliError::Usage(m)) if m.contains("not implemented")));
+        assert_eq!(with_game("trigon-2", Id), Ok("trigon-2".to_string()));
+        assert!(matches!(with_game("trisq", Id), Err(CliError::Usage(m)) if m.contains("not implemented")));
         assert!(matches!(with_game("chess", Id), Err(CliError::Usage(m)) if m.contains("unknown game")));
     }
 
