@@ -99,6 +99,8 @@ async function open(browser, link) {
     const bad = await open(browser, url + "#game=%7B%22game%22:%22chess%22,%22moves%22:[]%7D");
     const badState = await until("the bad link is refused", (s) => s.status_error, 20, bad.p);
     check(badState.screen === "menu" && /chess/.test(badState.status), `bad link: "${badState.status}"`);
+    await bad.p.waitForTimeout(1000);
+    await bad.p.screenshot({ path: `${out}/bad-link.png` });
     await bad.p.close();
 
     // 8. The AI at every level, as White (AI level L) answering Black's opening g7, played
