@@ -168,7 +168,17 @@ fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) 
     }
 }
 
-fn publish_state(model: Option<Res<Model>>, status: Res<Status>, search: Res<AiSearch>) {
+/// Rebuilt only when the game, the status line or the thinking flag changed.
+fn publish_state(
+    model: Option<Res<Model>>,
+    status: Res<Status>,
+    search: Res<AiSearch>,
+    mut shown: Local<Option<(Option<u64>, Status, bool)>>,
+) {
+    let key = (model.as_ref().map(|m| m.revision), status.clone(), search.is_thinking());
+    if shown.as_ref() == Some(&key) {
+        return;
+    }
     let state = match &model {
         Some(model) => {
             let record = model.record();
@@ -179,7 +189,7 @@ fn publish_state(model: Option<Res<Model>>, status: Res<Status>, search: Res<AiS
                 "to_move": model.game.to_move().map(|p| model.game.player_name(p)),
                 "over": model.game.outcome().is_some(),
                 "result": model.result_text(),
-                "thinking": search.is_thinking(),
+                "thinking": key.2,
                 "status": status.text,
                 "status_error": status.error,
             })
@@ -187,6 +197,7 @@ fn publish_state(model: Option<Res<Model>>, status: Res<Status>, search: Res<AiS
         None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
     };
     *lock(&STATE) = state.to_string();
+    *shown = Some(key);
 }
 
 /// Every half second (the summary sorts all frame times).
