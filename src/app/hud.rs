@@ -154,8 +154,8 @@ fn panels(
             }
             if ui.button("Save").clicked() {
                 *status = match files::save(&model.record()) {
-                    Ok(place) => Status { text: format!("Saved to {place}"), error: false },
-                    Err(e) => Status { text: e, error: true },
+                    Ok(place) => Status::info(format!("Saved to {place}")),
+                    Err(e) => Status::error(e),
                 };
             }
             if ui.button("Load…").clicked() {
@@ -221,7 +221,7 @@ fn panels(
                     orders.write(Command::Load(record));
                     windows.load = false;
                 }
-                Err(e) => *status = Status { text: format!("cannot load: {e}"), error: true },
+                Err(e) => *status = Status::error(format!("cannot load: {e}")),
             }
         }
     }

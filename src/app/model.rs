@@ -177,8 +177,8 @@ pub enum Command {
     /// Replace the game by a saved record (checked move by move; a bad record changes nothing).
     /// The seats stay as they are.
     Load(Record),
-    /// Like [`Command::Load`], but the seats become those of the start screen's [`Setup`] (a share
-    /// link or an opened file names its own).
+    /// Like [`Command::Load`], but the seats become those of the start screen's [`Setup`], which
+    /// `share::OpenRecord` set from the record (a share link names its own seats).
     Open(Record),
 }
 
@@ -192,10 +192,12 @@ pub struct Status {
 }
 
 impl Status {
-    fn info(text: impl Into<String>) -> Status {
+    /// A sentence of what happened.
+    pub fn info(text: impl Into<String>) -> Status {
         Status { text: text.into(), error: false }
     }
-    fn error(text: impl Into<String>) -> Status {
+    /// A refusal or an error, shown in red.
+    pub fn error(text: impl Into<String>) -> Status {
         Status { text: text.into(), error: true }
     }
 }

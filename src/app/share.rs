@@ -42,8 +42,8 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<Record>, String> {
     Record::from_json(&json).map(Some).map_err(|e| e.to_string())
 }
 
-/// A record to open as the game in play (from a share link, or an uploaded file); removed once
-/// it has been opened or refused.
+/// A record to open as the game in play, with its own seats (a share link); removed once it has
+/// been opened or refused.
 #[derive(Resource, Clone, Debug)]
 pub struct OpenRecord(pub Record);
 
@@ -66,7 +66,7 @@ fn open_record(
     let start = match record.replay::<Trike>() {
         Ok((start, _, _)) => start,
         Err(e) => {
-            *status = Status { text: format!("cannot open the game: {e}"), error: true };
+            *status = Status::error(format!("cannot open the game: {e}"));
             commands.remove_resource::<OpenRecord>();
             return;
         }

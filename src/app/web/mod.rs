@@ -118,7 +118,7 @@ fn follow_link(
                 commands.insert_resource(OpenRecord(record));
             }
             Ok(None) => {}
-            Err(e) => *status = Status { text: format!("cannot open the link: {e}"), error: true },
+            Err(e) => *status = Status::error(format!("cannot open the link: {e}")),
         }
         *shown = Some(hash);
         return;
@@ -150,8 +150,8 @@ fn take_played(model: Option<Res<Model>>, mut status: ResMut<Status>, mut intent
             Some(Ok(mv)) => {
                 intents.write(MoveIntent { mv, from_ai: false });
             }
-            Some(Err(e)) => *status = Status { text: format!("{text}: {e}"), error: true },
-            None => *status = Status { text: format!("{text}: no game in play"), error: true },
+            Some(Err(e)) => *status = Status::error(format!("{text}: {e}")),
+            None => *status = Status::error(format!("{text}: no game in play")),
         }
     }
 }
@@ -163,7 +163,7 @@ fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) 
             Ok(record) => {
                 orders.write(Command::Load(record));
             }
-            Err(e) => *status = Status { text: format!("cannot load {name}: {e}"), error: true },
+            Err(e) => *status = Status::error(format!("cannot load {name}: {e}")),
         }
     }
 }
@@ -219,14 +219,14 @@ pub(super) fn file_buttons(ui: &mut egui::Ui, model: &Model, status: &mut Status
         if ui.button("Download").on_hover_text("Save the game as a JSON file").clicked() {
             let record = model.record();
             *status = match download(&files::new_name(&record, |_| false), &record.to_json()) {
-                Ok(()) => Status { text: "Downloaded the game".into(), error: false },
-                Err(e) => Status { text: e, error: true },
+                Ok(()) => Status::info("Downloaded the game"),
+                Err(e) => Status::error(e),
             };
         }
         if ui.button("Upload…").on_hover_text("Load a game from a JSON file").clicked()
             && let Err(e) = upload()
         {
-            *status = Status { text: e, error: true };
+            *status = Status::error(e);
         }
         if ui.button("Share link").on_hover_text("Copy a link that opens this game at this move").clicked() {
             let location = window().location();
@@ -237,7 +237,7 @@ pub(super) fn file_buttons(ui: &mut egui::Ui, model: &Model, status: &mut Status
                 share::fragment(&model.record())
             );
             let _ = window().navigator().clipboard().write_text(&link);
-            *status = Status { text: "Link copied — the address bar holds it too".into(), error: false };
+            *status = Status::info("Link copied — the address bar holds it too");
         }
     });
 }
