@@ -7,6 +7,9 @@
 //! is out. Per colour the state keeps its cells, the cells next to them along an edge (where it may
 //! never place) and those touching them at a corner (where a later piece must reach), as bitboards.
 
+pub mod pieces;
+pub mod sgf;
+
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
