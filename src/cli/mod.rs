@@ -1,4 +1,4 @@
-//! The headless command-line interface: `play`, `selfplay`, `bench`, `perft` and `replay`
+//! The headless command-line interface: `play`, `selfplay`, `bench`, `perft`, `replay`, `gtp` and `match`
 //! (`../shared/design.md` §cli).
 //!
 //! Every command takes `--json` and then prints exactly one JSON object as its last line on stdout
@@ -10,6 +10,8 @@
 //! impl (how the shared game flags become its options).
 
 pub mod bench;
+pub mod engine_match;
+pub mod gtp;
 pub mod perft;
 pub mod play;
 pub mod replay;
@@ -55,6 +57,10 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Check a game record, and print its final position, moves and result.
     Replay(replay::ReplayArgs),
+    /// Blokus Trigon as a GTP engine on stdin/stdout, speaking like Pentobi's `pentobi-gtp`.
+    Gtp(gtp::GtpArgs),
+    /// GTP engines (triboard, Pentobi, …) against each other at Blokus Trigon, seats rotated.
+    Match(engine_match::MatchArgs),
 }
 
 /// The game flags every command shares; each game turns them into its options
@@ -192,6 +198,8 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::Bench(args) => bench::run(&args, &mut out),
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Replay(args) => replay::run(&args, &mut out),
+        Command::Gtp(args) => gtp::run(&args, &mut io::stdin().lock(), &mut out),
+        Command::Match(args) => engine_match::run(&args, &mut out),
     };
     finish(result, json, &mut out)
 }

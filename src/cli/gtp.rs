@@ -1,0 +1,419 @@
+//! `triboard gtp [--game trigon|trigon-2|trigon-3] [--level L] [--seed S] [--timed]`: Blokus Trigon
+//! as a GTP engine that speaks like Pentobi's `pentobi-gtp` (`rules/trigon.md` §Records and engine
+//! protocol), so that one controller can drive triboard and Pentobi with the same commands.
+//!
+//! Framing (GTP 2): one command a line, an optional numeric id before it, everything from `#` on
+//! ignored, blank lines skipped; the answer is `=id text` or `?id reason` and ends with an empty
+//! line. As in Pentobi, a space follows the status (`= ` for an empty answer), a multi-line answer
+//! starts on the status line (`showboard` starts with a newline), and an empty line inside an answer
+//! becomes a line holding one space. End of input ends the engine like `quit`.
+//!
+//! Commands: `protocol_version name version known_command list_commands quit clear_board set_game
+//! play genmove undo final_score showboard all_legal set_random_seed`. Colours are `1 2 3 4` (or
+//! `blue yellow red green`), `1 2 3` in `trigon-3`; in `trigon-2` the first player has 1 and 3.
+//! Moves are cell lists (`r12,r13,s13,r14,s14,r15`) or `pass`. Choices where Pentobi's engine and
+//! ours differ:
+//!
+//! - **Turn order.** Pentobi's `play`/`genmove` take any colour and the next colour is the one after
+//!   it. Triboard's rules only move the colour to play, so a command for another colour is accepted
+//!   when every colour before it can only pass: those pass (they are out, as `§Play` says, and stay
+//!   out since cells only fill). Otherwise the answer is `? it is colour 1 (Blue) to play, not 3
+//!   (Red)`. `all_legal` works the same way; for a colour that is out it is empty, as in Pentobi.
+//! - **Passes.** `genmove` answers `pass` for a colour that cannot place (it is then out);
+//!   `play c pass` is accepted only for such a colour (Pentobi refuses every `play pass`). Passes are
+//!   not moves for `undo`, which takes back the last placement (and the passes after it).
+//! - **`final_score`** is answered in every position: `B+n`, `W+n` or `0` in `trigon-2` (Blue+Red
+//!   against Yellow+Green), else the points of each colour, `94 101 87 99` (without Pentobi's
+//!   trailing space).
+//! - **Levels** are the AI levels 1–6 of `src/ai`, as simulation budgets without their wall-clock
+//!   caps (so `--seed` replays the same moves; `--timed` honours the caps). `name` is `triboard`.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{CliError, derive_seed, parse_ai};
+use crate::ai::{Budget, Level, Mcts, SearchConfig};
+use crate::rules::Game;
+use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
+
+/// Arguments of `triboard gtp`.
+#[derive(Args, Debug, Clone)]
+pub struct GtpArgs {
+    /// The variant at start: `trigon`, `trigon-2` or `trigon-3` (Pentobi's `t`, `t2`, `t3`,
+    /// `trigon_2`, `trigon_3` too); `set_game` changes it.
+    #[arg(long, default_value = "trigon")]
+    pub game: String,
+    /// AI level of `genmove`, 1–6.
+    #[arg(long, default_value = "3", value_parser = parse_ai)]
+    pub level: Level,
+    /// Seed of the searches (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Honour the level's wall-clock cap (moves then depend on the machine).
+    #[arg(long)]
+    pub timed: bool,
+}
+
+/// Every command the engine knows, in `list_commands` order.
+pub const COMMANDS: &[&str] = &[
+    "all_legal",
+    "clear_board",
+    "final_score",
+    "genmove",
+    "known_command",
+    "list_commands",
+    "name",
+    "play",
+    "protocol_version",
+    "quit",
+    "set_game",
+    "set_random_seed",
+    "showboard",
+    "undo",
+    "version",
+];
+
+/// The colours' names in their order of play.
+const NAMES: [&str; 4] = ["Blue", "Yellow", "Red", "Green"];
+
+/// A variant from a triboard game id or a Pentobi variant id (`trigon_2`, `t2`).
+pub fn variant_from_id(id: &str) -> Option<Variant> {
+    match id.trim().to_ascii_lowercase().as_str() {
+        "trigon" | "t" => Some(Variant::Four),
+        "trigon-2" | "trigon_2" | "t2" => Some(Variant::Two),
+        "trigon-3" | "trigon_3" | "t3" => Some(Variant::Three),
+        _ => None,
+    }
+}
+
+/// A variant from its name in Pentobi's records and `set_game` (`Blokus Trigon Two-Player`),
+/// case-insensitive.
+pub fn variant_from_name(name: &str) -> Option<Variant> {
+    match name.trim().trim_matches('"').trim().to_ascii_lowercase().as_str() {
+        "blokus trigon" => Some(Variant::Four),
+        "blokus trigon two-player" => Some(Variant::Two),
+        "blokus trigon three-player" => Some(Variant::Three),
+        _ => None,
+    }
+}
+
+/// The name of a variant in Pentobi's records and `set_game`.
+pub fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Four => "Blokus Trigon",
+        Variant::Two => "Blokus Trigon Two-Player",
+        Variant::Three => "Blokus Trigon Three-Player",
+    }
+}
+
+/// How many colours a variant has.
+pub fn colour_count(variant: Variant) -> usize {
+    if variant == Variant::Three { 3 } else { 4 }
+}
+
+/// `final_score` as Pentobi words it: `B+n`/`W+n`/`0` in `trigon-2`, else each colour's points.
+pub fn final_score(game: &Trigon) -> String {
+    let variant = game.options().variant;
+    if variant == Variant::Two {
+        let diff = game.colour_score(0) + game.colour_score(2) - game.colour_score(1) - game.colour_score(3);
+        return match diff {
+            d if d > 0 => format!("B+{d}"),
+            d if d < 0 => format!("W+{}", -d),
+            _ => "0".to_string(),
+        };
+    }
+    let points: Vec<String> = (0..colour_count(variant)).map(|c| game.colour_score(c).to_string()).collect();
+    points.join(" ")
+}
+
+/// `s` without its first word (and the whitespace before it).
+fn after_word(s: &str) -> &str {
+    let s = s.trim_start();
+    s.find(char::is_whitespace).map_or("", |i| &s[i..])
+}
+
+/// Colour `c` (0-based) as commands name it and errors describe it: `3 (Red)`.
+fn colour_label(c: usize) -> String {
+    format!("{} ({})", c + 1, NAMES[c])
+}
+
+/// The position in which colour `c` is to play, reached from `game` by passing for the colours
+/// before it that cannot place, with those passes.
+///
+/// # Errors
+/// The game is over, `c` is out, or a colour before it can still place.
+pub fn reach_colour(game: &Trigon, c: usize) -> Result<(Trigon, Vec<TrigonMove>), String> {
+    let mut g = game.clone();
+    let mut passes = Vec::new();
+    let mut buf = Vec::new();
+    loop {
+        let Some(t) = g.colour_to_move() else { return Err("the game is over".to_string()) };
+        if t == c {
+            return Ok((g, passes));
+        }
+        if g.is_out(c) {
+            return Err(format!("colour {} is out: it cannot place a piece", colour_label(c)));
+        }
+        g.legal_moves(&mut buf);
+        if buf.as_slice() != [TrigonMove::PASS] {
+            return Err(format!("it is colour {} to play, not {}", colour_label(t), colour_label(c)));
+        }
+        g.play_unchecked(TrigonMove::PASS);
+        passes.push(TrigonMove::PASS);
+    }
+}
+
+/// The engine: the position, the moves since the start (for `undo`) and the search's settings.
+pub struct GtpEngine {
+    start: Trigon,
+    game: Trigon,
+    history: Vec<TrigonMove>,
+    level: Level,
+    seed: u64,
+    timed: bool,
+    quit: bool,
+}
+
+/// A command's answer: its text, or the reason it failed.
+type Answer = Result<String, String>;
+
+impl GtpEngine {
+    /// An engine on the empty board of `variant`, playing `genmove` at `level` with searches seeded
+    /// from `seed` (with `timed`, the level's wall-clock cap holds too).
+    pub fn new(variant: Variant, level: Level, seed: u64, timed: bool) -> GtpEngine {
+        let start = Trigon::new(&TrigonOptions { variant }).expect("every variant has a board");
+        GtpEngine { game: start.clone(), start, history: Vec::new(), level, seed, timed, quit: false }
+    }
+
+    /// The current position.
+    pub fn game(&self) -> &Trigon {
+        &self.game
+    }
+
+    /// True once `quit` was answered.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Answers one input line with its full response (ending with an empty line), or `None` for a
+    /// blank or comment line.
+    pub fn handle_line(&mut self, line: &str) -> Option<String> {
+        let line = line.split('#').next().unwrap_or("");
+        let clean: String = line.chars().map(|ch| if ch.is_control() { ' ' } else { ch }).collect();
+        let words: Vec<&str> = clean.split_whitespace().collect();
+        let first = *words.first()?;
+        // A number before the command is its id (a lone number is a command name, as in Pentobi).
+        let (id, name, args) = match words.get(1) {
+            Some(&name) if first.parse::<u64>().is_ok() => (first, name, &words[2..]),
+            _ => ("", first, &words[1..]),
+        };
+        // The rest of the line after the command name, for arguments with spaces (`set_game`).
+        let rest = if id.is_empty() { after_word(&clean) } else { after_word(after_word(&clean)) };
+        let (status, text) = match self.command(name, args, rest.trim()) {
+            Ok(text) => ('=', text),
+            Err(reason) => ('?', reason),
+        };
+        // GTP answers hold no empty line: one inside an answer becomes a single space.
+        let mut body = String::new();
+        for (i, l) in text.trim_end_matches('\n').split('\n').enumerate() {
+            if i > 0 {
+                body.push('\n');
+                if l.is_empty() {
+                    body.push(' ');
+                }
+            }
+            body.push_str(l);
+        }
+        Some(format!("{status}{id} {body}\n\n"))
+    }
+
+    /// Runs one command.
+    fn command(&mut self, name: &str, args: &[&str], rest: &str) -> Answer {
+        let count = |n: usize| match args.len() {
+            k if k < n => Err("missing argument".to_string()),
+            k if k > n => Err("too many arguments".to_string()),
+            _ => Ok(()),
+        };
+        match name {
+            "protocol_version" => count(0).map(|()| "2".to_string()),
+            "name" => count(0).map(|()| "triboard".to_string()),
+            "version" => count(0).map(|()| env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => count(1).map(|()| COMMANDS.contains(&args[0]).to_string()),
+            "list_commands" => count(0).map(|()| COMMANDS.join("\n")),
+            "quit" => count(0).map(|()| {
+                self.quit = true;
+                String::new()
+            }),
+            "clear_board" => count(0).map(|()| self.clear(self.start.options().variant)),
+            "set_game" => match variant_from_name(rest) {
+                Some(variant) => Ok(self.clear(variant)),
+                None if rest.is_empty() => Err("missing argument".to_string()),
+                None => Err(format!("unsupported game variant '{rest}' (triboard plays Blokus Trigon)")),
+            },
+            "set_random_seed" => {
+                count(1)?;
+                self.seed = args[0].parse().map_err(|_| format!("invalid seed '{}'", args[0]))?;
+                Ok(String::new())
+            }
+            "play" => {
+                if args.len() < 2 {
+                    return Err("missing argument".to_string());
+                }
+                let c = self.colour_arg(args[0])?;
+                self.play(c, after_word(rest).trim())
+            }
+            "genmove" => {
+                count(1)?;
+                let c = self.colour_arg(args[0])?;
+                self.genmove(c)
+            }
+            "all_legal" => {
+                count(1)?;
+                let c = self.colour_arg(args[0])?;
+                self.all_legal(c)
+            }
+            "undo" => count(0).and_then(|()| self.undo()),
+            "final_score" => count(0).map(|()| final_score(&self.game)),
+            "showboard" => count(0).map(|()| format!("\n{}", self.game.board_text())),
+            _ => Err("unknown command".to_string()),
+        }
+    }
+
+    /// A colour argument, 0-based: `1`–`4` or a colour's name, only colours of this variant.
+    fn colour_arg(&self, text: &str) -> Result<usize, String> {
+        let t = text.to_ascii_lowercase();
+        let c = match t.as_str() {
+            "1" | "blue" => 0,
+            "2" | "yellow" => 1,
+            "3" | "red" => 2,
+            "4" | "green" => 3,
+            _ => usize::MAX,
+        };
+        if c < colour_count(self.game.options().variant) { Ok(c) } else { Err(format!("invalid color argument '{t}'")) }
+    }
+
+    /// A new game of `variant`.
+    fn clear(&mut self, variant: Variant) -> String {
+        self.start = Trigon::new(&TrigonOptions { variant }).expect("every variant has a board");
+        self.game = self.start.clone();
+        self.history.clear();
+        String::new()
+    }
+
+    /// Plays `moves` (legal in turn) and keeps them for `undo`.
+    fn commit(&mut self, game: Trigon, moves: &[TrigonMove]) {
+        self.game = game;
+        self.history.extend_from_slice(moves);
+    }
+
+    fn play(&mut self, c: usize, text: &str) -> Answer {
+        let mv = self.game.parse_move(text).map_err(|e| format!("invalid move '{text}': {e}"))?;
+        if mv == TrigonMove::PASS && self.game.colour_to_move().is_some() && self.game.is_out(c) {
+            return Ok(String::new()); // Already out: the pass changes nothing.
+        }
+        let (mut g, mut moves) = reach_colour(&self.game, c)?;
+        g.play(mv).map_err(|e| format!("illegal move: {e}"))?;
+        moves.push(mv);
+        self.commit(g, &moves);
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, c: usize) -> Answer {
+        if self.game.colour_to_move().is_none() || self.game.is_out(c) {
+            return Ok("pass".to_string());
+        }
+        let (mut g, mut moves) = reach_colour(&self.game, c)?;
+        let mut buf = Vec::new();
+        g.legal_moves(&mut buf);
+        let mv = if buf.as_slice() == [TrigonMove::PASS] {
+            TrigonMove::PASS
+        } else {
+            let seed = derive_seed(self.seed, self.history.len() as u64 + moves.len() as u64);
+            let mut search = Mcts::new(&g, SearchConfig { seed, ..SearchConfig::default() });
+            let mut budget = self.level.budget();
+            if !self.timed {
+                budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
+            }
+            search.run(budget);
+            search.best_move().ok_or("the search found no move")?
+        };
+        let text = g.move_text(mv);
+        g.play(mv).map_err(|e| format!("the search chose an illegal move {text}: {e}"))?;
+        moves.push(mv);
+        self.commit(g, &moves);
+        Ok(text)
+    }
+
+    fn all_legal(&self, c: usize) -> Answer {
+        if self.game.colour_to_move().is_none() || self.game.is_out(c) {
+            return Ok(String::new());
+        }
+        let (g, _) = reach_colour(&self.game, c)?;
+        let mut buf = Vec::new();
+        g.legal_moves(&mut buf);
+        let texts: Vec<String> = buf.iter().filter(|&&m| m != TrigonMove::PASS).map(|&m| g.move_text(m)).collect();
+        Ok(texts.join("\n"))
+    }
+
+    fn undo(&mut self) -> Answer {
+        let last = self.history.iter().rposition(|&m| m != TrigonMove::PASS).ok_or("cannot undo")?;
+        self.history.truncate(last);
+        let mut g = self.start.clone();
+        for &mv in &self.history {
+            g.play_unchecked(mv);
+        }
+        self.game = g;
+        Ok(String::new())
+    }
+}
+
+/// Runs `triboard gtp`: answers the commands of `input` on `out` until `quit` or end of input.
+///
+/// # Errors
+/// An unknown `--game` (usage error); unreadable input (failure); a closed output.
+pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Value, CliError> {
+    let variant = variant_from_id(&args.game)
+        .ok_or_else(|| CliError::usage(format!("gtp plays trigon, trigon-2 or trigon-3, not '{}'", args.game)))?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut engine = GtpEngine::new(variant, args.level, seed, args.timed);
+    let mut commands = 0u64;
+    let mut line = Vec::new();
+    while !engine.has_quit() {
+        line.clear();
+        if input.read_until(b'\n', &mut line).map_err(|e| CliError::failure(format!("cannot read input: {e}")))? == 0 {
+            break;
+        }
+        if let Some(response) = engine.handle_line(&String::from_utf8_lossy(&line)) {
+            commands += 1;
+            out.write_all(response.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(json!({ "commands": commands, "seed": seed }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> GtpEngine {
+        GtpEngine::new(Variant::Two, Level::new(1).unwrap(), 1, false)
+    }
+
+    #[test]
+    fn framing() {
+        let mut e = engine();
+        assert_eq!(e.handle_line("  # a comment"), None);
+        assert_eq!(e.handle_line("\r\n"), None);
+        assert_eq!(e.handle_line("7 name # trailing comment"), Some("=7 triboard\n\n".to_string()));
+        assert_eq!(e.handle_line("foo"), Some("? unknown command\n\n".to_string()));
+        assert_eq!(e.handle_line("clear_board"), Some("= \n\n".to_string()));
+        assert_eq!(e.handle_line("3 undo"), Some("?3 cannot undo\n\n".to_string()));
+        assert!(e.handle_line("showboard").unwrap().starts_with("= \n"));
+    }
+}
