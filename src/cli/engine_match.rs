@@ -334,11 +334,8 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let start = Trigon::new(&TrigonOptions { variant }).map_err(CliError::usage)?;
     let n = args.engines.len();
     if n < 2 || n > start.num_players() {
-        return Err(CliError::usage(format!(
-            "{} seats {} players: give 2–{0} engines",
-            args.game,
-            start.num_players()
-        )));
+        let seats = start.num_players();
+        return Err(CliError::usage(format!("{} seats {seats} players: give 2 to {seats} engines", args.game)));
     }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err(CliError::usage("--timeout must be a positive number of seconds"));
