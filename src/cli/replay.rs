@@ -77,7 +77,7 @@ pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let file = args.file.display().to_string();
     let text =
         std::fs::read_to_string(&args.file).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
-    let record = Record::from_json(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+    let record = crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
     let task = Task { record: &record, file: &file, out };
     match with_game(record.game_id(), task) {
         Ok(result) => result,

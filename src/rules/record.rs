@@ -112,8 +112,10 @@ impl Record {
             return Err(RecordError::WrongGame { expected: G::IDS.join("' or '"), found: self.game.clone() });
         }
         let options: G::Options = if self.options.is_null() {
-            G::Options::default()
-        } else if !self.options.is_object() {
+            Self::options_for_id::<G>(serde_json::Map::new(), &self.game)?
+        } else if let Some(object) = self.options.as_object() {
+            Self::options_for_id::<G>(object.clone(), &self.game)?
+        } else {
             let kind = match &self.options {
                 serde_json::Value::Bool(_) => "boolean",
                 serde_json::Value::Number(_) => "number",
@@ -124,8 +126,6 @@ impl Record {
                 "options must be an object like {{\"size\": 13}}, not the {kind} {}",
                 self.options
             )));
-        } else {
-            serde_json::from_value(self.options.clone()).map_err(|e| RecordError::Options(e.to_string()))?
         };
         let start = G::new(&options).map_err(RecordError::Options)?;
         let mut game = start.clone();
@@ -137,5 +137,36 @@ impl Record {
             moves.push(mv);
         }
         Ok((start, game, moves))
+    }
+
+    /// The options of a record's options object, agreeing with its game id. A type that plays
+    /// several ids (Trigon: `trigon`, `trigon-2`, `trigon-3`) has an option whose default value is
+    /// one of [`Game::IDS`] (Trigon's `variant`): when the record leaves it out, the record's id fills
+    /// it in (`{"game": "trigon-3"}` is the three-player game); when it gives it, it must agree.
+    ///
+    /// # Errors
+    /// [`RecordError::Options`]: options that do not deserialise, or that are another id's.
+    fn options_for_id<G: Game>(
+        mut object: serde_json::Map<String, serde_json::Value>,
+        id: &str,
+    ) -> Result<G::Options, RecordError> {
+        if G::IDS.len() > 1
+            && let serde_json::Value::Object(default) = serde_json::to_value(G::Options::default()).expect("serialise")
+        {
+            for (field, value) in default {
+                if value.as_str().is_some_and(|v| G::IDS.contains(&v)) && !object.contains_key(&field) {
+                    object.insert(field, serde_json::Value::String(id.to_string()));
+                }
+            }
+        }
+        let options: G::Options = serde_json::from_value(serde_json::Value::Object(object))
+            .map_err(|e| RecordError::Options(e.to_string()))?;
+        match G::new(&options) {
+            Ok(game) if game.id() != id => Err(RecordError::Options(format!(
+                "the options are those of '{}', but the record is for '{id}'",
+                game.id()
+            ))),
+            _ => Ok(options),
+        }
     }
 }
