@@ -12,8 +12,9 @@
 //! engine (as Pentobi's `twogtp` skips it); otherwise its engine answers `genmove c` and the move
 //! is checked, then sent to the other engines as `play c MOVE`. An engine that answers with an
 //! illegal move, `resign`, an error, nothing within `--timeout`, or that crashes or refuses a legal
-//! move loses the game (the others share the win). Scores are triboard's (`§Score`); with
-//! `--max-moves M` a game stops after M placements and is scored as it stands.
+//! move loses the game (the others share the win); run Pentobi as `pentobi-gtp --noresign` unless
+//! resigning should count as a loss. Scores are triboard's (`§Score`); with `--max-moves M` a game
+//! stops after M placements and is scored as it stands.
 //!
 //! JSON keys: `game`, `games`, `engines` (per engine: `command`, `name`, `wins`, `losses`, `draws`,
 //! `forfeits`, `points`, `win_rate`, `ci95_low`, `ci95_high` (Wilson), `mean_score`), `results`
@@ -81,14 +82,12 @@ impl Engine {
         if self.child.is_some() {
             return Ok(());
         }
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start: {e}"))?;
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(&self.command).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        // Its own process group, so that stopping it reaches the engine and not only `sh`.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| format!("cannot start: {e}"))?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = channel();
         // The reader thread ends when the engine closes its output.
@@ -151,7 +150,8 @@ impl Engine {
         Ok(if status == Some(true) { Ok(text) } else { Err(text) })
     }
 
-    /// Asks the engine to quit, and ends it if it does not within a second.
+    /// Asks the engine to quit (and closes its input), and ends its process group if it has not
+    /// quit within a second.
     fn stop(&mut self) {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
@@ -164,6 +164,12 @@ impl Engine {
                 std::thread::sleep(Duration::from_millis(50));
             }
             if matches!(child.try_wait(), Ok(None)) {
+                // The group this engine was started in (its id is the child's).
+                #[cfg(unix)]
+                let _ = Command::new("kill")
+                    .args(["-KILL", "--", &format!("-{}", child.id())])
+                    .stderr(Stdio::null())
+                    .status();
                 let _ = child.kill();
             }
             let _ = child.wait();

@@ -311,7 +311,7 @@ impl GtpEngine {
 
     fn play(&mut self, c: usize, text: &str) -> Answer {
         let mv = self.game.parse_move(text).map_err(|e| format!("invalid move '{text}': {e}"))?;
-        if mv == TrigonMove::PASS && self.game.colour_to_move().is_some() && self.game.is_out(c) {
+        if mv == TrigonMove::PASS && self.game.is_out(c) {
             return Ok(String::new()); // Already out: the pass changes nothing.
         }
         let (mut g, mut moves) = reach_colour(&self.game, c)?;
