@@ -416,4 +416,57 @@ mod tests {
         assert_eq!(e.handle_line("3 undo"), Some("?3 cannot undo\n\n".to_string()));
         assert!(e.handle_line("showboard").unwrap().starts_with("= \n"));
     }
+
+    /// Random moves through `play` until the colour to move can only pass while the game goes on.
+    fn to_a_stuck_colour(e: &mut GtpEngine, seed: u64) -> Option<usize> {
+        let mut buf = Vec::new();
+        while let Some(c) = e.game().colour_to_move() {
+            e.game().legal_moves(&mut buf);
+            if buf.as_slice() == [TrigonMove::PASS] {
+                return Some(c);
+            }
+            let mv = buf[(derive_seed(seed, e.game().ply() as u64) % buf.len() as u64) as usize];
+            let text = e.game().move_text(mv);
+            assert_eq!(e.handle_line(&format!("play {} {text}", c + 1)).unwrap(), "= \n\n");
+        }
+        None
+    }
+
+    #[test]
+    fn colours_that_can_only_pass_are_passed_for() {
+        let mut e = engine();
+        let mut seed = 0;
+        let stuck = loop {
+            assert!(seed < 200, "no random game left a colour stuck before the end");
+            e.handle_line("clear_board");
+            if let Some(c) = to_a_stuck_colour(&mut e, seed) {
+                let mut g = e.game().clone();
+                g.play(TrigonMove::PASS).unwrap();
+                let mut buf = Vec::new();
+                g.legal_moves(&mut buf);
+                if !buf.is_empty() && buf[0] != TrigonMove::PASS {
+                    break c;
+                }
+            }
+            seed += 1;
+        };
+        // The stuck colour lists no move; the next colour may play at once (the stuck one passes).
+        assert_eq!(e.handle_line(&format!("all_legal {}", stuck + 1)).unwrap(), "= \n\n");
+        let mut after = e.game().clone();
+        after.play(TrigonMove::PASS).unwrap();
+        let next = after.colour_to_move().unwrap();
+        let mut buf = Vec::new();
+        after.legal_moves(&mut buf);
+        let text = after.move_text(buf[0]);
+        let before = e.history.len();
+        assert!(e.handle_line(&format!("all_legal {}", next + 1)).unwrap().contains(&text));
+        assert_eq!(e.handle_line(&format!("play {} {text}", next + 1)).unwrap(), "= \n\n");
+        assert_eq!(e.history[before..], [TrigonMove::PASS, buf[0]]);
+        assert!(e.game().is_out(stuck));
+        assert_eq!(e.handle_line(&format!("genmove {}", stuck + 1)).unwrap(), "= pass\n\n");
+        assert_eq!(e.handle_line(&format!("play {} pass", stuck + 1)).unwrap(), "= \n\n");
+        // Undo takes back the placement; the pass before it stays.
+        assert_eq!(e.handle_line("undo").unwrap(), "= \n\n");
+        assert_eq!(e.history.len(), before + 1);
+    }
 }
