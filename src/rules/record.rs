@@ -112,9 +112,9 @@ impl Record {
             return Err(RecordError::WrongGame { expected: G::IDS.join("' or '"), found: self.game.clone() });
         }
         let options: G::Options = if self.options.is_null() {
-            Self::options_for_id::<G>(serde_json::Map::new(), &self.game)?
+            Self::options_for_id::<G>(None, &self.game)?
         } else if let Some(object) = self.options.as_object() {
-            Self::options_for_id::<G>(object.clone(), &self.game)?
+            Self::options_for_id::<G>(Some(object.clone()), &self.game)?
         } else {
             let kind = match &self.options {
                 serde_json::Value::Bool(_) => "boolean",
@@ -139,22 +139,33 @@ impl Record {
         Ok((start, game, moves))
     }
 
-    /// The options of a record's options object, agreeing with its game id. A type that plays
-    /// several ids (Trigon: `trigon`, `trigon-2`, `trigon-3`) has an option whose default value is
-    /// one of [`Game::IDS`] (Trigon's `variant`): when the record leaves it out, the record's id fills
-    /// it in (`{"game": "trigon-3"}` is the three-player game); when it gives it, it must agree.
+    /// The options of a record's options object (`None`: no options, the defaults), agreeing with
+    /// its game id. A type that plays several ids (Trigon: `trigon`, `trigon-2`, `trigon-3`) has an
+    /// option whose default value is one of [`Game::IDS`] (Trigon's `variant`): when the record
+    /// leaves it out, the record's id fills it in (`{"game": "trigon-3"}` is the three-player
+    /// game); when it gives it, it must agree.
     ///
     /// # Errors
     /// [`RecordError::Options`]: options that do not deserialise, or that are another id's.
     fn options_for_id<G: Game>(
-        mut object: serde_json::Map<String, serde_json::Value>,
+        object: Option<serde_json::Map<String, serde_json::Value>>,
         id: &str,
     ) -> Result<G::Options, RecordError> {
+        let default = G::Options::default();
+        let given = object.is_some();
+        let mut object = match object {
+            Some(object) => object,
+            None if G::IDS.len() == 1 => return Ok(default),
+            None => match serde_json::to_value(&default).expect("options serialise") {
+                serde_json::Value::Object(object) => object,
+                _ => return Ok(default),
+            },
+        };
         if G::IDS.len() > 1
-            && let serde_json::Value::Object(default) = serde_json::to_value(G::Options::default()).expect("serialise")
+            && let serde_json::Value::Object(fields) = serde_json::to_value(&default).expect("options serialise")
         {
-            for (field, value) in default {
-                if value.as_str().is_some_and(|v| G::IDS.contains(&v)) && !object.contains_key(&field) {
+            for (field, value) in fields {
+                if value.as_str().is_some_and(|v| G::IDS.contains(&v)) && !(given && object.contains_key(&field)) {
                     object.insert(field, serde_json::Value::String(id.to_string()));
                 }
             }

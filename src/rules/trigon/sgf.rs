@@ -315,7 +315,7 @@ fn move_colour(id: &str) -> Option<usize> {
 }
 
 /// The single value of a property that takes one.
-fn single<'a>(p: &'a Property) -> Result<&'a Value, SgfError> {
+fn single(p: &Property) -> Result<&Value, SgfError> {
     match p.values.as_slice() {
         [v] => Ok(v),
         _ => Err(SgfError::new(p.offset, format!("the property {} takes one value, not {}", p.id, p.values.len()))),
