@@ -80,6 +80,8 @@ fn scripted_session() {
     assert_eq!(gtp.send("protocol_version"), "= 2");
     assert_eq!(gtp.send("12 name"), "=12 triboard");
     assert_eq!(gtp.ok("version"), env!("CARGO_PKG_VERSION"));
+    // What Pentobi's twogtp asks of every engine.
+    assert!(gtp.ok("cputime").parse::<f64>().is_ok_and(|t| t >= 0.0));
     let commands = gtp.ok("list_commands");
     for c in [
         "protocol_version",

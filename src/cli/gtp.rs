@@ -9,7 +9,8 @@
 //! becomes a line holding one space. End of input ends the engine like `quit`.
 //!
 //! Commands: `protocol_version name version known_command list_commands quit clear_board set_game
-//! play genmove undo final_score showboard all_legal set_random_seed`. Colours are `1 2 3 4` (or
+//! play genmove undo final_score showboard all_legal`, and Pentobi's `set_random_seed` and
+//! `cputime` (seconds of CPU time, which Pentobi's `twogtp` asks for). Colours are `1 2 3 4` (or
 //! `blue yellow red green`), `1 2 3` in `trigon-3`; in `trigon-2` the first player has 1 and 3.
 //! Moves are cell lists (`r12,r13,s13,r14,s14,r15`) or `pass`. Choices where Pentobi's engine and
 //! ours differ:
@@ -30,6 +31,8 @@
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
+
+use web_time::Instant;
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -61,6 +64,7 @@ pub struct GtpArgs {
 pub const COMMANDS: &[&str] = &[
     "all_legal",
     "clear_board",
+    "cputime",
     "final_score",
     "genmove",
     "known_command",
@@ -166,6 +170,20 @@ pub fn reach_colour(game: &Trigon, c: usize) -> Result<(Trigon, Vec<TrigonMove>)
     }
 }
 
+/// Seconds of CPU time this process has used (from `/proc/self/stat` on Linux), else the seconds
+/// since `started`.
+fn cpu_seconds(started: Instant) -> f64 {
+    let from_proc = || -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // After the command name in parentheses: state is field 3, utime 14 and stime 15, in ticks
+        // of 1/100 s.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+        Some((ticks(11)? + ticks(12)?) / 100.0)
+    };
+    from_proc().unwrap_or_else(|| started.elapsed().as_secs_f64())
+}
+
 /// The engine: the position, the moves since the start (for `undo`) and the search's settings.
 pub struct GtpEngine {
     start: Trigon,
@@ -175,6 +193,7 @@ pub struct GtpEngine {
     seed: u64,
     timed: bool,
     quit: bool,
+    started: Instant,
 }
 
 /// A command's answer: its text, or the reason it failed.
@@ -185,7 +204,16 @@ impl GtpEngine {
     /// from `seed` (with `timed`, the level's wall-clock cap holds too).
     pub fn new(variant: Variant, level: Level, seed: u64, timed: bool) -> GtpEngine {
         let start = Trigon::new(&TrigonOptions { variant }).expect("every variant has a board");
-        GtpEngine { game: start.clone(), start, history: Vec::new(), level, seed, timed, quit: false }
+        GtpEngine {
+            game: start.clone(),
+            start,
+            history: Vec::new(),
+            level,
+            seed,
+            timed,
+            quit: false,
+            started: Instant::now(),
+        }
     }
 
     /// The current position.
@@ -277,6 +305,7 @@ impl GtpEngine {
             }
             "undo" => count(0).and_then(|()| self.undo()),
             "final_score" => count(0).map(|()| final_score(&self.game)),
+            "cputime" => count(0).map(|()| format!("{:.3}", cpu_seconds(self.started))),
             "showboard" => count(0).map(|()| format!("\n{}", self.game.board_text())),
             _ => Err("unknown command".to_string()),
         }
