@@ -414,3 +414,16 @@ fn triboard_replay_reads_a_blksgf_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn read_any_picks_the_format() {
+    let json = r#"  {"game": "trigon-2", "moves": ["r15"]}"#;
+    assert!(!looks_like_sgf(json));
+    assert_eq!(sgf::read_any(json).unwrap().game_id(), "trigon-2");
+    let blksgf = "\u{feff} \r\n(;GM[Blokus Trigon Two-Player];1[r15])";
+    assert!(looks_like_sgf(blksgf));
+    let (from_sgf, from_json) = (sgf::read_any(blksgf).unwrap(), sgf::read_any(json).unwrap());
+    assert_eq!((from_sgf.game_id(), &from_sgf.moves), (from_json.game_id(), &from_json.moves));
+    assert!(sgf::read_any("(;GM[Blokus]").unwrap_err().starts_with("byte "));
+    assert!(sgf::read_any("{").unwrap_err().contains("line 1"));
+}

@@ -55,11 +55,11 @@ impl fmt::Display for SgfError {
 
 impl std::error::Error for SgfError {}
 
-/// True when `text` is an SGF record rather than a JSON one: its first character after whitespace
-/// (and a byte order mark) is `(`. A loader uses it to choose between [`read`] and
-/// [`Record::from_json`].
+/// True when `text` is an SGF record rather than a JSON one: its first character after a byte order
+/// mark and ASCII whitespace is `(` (a JSON record starts with `{`). A loader uses it to choose
+/// between [`read`] and [`Record::from_json`].
 pub fn looks_like_sgf(text: &str) -> bool {
-    text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}').starts_with('(')
+    text.strip_prefix('\u{feff}').unwrap_or(text).trim_start_matches(|c: char| c.is_ascii_whitespace()).starts_with('(')
 }
 
 /// A record in either format, SGF ([`read`]) or JSON ([`Record::from_json`]), chosen by
