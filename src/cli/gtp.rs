@@ -21,8 +21,9 @@
 //!   out since cells only fill). Otherwise the answer is `? it is colour 1 (Blue) to play, not 3
 //!   (Red)`. `all_legal` works the same way; for a colour that is out it is empty, as in Pentobi.
 //! - **Passes.** `genmove` answers `pass` for a colour that cannot place (it is then out);
-//!   `play c pass` is accepted only for such a colour (Pentobi refuses every `play pass`). Passes are
-//!   not moves for `undo`, which takes back the last placement (and the passes after it).
+//!   `play c pass` is accepted only for such a colour, or one already out, where it changes nothing
+//!   (Pentobi refuses every `play pass`). Passes are not moves for `undo`, which takes back the last
+//!   placement (and the passes after it).
 //! - **`final_score`** is answered in every position: `B+n`, `W+n` or `0` in `trigon-2` (Blue+Red
 //!   against Yellow+Green), else the points of each colour, `94 101 87 99` (without Pentobi's
 //!   trailing space).
@@ -32,10 +33,9 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use web_time::Instant;
-
 use clap::Args;
 use serde_json::{Value, json};
+use web_time::Instant;
 
 use super::{CliError, derive_seed, parse_ai};
 use crate::ai::{Budget, Level, Mcts, SearchConfig};
