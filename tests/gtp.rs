@@ -237,6 +237,10 @@ fn match_between_two_triboard_engines() {
     assert_eq!(results[1]["seats"], serde_json::json!([1, 0]));
     for r in results {
         assert!(r["forfeit"].is_null());
+        // Both engines score the final position as the referee does.
+        assert_eq!(r["disagreements"], serde_json::json!([]), "{r}");
+        let score = r["final_score"].as_str().unwrap();
+        assert!(score == "0" || score.starts_with("B+") || score.starts_with("W+"), "{r}");
         // A whole game: every colour placed several pieces.
         assert!(r["placements"].as_u64().unwrap() >= 40, "{r}");
     }

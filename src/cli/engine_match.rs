@@ -19,7 +19,8 @@
 //! JSON keys: `game`, `games`, `engines` (per engine: `command`, `name`, `wins`, `losses`, `draws`,
 //! `forfeits`, `points`, `win_rate`, `ci95_low`, `ci95_high` (Wilson), `mean_score`), `results`
 //! (per game: `seats` (engine per seat), `scores` (per seat), `points` (per engine), `placements`,
-//! `forfeit`).
+//! `forfeit`, `final_score` (triboard's, in Pentobi's words), `disagreements` (engines whose own
+//! `final_score` of the last position differs: a check of their rules, it changes no result)).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -29,7 +30,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::gtp::{colour_count, variant_from_id, variant_name};
+use super::gtp::{colour_count, final_score, variant_from_id, variant_name};
 use super::selfplay::wilson95;
 use super::{CliError, derive_seed};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
@@ -189,6 +190,10 @@ struct GameResult {
     placements: usize,
     /// The engine that lost by forfeit, and why.
     forfeit: Option<(usize, String)>,
+    /// Triboard's `final_score` of the final position.
+    final_score: String,
+    /// The engines whose own `final_score` differs from triboard's, with their answer.
+    disagreements: Vec<(usize, String)>,
 }
 
 /// Plays game `index` between `engines` from `start`.
@@ -198,6 +203,18 @@ fn play_game(engines: &mut [Engine], start: &Trigon, index: usize, args: &MatchA
     let mut game = start.clone();
     let mut placements = 0;
     let forfeit = run_game(engines, &seats, &mut game, &mut placements, index, args).err();
+    // A check of the engines' rules: their score of the final position (unless one forfeited).
+    let ours = final_score(&game);
+    let mut disagreements = Vec::new();
+    if forfeit.is_none() {
+        for (e, engine) in engines.iter_mut().enumerate() {
+            if let Ok(Ok(theirs)) = engine.send("final_score")
+                && theirs.split_whitespace().ne(ours.split_whitespace())
+            {
+                disagreements.push((e, theirs));
+            }
+        }
+    }
     let seat_scores: Vec<i32> = (0..start.num_players())
         .map(|s| {
             (0..colour_count(start.options().variant))
@@ -222,7 +239,7 @@ fn play_game(engines: &mut [Engine], start: &Trigon, index: usize, args: &MatchA
             }
         }
     }
-    GameResult { seats, scores: seat_scores, points, placements, forfeit }
+    GameResult { seats, scores: seat_scores, points, placements, forfeit, final_score: ours, disagreements }
 }
 
 /// Sets the engines up and plays until the game ends (or `--max-moves`); `Err` names the engine
@@ -326,6 +343,9 @@ fn report_game(r: &GameResult, index: usize, start: &Trigon, out: &mut dyn Write
         scores.join(" – "),
         r.placements
     )?;
+    for (e, theirs) in &r.disagreements {
+        writeln!(out, "  note: {}'s final_score is '{theirs}', triboard's '{}'", label(*e), r.final_score)?;
+    }
     Ok(())
 }
 
@@ -426,6 +446,8 @@ fn summary(
                 "points": r.points,
                 "placements": r.placements,
                 "forfeit": r.forfeit.as_ref().map(|(e, reason)| json!({ "engine": e, "reason": reason })),
+                "final_score": r.final_score,
+                "disagreements": r.disagreements.iter().map(|(e, theirs)| json!({ "engine": e, "final_score": theirs })).collect::<Vec<_>>(),
             })
         })
         .collect();
