@@ -294,11 +294,12 @@ fn run_game(
         if text.eq_ignore_ascii_case("resign") {
             return Err((mover, "resigned".to_string()));
         }
-        let played = game.parse_move(&text).and_then(|mv| game.play(mv));
-        if let Err(e) = played {
-            return Err((mover, format!("illegal move '{text}' for colour {}: {e}", c + 1)));
-        }
+        let played = game.parse_move(&text).and_then(|mv| game.play(mv).map(|()| mv));
+        let mv = played.map_err(|e| (mover, format!("illegal move '{text}' for colour {}: {e}", c + 1)))?;
         *placements += 1;
+        // The others get the move in its plain form (cells in order, no spaces); a move's text
+        // depends on the board only.
+        let text = game.move_text(mv);
         for (e, engine) in engines.iter_mut().enumerate().filter(|&(e, _)| e != mover) {
             match engine.send(&format!("play {} {text}", c + 1)) {
                 Err(broken) => return Err((e, broken)),
