@@ -408,7 +408,7 @@ fn swap_exchanges_seats_not_the_board() {
 fn assert_finished(g: &Trike, scored: &str, scores: [i32; 2]) {
     assert_eq!(g.to_move(), None);
     assert!(legal_texts(g).is_empty());
-    assert_eq!(g.random_move(&mut rng_from_seed(1), &mut Vec::new()), None);
+    assert_eq!(g.clone().random_move(&mut rng_from_seed(1), &mut Vec::new()), None);
     assert_eq!(scored_texts(g), set(scored));
     let outcome = g.outcome().expect("finished");
     assert_eq!(outcome.num_players, 2);
@@ -669,7 +669,7 @@ fn random_move_is_uniform() {
     // The crate's random_move picks by index into the six runs and the swap; every legal move must
     // be equally likely (the playouts rely on it). 9 replies to b3 on size 5, 15 openings.
     for (moves, count) in [("b3", 9usize), ("", 15), ("a1 e5", 7)] {
-        let g = trike(5, moves);
+        let mut g = trike(5, moves);
         let legal = legal_texts(&g);
         assert_eq!(legal.len(), count);
         let mut rng = rng_from_seed(99);

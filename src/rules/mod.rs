@@ -154,16 +154,17 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// One past the largest [`Game::move_key`] on this board.
     fn move_key_space(&self) -> usize;
 
-    /// A uniformly random legal move, or `None` when the game is over. Games override this with a
-    /// path faster than generating every move; the default uses `buf` as scratch.
-    fn random_move(&self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+    /// A random legal move, or `None` when the game is over. The default is uniform and uses `buf`
+    /// as scratch; games override it with a path faster than generating every move, which may weight
+    /// moves differently (its doc says how) and may update caches kept in the state (hence `&mut`).
+    fn random_move(&mut self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
         use rand::Rng as _;
         self.legal_moves(buf);
         if buf.is_empty() { None } else { Some(buf[rng.random_range(0..buf.len())]) }
     }
     /// The move a playout plays here. Neutral default: [`Game::random_move`]. A game with playout
     /// knowledge overrides it.
-    fn playout_move(&self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
         self.random_move(rng, buf)
     }
     /// Prior knowledge of a legal move for the search: `(value, weight)` is added to a new node's

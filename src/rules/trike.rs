@@ -339,7 +339,7 @@ impl Game for Trike {
         self.geo.cells + 1
     }
 
-    fn random_move(&self, rng: &mut Rng, _buf: &mut Vec<TrikeMove>) -> Option<TrikeMove> {
+    fn random_move(&mut self, rng: &mut Rng, _buf: &mut Vec<TrikeMove>) -> Option<TrikeMove> {
         if self.over {
             return None;
         }

@@ -7,6 +7,7 @@
 //! is out. Per colour the state keeps its cells, the cells next to them along an edge (where it may
 //! never place) and those touching them at a corner (where a later piece must reach), as bitboards.
 
+pub mod movegen;
 pub mod pieces;
 pub mod sgf;
 
@@ -18,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use super::bits::BitSet;
 use super::geometry::polyiamond::{Tri, free_polyiamonds, orientations};
 use super::geometry::trigon::TrigonBoard;
-use super::{Game, IllegalMove, Outcome, Player};
+use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
+use movegen::{AttachLists, Stamp, Window};
 
 /// Words of a bitboard over the 486 cells.
 pub const WORDS: usize = 8;
@@ -81,6 +83,12 @@ pub struct Tables {
     pub starts: Cells,
     /// Placement by its sorted cells, to read moves.
     by_cells: HashMap<Vec<u16>, u16>,
+    /// Every placement as a three-word window, for the fast legality test.
+    pub windows: Vec<Window>,
+    /// What every placement adds to its colour's forbidden cells and attach points.
+    pub stamps: Vec<Stamp>,
+    /// The placements by attach point and status, for move generation.
+    pub lists: AttachLists,
 }
 
 impl Tables {
@@ -132,7 +140,10 @@ impl Tables {
             by_cells.insert(p.cells.clone(), k as u16);
         }
         let starts = set(&mut board.starting_points.iter().map(|&c| c as usize));
-        Tables { board, pieces, placements, by_cell, starts, by_cells }
+        let windows = movegen::windows(&placements);
+        let stamps = movegen::stamps(&placements);
+        let lists = AttachLists::build(board, &placements, &by_cell);
+        Tables { board, pieces, placements, by_cell, starts, by_cells, windows, stamps, lists }
     }
 }
 
@@ -156,10 +167,14 @@ pub struct Trigon {
     ply: u16,
     occupied: Cells,
     own: [Cells; 4],
-    /// Cells sharing an edge with a colour's pieces: never for that colour.
-    edges: [Cells; 4],
+    /// Cells a colour may not cover: covered ones and those sharing an edge with its pieces.
+    forbidden: [Cells; 4],
     /// Cells touching a colour's pieces at a corner: a later piece must cover one.
     corners: [Cells; 4],
+    /// Attach points where no placement of the colour is legal, found by [`Game::random_move`].
+    /// Legality of a placement through a cell only ever shrinks (cells fill, pieces are used), so a
+    /// dead cell stays dead: a cache, not part of the position.
+    dead: [Cells; 4],
     /// Bit `k` set while piece `k` is still to place.
     left: [u32; 4],
     out: [bool; 4],
@@ -248,7 +263,7 @@ impl Trigon {
             }
             return None;
         }
-        let edge = p.mask.and(&self.edges[c]);
+        let edge = p.mask.and(&self.forbidden[c]);
         if !edge.is_empty() {
             return Some(format!("{} would share an edge with a {} piece", label(edge), COLOURS[c]));
         }
@@ -258,38 +273,108 @@ impl Trigon {
         None
     }
 
-    /// Calls `f` with every placement legal for the colour to move, each once.
+    /// Where colour `c`'s next piece must reach, free and not forbidden: a starting point for its
+    /// first piece, else one of its attach points.
+    #[inline(always)]
+    fn targets(&self, c: usize) -> Cells {
+        let mut targets = if self.left[c] == (1 << PIECES) - 1 { self.tables.starts } else { self.corners[c] };
+        for w in 0..WORDS {
+            targets.0[w] &= !self.forbidden[c].0[w];
+        }
+        targets
+    }
+
+    /// Calls `f` with every placement legal for the colour to move, each once: through each live
+    /// target cell, the listed placements of the pieces left that cover no forbidden cell, each
+    /// counted at the lowest target it covers.
     fn for_each_legal(&self, mut f: impl FnMut(u16)) {
         let c = self.turn as usize;
-        let first = self.left[c] == (1 << PIECES) - 1;
-        // Where a piece must reach: a free starting point first, then a free corner of the colour.
-        let mut targets = if first { self.tables.starts } else { self.corners[c] };
+        let t = self.tables;
+        let forbidden = &self.forbidden[c];
+        let targets = self.targets(c);
+        let mut live = targets;
         for w in 0..WORDS {
-            targets.0[w] &= !self.occupied.0[w] & !self.edges[c].0[w];
+            live.0[w] &= !self.dead[c].0[w];
         }
-        for cell in targets.iter() {
-            for &k in &self.tables.by_cell[cell] {
-                let p = &self.tables.placements[k as usize];
-                if self.left[c] & (1 << p.piece) == 0 {
-                    continue;
-                }
-                let mut ok = true;
-                let mut lowest_target = usize::MAX;
-                for w in 0..WORDS {
-                    let m = p.mask.0[w];
-                    if m & (self.occupied.0[w] | self.edges[c].0[w]) != 0 {
-                        ok = false;
-                        break;
-                    }
-                    let t = m & targets.0[w];
-                    if lowest_target == usize::MAX && t != 0 {
-                        lowest_target = w * 64 + t.trailing_zeros() as usize;
+        for x in live.iter() {
+            let (list, offsets) = t.lists.list(x, t.lists.status(x, forbidden));
+            let mut left = self.left[c];
+            while left != 0 {
+                let piece = left.trailing_zeros() as usize;
+                left &= left - 1;
+                for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
+                    let w = &t.windows[k as usize];
+                    if !w.hits(forbidden) && w.lowest_in(&targets) == Some(x) {
+                        f(k);
                     }
                 }
-                // Found through each target it covers: counted at the lowest one only.
-                if ok && lowest_target == cell {
-                    f(k);
+            }
+        }
+    }
+
+    /// A random legal placement of the colour to move, or `PASS`: a random live target cell, then a
+    /// random placement through it (a few draws from its list, then a full look at the list; a cell
+    /// with none is marked dead and another is drawn). Allocates nothing once `buf` has grown.
+    fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> TrigonMove {
+        const TRIES: usize = 4;
+        let c = self.turn as usize;
+        let t = self.tables;
+        loop {
+            let mut live = self.targets(c);
+            for w in 0..WORDS {
+                live.0[w] &= !self.dead[c].0[w];
+            }
+            let n = live.count() as usize;
+            if n == 0 {
+                return TrigonMove::PASS;
+            }
+            let x = nth(&live, random_index(rng, n));
+            let forbidden = &self.forbidden[c];
+            let status = t.lists.status(x, forbidden);
+            let pieces = t.lists.pieces(x, status) & self.left[c];
+            if pieces == 0 {
+                self.dead[c].insert(x);
+                continue;
+            }
+            let (list, offsets) = t.lists.list(x, status);
+            let mut total = 0;
+            let mut p = pieces;
+            while p != 0 {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                total += (offsets[piece + 1] - offsets[piece]) as usize;
+            }
+            for _ in 0..TRIES {
+                let mut r = random_index(rng, total);
+                let mut p = pieces;
+                let k = loop {
+                    let piece = p.trailing_zeros() as usize;
+                    p &= p - 1;
+                    let len = (offsets[piece + 1] - offsets[piece]) as usize;
+                    if r < len {
+                        break list[offsets[piece] as usize + r];
+                    }
+                    r -= len;
+                };
+                if !t.windows[k as usize].hits(forbidden) {
+                    return TrigonMove(k);
                 }
+            }
+            buf.clear();
+            let mut p = pieces;
+            while p != 0 {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
+                    if !t.windows[k as usize].hits(forbidden) {
+                        buf.push(TrigonMove(k));
+                    }
+                }
+            }
+            if buf.is_empty() {
+                self.dead[c].insert(x);
+            } else {
+                return buf[random_index(rng, buf.len())];
             }
         }
     }
@@ -333,8 +418,9 @@ impl Game for Trigon {
             ply: 0,
             occupied: Cells::default(),
             own: [Cells::default(); 4],
-            edges: [Cells::default(); 4],
+            forbidden: [Cells::default(); 4],
             corners: [Cells::default(); 4],
+            dead: [Cells::default(); 4],
             left: [(1 << PIECES) - 1; 4],
             out: [false; 4],
             last_mono: [false; 4],
@@ -393,15 +479,23 @@ impl Game for Trigon {
         if mv == TrigonMove::PASS {
             self.out[c] = true;
         } else {
-            let p = &self.tables.placements[mv.0 as usize];
-            for w in 0..WORDS {
-                self.occupied.0[w] |= p.mask.0[w];
-                self.own[c].0[w] |= p.mask.0[w];
-                self.edges[c].0[w] |= p.edge_ring.0[w];
-                self.corners[c].0[w] |= p.corner_ring.0[w];
+            let p = &self.tables.windows[mv.0 as usize];
+            let s = &self.tables.stamps[mv.0 as usize];
+            let w0 = p.word as usize;
+            for i in 0..3 {
+                self.occupied.0[w0 + i] |= p.bits[i];
+                self.own[c].0[w0 + i] |= p.bits[i];
+                for f in &mut self.forbidden {
+                    f.0[w0 + i] |= p.bits[i];
+                }
+            }
+            let s0 = s.word as usize;
+            for i in 0..5 {
+                self.forbidden[c].0[s0 + i] |= s.edge[i];
+                self.corners[c].0[s0 + i] |= s.corner[i];
             }
             self.left[c] &= !(1 << p.piece);
-            self.last_mono[c] = p.cells.len() == 1;
+            self.last_mono[c] = p.size == 1;
         }
         self.advance();
     }
@@ -483,4 +577,31 @@ impl Game for Trigon {
     fn move_key_space(&self) -> usize {
         self.tables.placements.len() + 1
     }
+
+    /// A random legal move, fast and allocation-free but not exactly uniform: a uniformly random
+    /// live target cell (attach point, or starting point for a first piece), then a random
+    /// placement through it. `PASS` when the colour has no placement.
+    fn random_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
+        if self.is_over() {
+            return None;
+        }
+        Some(self.fast_random(rng, buf))
+    }
+}
+
+/// The `i`-th smallest cell of `set` (`i < set.count()`).
+#[inline(always)]
+fn nth(set: &Cells, mut i: usize) -> usize {
+    for (w, &word) in set.0.iter().enumerate() {
+        let n = word.count_ones() as usize;
+        if i < n {
+            let mut word = word;
+            for _ in 0..i {
+                word &= word - 1;
+            }
+            return w * 64 + word.trailing_zeros() as usize;
+        }
+        i -= n;
+    }
+    unreachable!("nth: index beyond the set")
 }
