@@ -35,6 +35,10 @@ pub struct SearchConfig {
     pub max_nodes: usize,
     /// Seed of the playout generator: the same seed, position and simulation count give the same tree.
     pub seed: u64,
+    /// Use the game's knowledge: its playout policy ([`Game::playout_move`]), priors
+    /// ([`Game::move_priors`]) and pruning ([`Game::search_moves`]). Off: random playouts
+    /// ([`Game::random_move`]) over every legal move, the baseline that measures the knowledge.
+    pub knowledge: bool,
 }
 
 impl Default for SearchConfig {
@@ -46,6 +50,7 @@ impl Default for SearchConfig {
             expand_after: 2,
             max_nodes: 6_000_000,
             seed: 0x7121_b0a2d,
+            knowledge: true,
         }
     }
 }
@@ -128,6 +133,7 @@ pub struct Mcts<G: Game> {
     moves: Vec<G::Move>,
     path: Vec<u32>,
     trace: Vec<(u8, u32)>,
+    priors: Vec<(f32, f32)>,
     amaf_mark: Vec<u32>,
     stamp: u32,
 }
@@ -147,6 +153,7 @@ impl<G: Game> Mcts<G> {
             moves: Vec::new(),
             path: Vec::new(),
             trace: Vec::new(),
+            priors: Vec::new(),
             amaf_mark: vec![0; key_space],
             stamp: 0,
         };
@@ -360,7 +367,12 @@ impl<G: Game> Mcts<G> {
             self.path.push(node);
         }
         while let Some(player) = state.to_move() {
-            let Some(mv) = state.playout_move(&mut self.rng, &mut self.moves) else { break };
+            let next = if self.config.knowledge {
+                state.playout_move(&mut self.rng, &mut self.moves)
+            } else {
+                state.random_move(&mut self.rng, &mut self.moves)
+            };
+            let Some(mv) = next else { break };
             self.trace.push((player.0, state.move_key(mv) as u32));
             state.play_unchecked(mv);
         }
@@ -371,18 +383,22 @@ impl<G: Game> Mcts<G> {
     /// Creates the children of `node` (whose position is `state`, `mover` to move). False if the
     /// arena is full.
     fn expand(&mut self, node: u32, state: &G, mover: u8) -> bool {
-        state.legal_moves(&mut self.moves);
+        if self.config.knowledge {
+            state.search_moves(&mut self.moves);
+            state.move_priors(&self.moves, &mut self.priors);
+        } else {
+            state.legal_moves(&mut self.moves);
+            self.priors.clear();
+            self.priors.resize(self.moves.len(), (0.0, 0.0));
+        }
         if self.nodes.len() + self.moves.len() > self.config.max_nodes || self.moves.is_empty() {
             return false;
         }
         assert!(self.moves.len() <= u16::MAX as usize, "more legal moves than a node can hold");
         let keys = self.root.move_key_space();
         let first = self.nodes.len() as u32;
-        for &mv in &self.moves {
-            let (amaf_visits, amaf_value) = match state.move_prior(mv) {
-                Some((value, weight)) => (weight, value * weight),
-                None => (0.0, 0.0),
-            };
+        for (&mv, &(value, weight)) in self.moves.iter().zip(&self.priors) {
+            let (amaf_visits, amaf_value) = (weight, value * weight);
             let mut child = Node {
                 mv,
                 mover,

@@ -54,6 +54,10 @@ pub struct SelfplayArgs {
     /// Honour the levels' wall-clock caps (results then depend on the machine).
     #[arg(long)]
     pub timed: bool,
+    /// Which player (`a` or `b`) searches without the game's knowledge (random playouts, no priors,
+    /// no pruning), to measure what the knowledge is worth at the same budget.
+    #[arg(long, value_parser = ["a", "b"])]
+    pub plain: Option<String>,
 }
 
 /// One finished game, from A's and B's point of view.
@@ -82,7 +86,9 @@ fn play_game<G: CliGame>(start: &G, args: &SelfplayArgs, index: usize, stop: &At
     let level = |side: usize| if side == 0 { args.a } else { args.b };
     let mut searches: Vec<Mcts<G>> = (0..n)
         .map(|seat| {
-            Mcts::new(start, SearchConfig { seed: derive_seed(game_seed, seat as u64), ..SearchConfig::default() })
+            let plain = args.plain.as_deref() == Some(["a", "b"][side_of[seat]]);
+            let seed = derive_seed(game_seed, seat as u64);
+            Mcts::new(start, SearchConfig { seed, knowledge: !plain, ..SearchConfig::default() })
         })
         .collect();
     let mut game = start.clone();

@@ -149,7 +149,8 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn board_text(&self) -> String;
 
     /// A dense index of a move, `< move_key_space()`, used by the search's RAVE tables. It depends on
-    /// the move and the board options only, not on the rest of the position.
+    /// the move, the board options and at most who is to move (Trigon: the colour), not on the rest
+    /// of the position.
     fn move_key(&self, mv: Self::Move) -> usize;
     /// One past the largest [`Game::move_key`] on this board.
     fn move_key_space(&self) -> usize;
@@ -172,6 +173,19 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// Neutral default: none.
     fn move_prior(&self, _mv: Self::Move) -> Option<(f32, f32)> {
         None
+    }
+    /// The priors of several moves of this position at once (a game can then compute what its
+    /// moves share only once): clears `out` and pushes one `(value, weight)` per move, `(0, 0)` for
+    /// none. Default: [`Game::move_prior`] of each.
+    fn move_priors(&self, moves: &[Self::Move], out: &mut Vec<(f32, f32)>) {
+        out.clear();
+        out.extend(moves.iter().map(|&mv| self.move_prior(mv).unwrap_or((0.0, 0.0))));
+    }
+    /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
+    /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
+    /// Default: every legal move.
+    fn search_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
     }
 }
 

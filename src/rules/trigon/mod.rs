@@ -7,6 +7,7 @@
 //! is out. Per colour the state keeps its cells, the cells next to them along an edge (where it may
 //! never place) and those touching them at a corner (where a later piece must reach), as bitboards.
 
+pub mod knowledge;
 pub mod movegen;
 pub mod pieces;
 pub mod sgf;
@@ -89,6 +90,12 @@ pub struct Tables {
     pub stamps: Vec<Stamp>,
     /// The placements by attach point and status, for move generation.
     pub lists: AttachLists,
+    /// Per placement, how far its centre is from the board's centre, 0 (at it) to 255 (farthest).
+    pub centre: Vec<u8>,
+    /// Per placement, true when it overlaps its own point reflection (so cannot be mirrored).
+    pub self_mirror: Vec<bool>,
+    /// Per piece size 0–6, a bit per piece of that size.
+    pub by_size: [u32; 7],
 }
 
 impl Tables {
@@ -143,7 +150,39 @@ impl Tables {
         let windows = movegen::windows(&placements);
         let stamps = movegen::stamps(&placements);
         let lists = AttachLists::build(board, &placements, &by_cell);
-        Tables { board, pieces, placements, by_cell, starts, by_cells, windows, stamps, lists }
+        let n = board.cells();
+        // Distances in triangle side lengths: x steps are half a side, y steps a triangle's height.
+        let (cx, cy) = ((board.width as f32 - 1.0) / 2.0, (board.height as f32 - 1.0) / 2.0);
+        let distance = |p: &Placement| {
+            let (sx, sy) = p.cells.iter().fold((0.0, 0.0), |(sx, sy), &c| {
+                let (x, y) = board.xy[c as usize];
+                (sx + x as f32, sy + y as f32)
+            });
+            let k = p.cells.len() as f32;
+            ((sx / k - cx) * 0.5).hypot((sy / k - cy) * 0.866)
+        };
+        let far = placements.iter().map(distance).fold(0.0f32, f32::max);
+        let centre = placements.iter().map(|p| (255.0 * distance(p) / far).round() as u8).collect();
+        let self_mirror =
+            placements.iter().map(|p| p.cells.iter().any(|&c| p.mask.contains(n - 1 - c as usize))).collect();
+        let mut by_size = [0u32; 7];
+        for (k, shape) in pieces.iter().enumerate() {
+            by_size[shape.len()] |= 1 << k;
+        }
+        Tables {
+            board,
+            pieces,
+            placements,
+            by_cell,
+            starts,
+            by_cells,
+            windows,
+            stamps,
+            lists,
+            centre,
+            self_mirror,
+            by_size,
+        }
     }
 }
 
@@ -314,9 +353,10 @@ impl Trigon {
 
     /// A random legal placement of the colour to move, or `PASS`: a random live target cell, then a
     /// random placement through it (a few draws from its list, then a full look at the list; a cell
-    /// with none is marked dead and another is drawn). Allocates nothing once `buf` has grown.
-    fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> TrigonMove {
-        const TRIES: usize = 4;
+    /// with none is marked dead and another is drawn). With `big_first` (the playout policy), the
+    /// biggest pieces that fit at the cell are tried before the others. Allocates nothing once
+    /// `buf` has grown.
+    fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, big_first: bool) -> TrigonMove {
         let c = self.turn as usize;
         let t = self.tables;
         loop {
@@ -329,54 +369,82 @@ impl Trigon {
                 return TrigonMove::PASS;
             }
             let x = nth(&live, random_index(rng, n));
-            let forbidden = &self.forbidden[c];
-            let status = t.lists.status(x, forbidden);
-            let pieces = t.lists.pieces(x, status) & self.left[c];
-            if pieces == 0 {
-                self.dead[c].insert(x);
-                continue;
-            }
-            let (list, offsets) = t.lists.list(x, status);
-            let mut total = 0;
-            let mut p = pieces;
-            while p != 0 {
-                let piece = p.trailing_zeros() as usize;
-                p &= p - 1;
-                total += (offsets[piece + 1] - offsets[piece]) as usize;
-            }
-            for _ in 0..TRIES {
-                let mut r = random_index(rng, total);
-                let mut p = pieces;
-                let k = loop {
-                    let piece = p.trailing_zeros() as usize;
-                    p &= p - 1;
-                    let len = (offsets[piece + 1] - offsets[piece]) as usize;
-                    if r < len {
-                        break list[offsets[piece] as usize + r];
-                    }
-                    r -= len;
-                };
-                if !t.windows[k as usize].hits(forbidden) {
-                    return TrigonMove(k);
-                }
-            }
-            buf.clear();
-            let mut p = pieces;
-            while p != 0 {
-                let piece = p.trailing_zeros() as usize;
-                p &= p - 1;
-                for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
-                    if !t.windows[k as usize].hits(forbidden) {
-                        buf.push(TrigonMove(k));
+            let status = t.lists.status(x, &self.forbidden[c]);
+            let mut pieces = t.lists.pieces(x, status) & self.left[c];
+            if big_first {
+                for size in [6, 5, 4] {
+                    let big = pieces & t.by_size[size];
+                    if big != 0 {
+                        if let Some(mv) = self.sample_at(rng, buf, x, status, big) {
+                            return mv;
+                        }
+                        pieces &= !big;
                     }
                 }
             }
-            if buf.is_empty() {
-                self.dead[c].insert(x);
-            } else {
-                return buf[random_index(rng, buf.len())];
+            match self.sample_at(rng, buf, x, status, pieces) {
+                Some(mv) => return mv,
+                None => self.dead[c].insert(x),
             }
         }
+    }
+
+    /// A random legal placement through target cell `x` (whose status is `status`) of one of
+    /// `pieces`, or `None`.
+    #[inline(always)]
+    fn sample_at(
+        &self,
+        rng: &mut Rng,
+        buf: &mut Vec<TrigonMove>,
+        x: usize,
+        status: usize,
+        pieces: u32,
+    ) -> Option<TrigonMove> {
+        const TRIES: usize = 4;
+        if pieces == 0 {
+            return None;
+        }
+        let t = self.tables;
+        let forbidden = &self.forbidden[self.turn as usize];
+        let (list, offsets) = t.lists.list(x, status);
+        let mut total = 0;
+        let mut p = pieces;
+        while p != 0 {
+            let piece = p.trailing_zeros() as usize;
+            p &= p - 1;
+            total += (offsets[piece + 1] - offsets[piece]) as usize;
+        }
+        if total == 0 {
+            return None;
+        }
+        for _ in 0..TRIES {
+            let mut r = random_index(rng, total);
+            let mut p = pieces;
+            let k = loop {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                let len = (offsets[piece + 1] - offsets[piece]) as usize;
+                if r < len {
+                    break list[offsets[piece] as usize + r];
+                }
+                r -= len;
+            };
+            if !t.windows[k as usize].hits(forbidden) {
+                return Some(TrigonMove(k));
+            }
+        }
+        buf.clear();
+        let mut p = pieces;
+        while p != 0 {
+            let piece = p.trailing_zeros() as usize;
+            p &= p - 1;
+            for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
+                if !t.windows[k as usize].hits(forbidden) {
+                    buf.push(TrigonMove(k));
+                }
+            }
+        }
+        (!buf.is_empty()).then(|| buf[random_index(rng, buf.len())])
     }
 
     /// After a move: the next colour that is not out.
@@ -570,12 +638,15 @@ impl Game for Trigon {
         out
     }
 
+    /// The placement (or pass) and the colour to move: in `trigon-2` a seat's two colours play the
+    /// same placements, which are different moves.
     fn move_key(&self, mv: TrigonMove) -> usize {
-        if mv == TrigonMove::PASS { self.tables.placements.len() } else { mv.0 as usize }
+        let k = if mv == TrigonMove::PASS { self.tables.placements.len() } else { mv.0 as usize };
+        self.turn as usize * (self.tables.placements.len() + 1) + k
     }
 
     fn move_key_space(&self) -> usize {
-        self.tables.placements.len() + 1
+        4 * (self.tables.placements.len() + 1)
     }
 
     /// A random legal move, fast and allocation-free but not exactly uniform: a uniformly random
@@ -585,7 +656,24 @@ impl Game for Trigon {
         if self.is_over() {
             return None;
         }
-        Some(self.fast_random(rng, buf))
+        Some(self.fast_random(rng, buf, false))
+    }
+
+    /// The playout policy: as [`Game::random_move`], but the biggest pieces that fit at the drawn
+    /// attach point first (`knowledge.rs`).
+    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
+        if self.is_over() {
+            return None;
+        }
+        Some(self.fast_random(rng, buf, true))
+    }
+
+    fn search_moves(&self, out: &mut Vec<TrigonMove>) {
+        self.opening_moves(out);
+    }
+
+    fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
+        self.priors(moves, out);
     }
 }
 

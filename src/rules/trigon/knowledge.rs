@@ -1,0 +1,131 @@
+//! What the search knows of Blokus Trigon beyond the rules: priors for new tree nodes, pruning of
+//! weak opening moves, the playout policy and the guard against the mirror strategy of the
+//! two-player game (`rules/trigon.md` §Variants). Measured with `triboard selfplay … --plain`.
+//!
+//! The knowledge is Pentobi's kind, kept simple:
+//! - **Priors**: bigger pieces first (a piece not placed costs its size at the end), more new
+//!   attach points for the mover, more of the opponents' attach points covered, and in a colour's
+//!   first pieces nearness to the centre (where the board is open).
+//! - **Pruning**: a colour's first pieces are its biggest ones (size 6, then 5 and 6), as in any
+//!   strong player's opening.
+//! - **Playouts**: at the drawn attach point, the biggest pieces that fit there first.
+//! - **Mirror guard**: in `trigon-2` the board is centrally symmetric, so the second player could
+//!   answer every move with its point reflection and force a tie. While the position is symmetric
+//!   (Yellow mirrors Blue, Green mirrors Red), the first player's priors strongly favour the
+//!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
+
+use super::{Cells, PIECES, Trigon, TrigonMove, Variant, WORDS};
+
+/// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
+/// sizes 5 and 6).
+const OPENING_PIECES: [u32; 2] = [3, 6];
+/// Virtual simulations a prior is worth.
+const PRIOR_WEIGHT: f32 = 20.0;
+/// The weight of the mirror guard's prior: enough to outweigh hundreds of simulations.
+const MIRROR_WEIGHT: f32 = 400.0;
+
+impl Trigon {
+    /// Pieces colour `c` has placed.
+    fn placed(&self, c: usize) -> u32 {
+        PIECES as u32 - self.left[c].count_ones()
+    }
+
+    /// The colours playing against colour `c`.
+    fn opponents(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        let seat = self.player_of(c);
+        (0..self.colours as usize).filter(move |&o| self.player_of(o) != seat)
+    }
+
+    /// The moves the search considers: in a colour's opening only its biggest pieces.
+    pub(super) fn opening_moves(&self, out: &mut Vec<TrigonMove>) {
+        use super::Game as _;
+        self.legal_moves(out);
+        let Some(c) = self.colour_to_move() else { return };
+        let placed = self.placed(c);
+        let min_size = if placed < OPENING_PIECES[0] {
+            6
+        } else if placed < OPENING_PIECES[1] {
+            5
+        } else {
+            return;
+        };
+        let windows = &self.tables.windows;
+        let big = |m: &TrigonMove| *m != TrigonMove::PASS && windows[m.0 as usize].size >= min_size;
+        if out.iter().any(big) {
+            out.retain(big);
+        }
+    }
+
+    /// True in `trigon-2` when the position is its own point reflection with Blue↔Yellow and
+    /// Red↔Green, and the first player (Blue or Red) is to move.
+    fn mirrored(&self) -> bool {
+        if self.options.variant != Variant::Two || self.ply < 2 {
+            return false;
+        }
+        if !matches!(self.colour_to_move(), Some(0 | 2)) {
+            return false;
+        }
+        let n = self.tables.board.cells();
+        [(0, 1), (2, 3)].iter().all(|&(a, b)| reflect(&self.own[a], n) == self.own[b])
+    }
+
+    /// The priors of `moves` (see the module doc), for the colour to move.
+    pub(super) fn priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
+        out.clear();
+        let Some(c) = self.colour_to_move() else {
+            out.resize(moves.len(), (0.0, 0.0));
+            return;
+        };
+        let t = self.tables;
+        let mut theirs = Cells::default();
+        for o in self.opponents(c) {
+            for w in 0..WORDS {
+                theirs.0[w] |= self.corners[o].0[w] & !self.forbidden[o].0[w];
+            }
+        }
+        let opening = self.placed(c) < OPENING_PIECES[1];
+        let mirrored = self.mirrored();
+        for &mv in moves {
+            if mv == TrigonMove::PASS {
+                out.push((0.0, 0.0));
+                continue;
+            }
+            let k = mv.0 as usize;
+            let w = &t.windows[k];
+            if mirrored && t.self_mirror[k] {
+                out.push((1.0, MIRROR_WEIGHT));
+                continue;
+            }
+            let s = &t.stamps[k];
+            let (s0, w0) = (s.word as usize, w.word as usize);
+            let mut gained = 0;
+            for i in 0..5 {
+                let mut mask = 0;
+                if (s0 + i).wrapping_sub(w0) < 3 {
+                    mask = w.bits[s0 + i - w0];
+                }
+                let blocked = self.forbidden[c].0[s0 + i] | self.corners[c].0[s0 + i] | s.edge[i] | mask;
+                gained += (s.corner[i] & !blocked).count_ones();
+            }
+            let mut covered = 0;
+            for i in 0..3 {
+                covered += (w.bits[i] & theirs.0[w0 + i]).count_ones();
+            }
+            let mut value = 0.35 + 0.05 * w.size as f32 + 0.02 * gained.min(5) as f32 + 0.03 * covered.min(3) as f32;
+            if opening {
+                value += 0.1 * (1.0 - t.centre[k] as f32 / 255.0);
+            }
+            out.push((value.clamp(0.05, 0.95), PRIOR_WEIGHT));
+        }
+    }
+}
+
+/// The point reflection of a set of cells: cell `i` ↔ `n - 1 - i` (cells are numbered row by row
+/// and the board is centrally symmetric).
+pub fn reflect(set: &Cells, n: usize) -> Cells {
+    let mut out = Cells::default();
+    for i in set.iter() {
+        out.insert(n - 1 - i);
+    }
+    out
+}
