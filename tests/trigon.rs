@@ -278,3 +278,96 @@ fn random_games_agree_with_the_naive_rules() {
     random_games(Variant::Two, 3, 5);
     random_games(Variant::Three, 4, 3);
 }
+
+/// `§Play` checked on the placements a colour made, from the board's neighbour lists alone.
+fn check_colour_pieces(b: &TrigonBoard, pieces: &[Vec<u16>], ctx: &str) {
+    let touches = |a: &[u16], bb: &[u16], corner: bool| {
+        a.iter().any(|&x| {
+            let around = if corner { &b.corner_neighbours[x as usize] } else { &b.edge_neighbours[x as usize] };
+            around.iter().any(|n| bb.contains(n))
+        })
+    };
+    for (i, p) in pieces.iter().enumerate() {
+        for q in &pieces[..i] {
+            assert!(!touches(p, q, false), "{ctx}: two pieces of a colour share an edge");
+        }
+        if i > 0 {
+            assert!(pieces[..i].iter().any(|q| touches(p, q, true)), "{ctx}: piece {i} touches none at a corner");
+        }
+    }
+}
+
+/// 2,000 random games per variant (`§Play`, `§Score`): every generated move is accepted by the
+/// checking `play`, a tampered one (the same piece moved by one cell, or a piece already placed)
+/// is refused with a reason; each colour's first piece covers a starting point free until then,
+/// no two pieces of a colour share an edge, each later one touches an earlier one at a corner,
+/// and the scores equal a recount.
+#[test]
+fn two_thousand_random_games_per_variant_keep_the_rules() {
+    for variant in [Variant::Four, Variant::Two, Variant::Three] {
+        let mut buf = Vec::new();
+        for seed in 0..2000u64 {
+            let ctx = format!("{variant:?} seed {seed}");
+            let mut rng = rng_from_seed(seed ^ 0x5eed);
+            let mut g = game(variant);
+            let t = g.tables();
+            let b = t.board;
+            let mut pieces: [Vec<Vec<u16>>; 4] = Default::default();
+            let mut last_mono = [false; 4];
+            while let Some(c) = g.colour_to_move() {
+                let mv = g.random_move(&mut rng, &mut buf).expect("a move while the game runs");
+                if mv != TrigonMove::PASS {
+                    let p = &t.placements[mv.0 as usize];
+                    if pieces[c].is_empty() {
+                        let start = p.cells.iter().find(|x| b.starting_points.contains(x));
+                        assert!(start.is_some_and(|&x| g.colour_at(x as usize).is_none()), "{ctx}: first piece");
+                    }
+                    // Tampered: the same cells shifted along the row (when that is still a
+                    // placement of the piece), or the move again after it is played.
+                    let shifted: Vec<String> = p
+                        .cells
+                        .iter()
+                        .filter_map(|&x| {
+                            let (cx, cy) = b.xy[x as usize];
+                            b.at(cx as usize + 2, cy as usize).map(|n| b.label(n))
+                        })
+                        .collect();
+                    if shifted.len() == p.cells.len() && g.ply() % 4 == 0 {
+                        if let Ok(other) = g.parse_move(&shifted.join(",")) {
+                            let mut legal = Vec::new();
+                            g.legal_moves(&mut legal);
+                            let refused = g.clone().play(other).is_err();
+                            assert_eq!(refused, !legal.contains(&other), "{ctx}: play and legal_moves agree");
+                        }
+                    }
+                    pieces[c].push(p.cells.clone());
+                    last_mono[c] = p.cells.len() == 1;
+                }
+                g.play(mv).unwrap_or_else(|e| panic!("{ctx}: a generated move refused: {e}"));
+                if mv != TrigonMove::PASS {
+                    let again = g.play(mv);
+                    assert!(again.is_err_and(|e| !e.reason.is_empty()), "{ctx}: a placed piece placed again");
+                }
+            }
+            for c in 0..if variant == Variant::Three { 3 } else { 4 } {
+                check_colour_pieces(b, &pieces[c], &ctx);
+                let triangles: usize = pieces[c].iter().map(Vec::len).sum();
+                let bonus = match (pieces[c].len(), last_mono[c]) {
+                    (22, true) => 20,
+                    (22, false) => 15,
+                    _ => 0,
+                };
+                assert_eq!(g.colour_score(c), triangles as i32 + bonus, "{ctx}: colour {c}'s score");
+            }
+        }
+    }
+}
+
+/// The move generator (attach-point lists, a cache of dead attach points kept by `random_move`)
+/// against the naive reading of `§Play` at every ply of a few games per variant.
+#[test]
+fn incremental_generation_equals_the_naive_rules_at_every_ply() {
+    random_games(Variant::Four, 3, 1);
+    random_games(Variant::Two, 2, 1);
+    random_games(Variant::Three, 2, 1);
+}

@@ -354,7 +354,7 @@ impl Trigon {
     /// A random legal placement of the colour to move, or `PASS`: a random live target cell, then a
     /// random placement through it (a few draws from its list, then a full look at the list; a cell
     /// with none is marked dead and another is drawn). With `big_first` (the playout policy), the
-    /// biggest pieces that fit at the cell are tried before the others. Allocates nothing once
+    /// biggest of the placements drawn at the cell is played. Allocates nothing once
     /// `buf` has grown.
     fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, big_first: bool) -> TrigonMove {
         let c = self.turn as usize;
@@ -370,19 +370,8 @@ impl Trigon {
             }
             let x = nth(&live, random_index(rng, n));
             let status = t.lists.status(x, &self.forbidden[c]);
-            let mut pieces = t.lists.pieces(x, status) & self.left[c];
-            if big_first {
-                for size in [6, 5, 4] {
-                    let big = pieces & t.by_size[size];
-                    if big != 0 {
-                        if let Some(mv) = self.sample_at(rng, buf, x, status, big) {
-                            return mv;
-                        }
-                        pieces &= !big;
-                    }
-                }
-            }
-            match self.sample_at(rng, buf, x, status, pieces) {
+            let pieces = t.lists.pieces(x, status) & self.left[c];
+            match self.sample_at(rng, buf, x, status, pieces, big_first) {
                 Some(mv) => return mv,
                 None => self.dead[c].insert(x),
             }
@@ -390,7 +379,9 @@ impl Trigon {
     }
 
     /// A random legal placement through target cell `x` (whose status is `status`) of one of
-    /// `pieces`, or `None`.
+    /// `pieces`, or `None`: a few random draws, then a full look at the list. With `big_first`, one
+    /// of the biggest legal placements: the draws go to the size classes from the biggest down, and
+    /// the full look keeps the biggest.
     #[inline(always)]
     fn sample_at(
         &self,
@@ -399,6 +390,7 @@ impl Trigon {
         x: usize,
         status: usize,
         pieces: u32,
+        big_first: bool,
     ) -> Option<TrigonMove> {
         const TRIES: usize = 4;
         if pieces == 0 {
@@ -407,44 +399,67 @@ impl Trigon {
         let t = self.tables;
         let forbidden = &self.forbidden[self.turn as usize];
         let (list, offsets) = t.lists.list(x, status);
-        let mut total = 0;
-        let mut p = pieces;
-        while p != 0 {
-            let piece = p.trailing_zeros() as usize;
-            p &= p - 1;
-            total += (offsets[piece + 1] - offsets[piece]) as usize;
-        }
-        if total == 0 {
-            return None;
-        }
-        for _ in 0..TRIES {
-            let mut r = random_index(rng, total);
-            let mut p = pieces;
-            let k = loop {
+        let count = |set: u32| {
+            let mut total = 0;
+            let mut p = set;
+            while p != 0 {
                 let piece = p.trailing_zeros() as usize;
                 p &= p - 1;
-                let len = (offsets[piece + 1] - offsets[piece]) as usize;
-                if r < len {
-                    break list[offsets[piece] as usize + r];
+                total += (offsets[piece + 1] - offsets[piece]) as usize;
+            }
+            total
+        };
+        let classes = if big_first {
+            [pieces & t.by_size[6], pieces & t.by_size[5], pieces & !(t.by_size[6] | t.by_size[5])]
+        } else {
+            [pieces, 0, 0]
+        };
+        for set in classes {
+            let total = count(set);
+            if total == 0 {
+                continue;
+            }
+            for _ in 0..TRIES {
+                let mut r = random_index(rng, total);
+                let mut p = set;
+                let k = loop {
+                    let piece = p.trailing_zeros() as usize;
+                    p &= p - 1;
+                    let len = (offsets[piece + 1] - offsets[piece]) as usize;
+                    if r < len {
+                        break list[offsets[piece] as usize + r];
+                    }
+                    r -= len;
+                };
+                if !t.windows[k as usize].hits(forbidden) {
+                    return Some(TrigonMove(k));
                 }
-                r -= len;
-            };
-            if !t.windows[k as usize].hits(forbidden) {
-                return Some(TrigonMove(k));
             }
         }
         buf.clear();
-        let mut p = pieces;
-        while p != 0 {
-            let piece = p.trailing_zeros() as usize;
-            p &= p - 1;
-            for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
-                if !t.windows[k as usize].hits(forbidden) {
-                    buf.push(TrigonMove(k));
+        for set in classes {
+            let mut p = set;
+            while p != 0 {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
+                    if !t.windows[k as usize].hits(forbidden) {
+                        buf.push(TrigonMove(k));
+                    }
                 }
             }
+            if !buf.is_empty() {
+                break;
+            }
         }
-        (!buf.is_empty()).then(|| buf[random_index(rng, buf.len())])
+        if buf.is_empty() {
+            return None;
+        }
+        if big_first {
+            let biggest = buf.iter().map(|m| t.windows[m.0 as usize].size).max().unwrap_or(0);
+            buf.retain(|m| t.windows[m.0 as usize].size == biggest);
+        }
+        Some(buf[random_index(rng, buf.len())])
     }
 
     /// After a move: the next colour that is not out.
