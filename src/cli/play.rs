@@ -37,6 +37,10 @@ pub struct PlayArgs {
     /// Who sits in the second seat (White): `human`, `ai` or `ai:L`.
     #[arg(long, default_value = "ai:3", value_parser = parse_seat)]
     pub white: Seat,
+    /// Every seat in the order they move, comma-separated (`human,ai:3,ai:3,ai:3` for Trigon's
+    /// four colours); replaces `--black`/`--white`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_seat)]
+    pub seats: Vec<Seat>,
     /// Seed of the AI seats' searches (default: from the clock, printed so the game can be repeated).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -149,27 +153,34 @@ impl GameTask for Task<'_> {
     fn run<G: CliGame>(self, id: &str) -> Self::Output {
         let args = self.args;
         let (game, history) = start_position::<G>(id, &args.flags, args.moves.as_deref())?;
-        if game.num_players() != 2 {
-            return Err(CliError::usage(format!("{id} seats {} players; `play` seats two so far", game.num_players())));
+        let seats = if args.seats.is_empty() { vec![args.black, args.white] } else { args.seats.clone() };
+        if seats.len() != game.num_players() {
+            return Err(CliError::usage(format!(
+                "{id} seats {} players, not {}: name each with --seats (or --black/--white for two)",
+                game.num_players(),
+                seats.len()
+            )));
         }
         let seed = args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
         });
         let mut s = Session {
-            seats: vec![args.black, args.white],
+            searches: seats.iter().map(|_| None).collect(),
+            seats,
             seed,
             start: G::new(game.options()).map_err(CliError::usage)?,
             game,
             history,
-            searches: vec![None, None],
         };
         let (input, out) = (self.input, self.out);
+        let who: Vec<String> = (0..s.seats.len())
+            .map(|i| format!("{} as {}", s.seats[i].label(), s.game.player_name(Player(i as u8))))
+            .collect();
         writeln!(
             out,
-            "{id} {}: {} opens as Black against {} as White; seed {seed}; type 'help' for commands",
+            "{id} {}: {}; seed {seed}; type 'help' for commands",
             json!(s.game.options()),
-            s.seats[0].label(),
-            s.seats[1].label()
+            who.join(", then ")
         )?;
         let mut quit = false;
         let mut line = String::new();
