@@ -280,3 +280,17 @@ fn replay_refuses_bad_records_with_the_reason() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn play_seats_every_colour_of_trigon() {
+    // Four people: Blue opens on a starting point, Yellow's first piece on a covered one is refused.
+    let script = "r15\nr15\nquit\n";
+    let run = ok(&["play", "trigon", "--seats", "human,human,human,human", "--json"], script);
+    assert!(run.stdout.contains("Human as Blue, then Human as Yellow, then Human as Red, then Human as Green"));
+    assert!(run.stdout.contains("illegal: r15 is already covered"), "{}", run.stdout);
+    assert_eq!(run.json()["moves"], serde_json::json!(["r15"]));
+    // The number of seats must match the variant.
+    let run = triboard(&["play", "trigon-3", "--seats", "human,ai:1"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("trigon-3 seats 3 players, not 2"), "{}", run.stderr);
+}
