@@ -18,7 +18,7 @@ fn app_with(size: u8, seats: [Seat; 2]) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin));
     triboard::app::core_plugin(&mut app);
-    app.insert_resource(Setup { options: TrikeOptions { size }, seats });
+    app.insert_resource(Setup::trike(TrikeOptions { size }, seats));
     app.update();
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
     app.update();
@@ -374,4 +374,261 @@ fn a_bad_opened_record_changes_nothing_and_says_why() {
     menu.update();
     assert_eq!(*menu.world().resource::<State<Screen>>().get(), Screen::Menu);
     assert!(menu.world().resource::<Status>().text.contains("chess"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blokus Trigon.
+
+use triboard::app::board::CellClicked;
+use triboard::app::board::trigon::{PlacedPiece, Selection, TrigonCell};
+use triboard::rules::trigon::{Trigon, TrigonMove, Variant};
+
+fn trigon_app(variant: Variant, seats: &[Seat]) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    triboard::app::core_plugin(&mut app);
+    app.insert_resource(Setup::trigon(variant, seats));
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    app.update();
+    app
+}
+
+fn trigon_model(app: &App) -> &Model<Trigon> {
+    app.world().resource::<Model<Trigon>>()
+}
+
+/// What the board shows: placements with their colours, sorted.
+fn placed(app: &mut App) -> Vec<(u16, u8)> {
+    let world = app.world_mut();
+    let mut pieces: Vec<(u16, u8)> =
+        world.query::<&PlacedPiece>().iter(world).map(|p| (p.placement, p.colour)).collect();
+    pieces.sort_unstable();
+    pieces
+}
+
+/// What the model says is on the board.
+fn placed_in_model(app: &App) -> Vec<(u16, u8)> {
+    let model = trigon_model(app);
+    let mut replay = model.start.clone();
+    let mut out = Vec::new();
+    for &mv in &model.moves {
+        let colour = replay.colour_to_move().unwrap() as u8;
+        if mv != TrigonMove::PASS {
+            out.push((mv.0, colour));
+        }
+        replay.play_unchecked(mv);
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The piece of `size` triangles with the highest index (pieces are numbered by size).
+fn piece_of_size(app: &App, size: usize) -> u8 {
+    let tables = trigon_model(app).game.tables();
+    (0..tables.pieces.len()).rev().find(|&k| tables.pieces[k].len() == size).unwrap() as u8
+}
+
+/// Chooses `piece` in orientation `symmetry` for the colour to move and presses `cell`, as the
+/// chooser and a click on the board do.
+fn place(app: &mut App, piece: u8, symmetry: u8, cell: usize) {
+    let colour = trigon_model(app).game.colour_to_move().unwrap() as u8;
+    let mut selection = app.world_mut().resource_mut::<Selection>();
+    *selection = Selection { piece: Some(piece), symmetry, colour, ..*selection };
+    app.world_mut().write_message(CellClicked { cell });
+    app.update();
+}
+
+fn start_cell(app: &App, k: usize) -> usize {
+    trigon_model(app).game.tables().board.starting_points[k] as usize
+}
+
+#[test]
+fn a_trigon_game_sets_up_its_board() {
+    for (variant, cells, seats) in [(Variant::Four, 486, 4), (Variant::Two, 486, 2), (Variant::Three, 384, 3)] {
+        let mut app = trigon_app(variant, &[Seat::Human; 4]);
+        assert!(!app.world().contains_resource::<Model>(), "no Trike model beside it");
+        let model = trigon_model(&app);
+        assert_eq!(model.seats.len(), seats);
+        assert!(model.moves.is_empty());
+        let world = app.world_mut();
+        assert_eq!(world.query::<&TrigonCell>().iter(world).count(), cells);
+        assert_eq!(world.query::<&TrigonCell>().iter(world).filter(|c| c.start).count(), 6);
+        assert_eq!(world.query::<&BoardCell>().iter(world).count(), cells, "every cell can be picked");
+        assert!(placed(&mut app).is_empty());
+        assert!(app.world().resource::<Status>().text.contains("Blokus Trigon"));
+    }
+}
+
+#[test]
+fn a_legal_placement_through_the_input_path_is_played() {
+    let mut app = trigon_app(Variant::Four, &[Seat::Human; 4]);
+    let six = piece_of_size(&app, 6);
+    let start = start_cell(&app, 0);
+    place(&mut app, six, 0, start);
+    let status = app.world().resource::<Status>().clone();
+    assert!(!status.error, "{status:?}");
+    let model = trigon_model(&app);
+    assert_eq!(model.moves.len(), 1);
+    let cells = &model.game.tables().placements[model.moves[0].0 as usize].cells;
+    assert!(cells.contains(&(start as u16)), "the piece covers the cell under the pointer");
+    assert_eq!(model.game.colour_at(start), Some(0));
+    assert_eq!(model.game.colour_to_move(), Some(1), "Yellow is next");
+    assert_eq!(placed(&mut app), vec![(model_move(&app, 0), 0)]);
+    assert!(app.world().resource::<Selection>().piece.is_none(), "the placed piece is no longer chosen");
+    // Turned and flipped, the same piece is still a placement of the right size for Yellow.
+    let five = piece_of_size(&app, 5);
+    let other_start = start_cell(&app, 3);
+    place(&mut app, five, 7, other_start);
+    assert_eq!(trigon_model(&app).moves.len(), 2, "{:?}", app.world().resource::<Status>());
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+}
+
+fn model_move(app: &App, k: usize) -> u16 {
+    trigon_model(app).moves[k].0
+}
+
+#[test]
+fn an_illegal_placement_is_refused_with_a_reason() {
+    let mut app = trigon_app(Variant::Four, &[Seat::Human; 4]);
+    let centre = trigon_model(&app).game.tables().board.at(17, 9).unwrap();
+    // No piece chosen yet.
+    app.world_mut().write_message(CellClicked { cell: centre });
+    app.update();
+    let status = app.world().resource::<Status>().clone();
+    assert!(status.error && status.text.contains("choose a piece"), "{status:?}");
+    // The first piece must cover a starting point.
+    place(&mut app, 0, 0, centre);
+    let status = app.world().resource::<Status>().clone();
+    assert!(status.error && status.text.contains("starting point"), "{status:?}");
+    assert!(trigon_model(&app).moves.is_empty());
+    // Sticking out of the board, at the top-left corner cell.
+    let six = piece_of_size(&app, 6);
+    place(&mut app, six, 0, 0);
+    let status = app.world().resource::<Status>().clone();
+    assert!(status.error && status.text.contains("stick out"), "{status:?}");
+    // Onto a covered cell.
+    let start = start_cell(&app, 0);
+    place(&mut app, 0, 0, start);
+    assert_eq!(trigon_model(&app).moves.len(), 1);
+    place(&mut app, 0, 0, start);
+    let status = app.world().resource::<Status>().clone();
+    assert!(status.error && status.text.contains("already covered"), "{status:?}");
+    assert_eq!(trigon_model(&app).moves.len(), 1);
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+}
+
+#[test]
+fn trigon_undo_and_redo_keep_the_pieces_in_step() {
+    let mut app = trigon_app(Variant::Three, &[Seat::Human; 3]);
+    for k in 0..3 {
+        let start = start_cell(&app, k * 2);
+        let piece = piece_of_size(&app, 4);
+        place(&mut app, piece, 0, start);
+    }
+    assert_eq!(trigon_model(&app).moves.len(), 3, "{:?}", app.world().resource::<Status>());
+    assert_eq!(placed(&mut app).len(), 3);
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    assert_eq!(trigon_model(&app).moves.len(), 2);
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+    assert_eq!(placed(&mut app).len(), 2);
+    app.world_mut().write_message(Command::Redo);
+    app.update();
+    assert_eq!(placed(&mut app).len(), 3);
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+}
+
+#[test]
+fn a_whole_trigon_game_passes_for_stuck_colours_and_ends_with_the_pieces_on_the_board() {
+    let mut app = trigon_app(Variant::Two, &[Seat::Human; 2]);
+    let mut moves = Vec::new();
+    for _ in 0..200 {
+        let model = trigon_model(&app);
+        if model.game.outcome().is_some() {
+            break;
+        }
+        model.game.legal_moves(&mut moves);
+        assert_ne!(moves, vec![TrigonMove::PASS], "a colour that cannot place passes by itself");
+        // Not always the first move, so the colours spread out.
+        let mv = moves[model.moves.len() * 7 % moves.len()];
+        app.world_mut().write_message(MoveIntent { mv, from_ai: false });
+        app.update();
+    }
+    let model = trigon_model(&app).clone();
+    assert!(model.game.outcome().is_some(), "the game ended");
+    assert!(model.moves.contains(&TrigonMove::PASS), "the passes are in the move list");
+    let result = model.result_text().unwrap();
+    assert!(result.contains("Blue/Red") && result.contains("Yellow/Green"), "{result}");
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+    // The record replays (passes included) into the same position.
+    let record = model.record();
+    assert_eq!(record.game, "trigon-2");
+    let (_, game, _) = record.replay::<Trigon>().expect("the record replays");
+    assert!(game.outcome().is_some());
+}
+
+#[test]
+fn ai_seats_play_trigon() {
+    let level = Seat::Ai(Level::new(1).unwrap());
+    let mut app = trigon_app(Variant::Four, &[level; 4]);
+    let played = wait_for(&mut app, Duration::from_secs(60), |app| trigon_model(app).moves.len() >= 3);
+    assert!(played, "the AI seats placed three pieces within a minute");
+    let model = trigon_model(&app).clone();
+    let mut game = model.start.clone();
+    for &mv in &model.moves {
+        game.play(mv).expect("a legal move");
+    }
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+}
+
+#[test]
+fn loading_a_trigon_record_in_a_trike_game_switches_the_game() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    // Blue's and Yellow's first pieces on the 384-cell board, as `triboard` writes them.
+    let mut game = <Trigon as Game>::new(&triboard::rules::trigon::TrigonOptions { variant: Variant::Three }).unwrap();
+    let mut texts = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        game.legal_moves(&mut moves);
+        texts.push(format!("\"{}\"", game.move_text(moves[0])));
+        game.play(moves[0]).unwrap();
+    }
+    let json =
+        format!(r#"{{"game":"trigon-3","moves":[{}],"players":["Human","AI level 2","Human"]}}"#, texts.join(","));
+    app.world_mut().write_message(Command::Load(record(&json)));
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(!app.world().contains_resource::<Model>(), "the Trike game is gone");
+    let model = trigon_model(&app);
+    assert_eq!(model.game.options().variant, Variant::Three);
+    assert_eq!(model.moves.len(), 2);
+    assert_eq!(model.seats, [Seat::Human, Seat::Ai(Level::new(2).unwrap()), Seat::Human]);
+    let world = app.world_mut();
+    assert_eq!(world.query::<&TrigonCell>().iter(world).count(), 384);
+    assert_eq!(world.query::<&Checker>().iter(world).count(), 0);
+    assert_eq!(placed(&mut app), placed_in_model(&app));
+    assert_eq!(
+        triboard::app::title_text(Some(trigon_model(&app))),
+        "Blokus Trigon Three-Player · 2 moves · Red to move — triboard"
+    );
+}
+
+#[test]
+fn turning_and_flipping_the_chosen_piece_walks_all_its_orientations() {
+    let sel = Selection { piece: Some(3), ..Default::default() };
+    let mut seen = std::collections::HashSet::new();
+    let mut s = sel;
+    for _ in 0..6 {
+        seen.insert(s.symmetry);
+        seen.insert(s.flipped().symmetry);
+        assert_eq!(s.flipped().flipped(), s, "flipping twice is the identity");
+        s = s.rotated(1);
+    }
+    assert_eq!(s, sel, "six turns are the identity");
+    assert_eq!(seen.len(), 12);
+    assert_eq!(sel.rotated(1).rotated(-1), sel);
 }

@@ -12,10 +12,10 @@ use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use web_time::Instant;
 
-use super::model::{Model, MoveIntent, Step};
+use super::model::{AppGame, Model, MoveIntent, Step};
 use crate::ai::{Level, Mcts, SearchConfig, SearchHandle};
-use crate::rules::Game;
-use crate::rules::trike::{Trike, TrikeMove};
+use crate::rules::trigon::Trigon;
+use crate::rules::trike::Trike;
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
@@ -37,35 +37,41 @@ impl Default for AiRunner {
     }
 }
 
-/// The search in progress, if any.
-#[derive(Resource, Default)]
-pub struct AiSearch {
-    running: Option<Running>,
+/// The search in progress, if any: one resource per game type; `AiSearch` alone is Trike's.
+#[derive(Resource)]
+pub struct AiSearch<G: AppGame = Trike> {
+    running: Option<Running<G>>,
+}
+
+impl<G: AppGame> Default for AiSearch<G> {
+    fn default() -> Self {
+        AiSearch { running: None }
+    }
 }
 
 /// Where a search runs.
-enum Work {
-    Thread(Task<Option<TrikeMove>>),
-    Sliced { mcts: Box<Mcts<Trike>>, per_frame: Duration, searched: Duration },
+enum Work<G: AppGame> {
+    Thread(Task<Option<G::Move>>),
+    Sliced { mcts: Box<Mcts<G>>, per_frame: Duration, searched: Duration },
 }
 
-struct Running {
-    work: Work,
+struct Running<G: AppGame> {
+    work: Work<G>,
     handle: SearchHandle,
     level: Level,
     revision: u64,
     started: Instant,
-    found: Option<Option<TrikeMove>>,
+    found: Option<Option<G::Move>>,
 }
 
 // Dropping a search (undo, new game, quitting) stops its thread's work too, not only the task.
-impl Drop for Running {
+impl<G: AppGame> Drop for Running<G> {
     fn drop(&mut self) {
         self.handle.stop();
     }
 }
 
-impl AiSearch {
+impl<G: AppGame> AiSearch<G> {
     /// `(level, simulations done, fraction of the budget used)` while a search runs. The fraction
     /// is the larger of the simulation and the time share.
     pub fn progress(&self) -> Option<(Level, u64, f32)> {
@@ -95,21 +101,26 @@ impl AiSearch {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<AiSearch>()
-        .init_resource::<AiRunner>()
-        .add_systems(Update, drive.in_set(Step::Intents))
-        .add_systems(Update, cancel_stale.in_set(Step::View))
-        .add_systems(Update, cancel_without_model.run_if(not(resource_exists::<Model>)));
+    app.init_resource::<AiRunner>();
+    game_plugin::<Trike>(app);
+    game_plugin::<Trigon>(app);
 }
 
-fn cancel_without_model(mut search: ResMut<AiSearch>) {
+fn game_plugin<G: AppGame>(app: &mut App) {
+    app.init_resource::<AiSearch<G>>()
+        .add_systems(Update, drive::<G>.in_set(Step::Intents))
+        .add_systems(Update, cancel_stale::<G>.in_set(Step::View))
+        .add_systems(Update, cancel_without_model::<G>.run_if(not(resource_exists::<Model<G>>)));
+}
+
+fn cancel_without_model<G: AppGame>(mut search: ResMut<AiSearch<G>>) {
     if let Some(r) = search.running.take() {
         r.handle.stop();
     }
 }
 
 /// Undo, load or a new game while thinking: stop the search in the frame the model changed.
-fn cancel_stale(model: Option<Res<Model>>, mut search: ResMut<AiSearch>) {
+fn cancel_stale<G: AppGame>(model: Option<Res<Model<G>>>, mut search: ResMut<AiSearch<G>>) {
     if let (Some(model), Some(r)) = (model, &search.running)
         && r.revision != model.revision
     {
@@ -119,11 +130,11 @@ fn cancel_stale(model: Option<Res<Model>>, mut search: ResMut<AiSearch>) {
 }
 
 /// Starts, polls (or runs a slice of), cancels and finishes the search.
-fn drive(
-    model: Option<Res<Model>>,
+fn drive<G: AppGame>(
+    model: Option<Res<Model<G>>>,
     runner: Res<AiRunner>,
-    mut search: ResMut<AiSearch>,
-    mut intents: MessageWriter<MoveIntent>,
+    mut search: ResMut<AiSearch<G>>,
+    mut intents: MessageWriter<MoveIntent<G::Move>>,
 ) {
     let Some(model) = model else { return };
     if let Some(r) = &mut search.running {
@@ -181,10 +192,10 @@ fn lower_priority() {
 /// Simulations between two looks at the clock in a slice (well under a millisecond).
 const SLICE_STEP: u64 = 32;
 
-impl Work {
+impl<G: AppGame> Work<G> {
     /// The search's move once it is done (`Some(None)`: the game had no move); a sliced search
     /// first runs its slice for this frame.
-    fn poll(&mut self, level: Level) -> Option<Option<TrikeMove>> {
+    fn poll(&mut self, level: Level) -> Option<Option<G::Move>> {
         match self {
             Work::Thread(task) => check_ready(task),
             Work::Sliced { mcts, per_frame, searched } => {
@@ -205,7 +216,7 @@ impl Work {
 }
 
 /// A legal move for a search stopped before its first simulation.
-fn first_legal(game: &Trike) -> Option<TrikeMove> {
+fn first_legal<G: AppGame>(game: &G) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     moves.first().copied()

@@ -1,6 +1,7 @@
 //! The in-game panels (egui): players and scores, the status line, the AI's progress with Move now,
-//! Swap, undo/redo, new game and rematch, save and load, the move list, the rules, and the
-//! game-over window.
+//! the game's own actions (Trike's Swap), undo/redo, new game and rematch, save and load, the move
+//! list, the rules, and the game-over window. The frame is shared; what differs per game is
+//! [`HudGame`] (Trigon's is in `board::trigon`, with its piece chooser).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -9,9 +10,10 @@ use super::Screen;
 use super::ai_task::AiSearch;
 use super::files;
 use super::menu::root_ui;
-use super::model::{Command, Model, MoveIntent, Status};
-use crate::rules::trike::{Color as Stone, TrikeMove};
-use crate::rules::{Game, Player};
+use super::model::{AppGame, Command, Model, MoveIntent, Status};
+use crate::rules::trigon::Trigon;
+use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
+use crate::rules::{Game, Outcome, Player};
 
 /// Width of the side panel in logical pixels; the board view keeps the board left of it.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -25,6 +27,84 @@ impl Default for PanelWidth {
 
 const SIDE_PANEL: f32 = 340.0;
 
+/// Width of a panel left of the board (Trigon's piece chooser), 0 when there is none.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct LeftPanelWidth(pub f32);
+
+/// A swatch: fill and outline.
+pub type Swatch = (egui::Color32, egui::Color32);
+
+/// What the side panel shows that differs per game.
+pub trait HudGame: AppGame {
+    /// Beside the heading: "board 13".
+    fn subtitle(&self) -> String;
+    /// The colours a seat plays (Trigon two-player: two).
+    fn seat_swatches(&self, player: Player) -> Vec<Swatch>;
+    /// The seat's score while the game runs, if the game keeps one.
+    fn live_score(&self, _player: Player) -> Option<i32> {
+        None
+    }
+    /// What a person to move should do.
+    fn hint(model: &Model<Self>) -> String;
+    /// Buttons of the game's own (Trike: Swap).
+    fn actions(_ui: &mut egui::Ui, _model: &Model<Self>, _intents: &mut MessageWriter<MoveIntent<Self::Move>>) {}
+    /// The rules window's title and text.
+    fn rules(ui: &mut egui::Ui);
+    /// The game-over window below its winner line: scores and how they came about.
+    fn game_over(ui: &mut egui::Ui, model: &Model<Self>, outcome: &Outcome);
+    /// The colour of the mover in `before` (the position a move is played in), for the move list.
+    fn mover_swatch(before: &Self) -> Swatch;
+    /// A move's text in the move list.
+    fn move_label(before: &Self, mv: Self::Move) -> String {
+        before.move_text(mv)
+    }
+    /// Moves per row of the move list.
+    const PLIES_PER_ROW: usize = 2;
+}
+
+impl HudGame for Trike {
+    fn subtitle(&self) -> String {
+        format!("board {}", self.geometry().side)
+    }
+    fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
+        vec![swatch(self.color_of(player))]
+    }
+    fn hint(model: &Model<Trike>) -> String {
+        if model.game.pawn().is_none() {
+            "Click any cell to place the first checker and the pawn.".into()
+        } else {
+            "Click a highlighted cell to move the pawn there.".into()
+        }
+    }
+    fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut MessageWriter<MoveIntent>) {
+        if model.game.swap_available() && model.human_to_move() {
+            let swap = ui.button("Swap colours (pie rule)").on_hover_text(
+                "Take over the opening checker: you become Black, and the opener plays White and moves next",
+            );
+            if swap.clicked() {
+                intents.write(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
+            }
+        }
+    }
+    fn rules(ui: &mut egui::Ui) {
+        rules_text(ui);
+    }
+    fn game_over(ui: &mut egui::Ui, model: &Model<Trike>, outcome: &Outcome) {
+        let game = &model.game;
+        ui.label(format!(
+            "{} {} – {} {}",
+            game.player_name(Player(0)),
+            outcome.scores[0],
+            game.player_name(Player(1)),
+            outcome.scores[1]
+        ));
+        ui.label(egui::RichText::new("Scored: the checkers under and around the trapped pawn (gold).").weak());
+    }
+    fn mover_swatch(before: &Trike) -> Swatch {
+        swatch(before.color_of(before.to_move().expect("a recorded move was played")))
+    }
+}
+
 /// Which windows are open.
 #[derive(Resource, Default)]
 struct Windows {
@@ -36,13 +116,16 @@ struct Windows {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PanelWidth>().init_resource::<Windows>().add_systems(
+    app.init_resource::<PanelWidth>().init_resource::<LeftPanelWidth>().init_resource::<Windows>().add_systems(
         EguiPrimaryContextPass,
-        panels.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model>)),
+        (
+            panels::<Trike>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trike>>)),
+            panels::<Trigon>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+        ),
     );
 }
 
-/// The colours of the swatches, as egui colours.
+/// The colours of Trike's swatches, as egui colours.
 fn swatch(color: Stone) -> (egui::Color32, egui::Color32) {
     match color {
         Stone::Black => (egui::Color32::from_rgb(0x1f, 0x1f, 0x24), egui::Color32::from_rgb(0xb0, 0xb0, 0xb8)),
@@ -54,21 +137,22 @@ fn title(text: &str) -> egui::RichText {
     egui::RichText::new(text).size(17.0).strong()
 }
 
-fn stone(ui: &mut egui::Ui, color: Stone, radius: f32) {
+/// A round swatch of `radius`.
+pub fn stone(ui: &mut egui::Ui, (fill, outline): Swatch, radius: f32) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(radius * 2.0 + 4.0, radius * 2.0 + 4.0), egui::Sense::hover());
-    let (fill, outline) = swatch(color);
     ui.painter().circle(rect.center(), radius, fill, egui::Stroke::new(1.5, outline));
 }
 
 #[allow(clippy::too_many_arguments)]
-fn panels(
+fn panels<G: HudGame>(
     mut contexts: EguiContexts,
-    model: Res<Model>,
-    search: Res<AiSearch>,
+    model: Res<Model<G>>,
+    search: Res<AiSearch<G>>,
     mut status: ResMut<Status>,
     mut windows: ResMut<Windows>,
     mut panel_width: ResMut<PanelWidth>,
-    mut intents: MessageWriter<MoveIntent>,
+    left: Res<LeftPanelWidth>,
+    mut intents: MessageWriter<MoveIntent<G::Move>>,
     mut orders: MessageWriter<Command>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -79,8 +163,8 @@ fn panels(
     let panel = egui::Panel::right("side").exact_size(SIDE_PANEL).resizable(false).frame(frame).show(&mut root, |ui| {
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            ui.heading("Trike");
-            ui.label(egui::RichText::new(format!("board {}", game.geometry().side)).weak());
+            ui.heading(game.display_name());
+            ui.label(egui::RichText::new(game.subtitle()).weak());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.button("Rules").clicked() {
                     windows.rules = !windows.rules;
@@ -88,10 +172,12 @@ fn panels(
             });
         });
         ui.separator();
-        for seat in 0..2 {
+        for seat in 0..game.num_players() {
             let player = Player(seat as u8);
             ui.horizontal(|ui| {
-                stone(ui, game.color_of(player), 9.0);
+                for colour in game.seat_swatches(player) {
+                    stone(ui, colour, 9.0);
+                }
                 let to_move = game.to_move() == Some(player);
                 let name = egui::RichText::new(game.player_name(player)).size(17.0);
                 ui.label(if to_move { name.strong() } else { name });
@@ -110,8 +196,13 @@ fn panels(
                         } else {
                             text
                         });
-                    } else if to_move {
-                        ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
+                    } else {
+                        if let Some(score) = game.live_score(player) {
+                            ui.label(egui::RichText::new(score.to_string()).size(17.0));
+                        }
+                        if to_move {
+                            ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
+                        }
                     }
                 });
             });
@@ -129,21 +220,9 @@ fn panels(
                 ui.add(egui::ProgressBar::new(fraction).show_percentage());
             });
         } else if model.human_to_move() {
-            let hint = if game.pawn().is_none() {
-                "Click any cell to place the first checker and the pawn."
-            } else {
-                "Click a highlighted cell to move the pawn there."
-            };
-            ui.label(egui::RichText::new(hint).weak());
+            ui.label(egui::RichText::new(G::hint(&model)).weak());
         }
-        if game.swap_available() && model.human_to_move() {
-            let swap = ui.button("Swap colours (pie rule)").on_hover_text(
-                "Take over the opening checker: you become Black, and the opener plays White and moves next",
-            );
-            if swap.clicked() {
-                intents.write(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
-            }
-        }
+        G::actions(ui, &model, &mut intents);
         ui.separator();
         ui.horizontal(|ui| {
             if ui.add_enabled(!model.moves.is_empty(), egui::Button::new("⟲ Undo")).clicked() {
@@ -169,13 +248,13 @@ fn panels(
             if ui.button("New game").clicked() {
                 orders.write(Command::NewGame);
             }
-            if ui.button("Rematch").on_hover_text("The same board again, the seats exchanged").clicked() {
+            if ui.button("Rematch").on_hover_text("The same game again, the seats moved round by one").clicked() {
                 orders.write(Command::Rematch);
             }
         });
         ui.separator();
         ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
-        move_list(ui, &model);
+        move_list::<G>(ui, &model);
     });
     // Keyboard: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo.
     let (undo, redo) = ctx.input(|i| {
@@ -195,7 +274,10 @@ fn panels(
 
     if windows.rules {
         let mut open = true;
-        egui::Window::new(title("Rules of Trike")).open(&mut open).default_width(420.0).show(ctx, rules_text);
+        egui::Window::new(title(&format!("Rules of {}", game.display_name())))
+            .open(&mut open)
+            .default_width(420.0)
+            .show(ctx, G::rules);
         windows.rules = open;
     }
     if windows.load {
@@ -228,33 +310,31 @@ fn panels(
     if let Some(outcome) = outcome
         && windows.dismissed != Some(model.revision)
     {
-        let winner = outcome.winners()[0];
+        let winners = outcome.winners();
         let mut close = false;
         egui::Window::new(title("Game over"))
             .collapsible(false)
             .resizable(false)
-            .anchor(egui::Align2::LEFT_TOP, [16.0, 16.0])
+            .anchor(egui::Align2::LEFT_TOP, [left.0 + 16.0, 16.0])
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
-                    stone(ui, game.color_of(winner), 11.0);
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{} ({}) wins",
-                            game.player_name(winner),
-                            model.seats[winner.index()].label()
-                        ))
-                        .size(20.0)
-                        .strong(),
-                    );
+                    for winner in &winners {
+                        for colour in game.seat_swatches(*winner) {
+                            stone(ui, colour, 11.0);
+                        }
+                    }
+                    let names: Vec<String> = winners
+                        .iter()
+                        .map(|w| format!("{} ({})", game.player_name(*w), model.seats[w.index()].label()))
+                        .collect();
+                    let verdict = if winners.len() == 1 {
+                        format!("{} wins", names[0])
+                    } else {
+                        format!("{} share first place", names.join(" and "))
+                    };
+                    ui.label(egui::RichText::new(verdict).size(20.0).strong());
                 });
-                ui.label(format!(
-                    "{} {} – {} {}",
-                    game.player_name(Player(0)),
-                    outcome.scores[0],
-                    game.player_name(Player(1)),
-                    outcome.scores[1]
-                ));
-                ui.label(egui::RichText::new("Scored: the checkers under and around the trapped pawn (gold).").weak());
+                G::game_over(ui, &model, &outcome);
                 ui.horizontal(|ui| {
                     if ui.button("New game").clicked() {
                         orders.write(Command::NewGame);
@@ -272,34 +352,39 @@ fn panels(
     Ok(())
 }
 
-/// The plies in rows of two, each with the mover's colour; the last one stands out.
-fn move_list(ui: &mut egui::Ui, model: &Model) {
+/// The plies in rows of [`HudGame::PLIES_PER_ROW`], each with the mover's colour; the last one
+/// stands out.
+fn move_list<G: HudGame>(ui: &mut egui::Ui, model: &Model<G>) {
     let mut replay = model.start.clone();
-    let plies: Vec<(Stone, String)> = model
+    let plies: Vec<(Swatch, String)> = model
         .moves
         .iter()
         .map(|&mv| {
-            let mover = replay.color_of(replay.to_move().expect("a recorded move was played"));
-            let text = replay.move_text(mv);
+            let mover = G::mover_swatch(&replay);
+            let text = G::move_label(&replay, mv);
             replay.play_unchecked(mv);
             (mover, text)
         })
         .collect();
     let last = plies.len().saturating_sub(1);
+    let per_row = G::PLIES_PER_ROW;
     egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
-        egui::Grid::new("moves").num_columns(3).min_col_width(24.0).spacing([14.0, 4.0]).striped(true).show(ui, |ui| {
-            for (row, pair) in plies.chunks(2).enumerate() {
-                ui.label(egui::RichText::new(format!("{}.", row * 2 + 1)).weak());
-                for (k, (color, text)) in pair.iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        stone(ui, *color, 6.0);
-                        let t = egui::RichText::new(text).monospace();
-                        ui.label(if row * 2 + k == last { t.strong().underline() } else { t });
-                    });
+        egui::Grid::new("moves").num_columns(per_row + 1).min_col_width(24.0).spacing([14.0, 4.0]).striped(true).show(
+            ui,
+            |ui| {
+                for (row, group) in plies.chunks(per_row).enumerate() {
+                    ui.label(egui::RichText::new(format!("{}.", row * per_row + 1)).weak());
+                    for (k, (colour, text)) in group.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            stone(ui, *colour, 6.0);
+                            let t = egui::RichText::new(text).monospace();
+                            ui.label(if row * per_row + k == last { t.strong().underline() } else { t });
+                        });
+                    }
+                    ui.end_row();
                 }
-                ui.end_row();
-            }
-        });
+            },
+        );
     });
 }
 

@@ -1,13 +1,12 @@
-//! Input: Bevy's picking turns hovers and clicks on cells into the hovered cell and move intents.
+//! Input: Bevy's picking turns hovers and presses on cells into the hovered cell and
+//! [`CellClicked`] messages, which each game's view turns into move intents.
 //! Observers are attached to every cell entity as it is created. A move is made on the press (not
 //! the click) so a quick tap whose press and release fall in the same frame still counts.
 
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
-use super::board::{BoardCell, Hovered};
-use super::model::MoveIntent;
-use crate::rules::trike::TrikeMove;
+use super::board::{BoardCell, CellClicked, Hovered};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_observer(|add: On<Add, BoardCell>, mut commands: Commands| {
@@ -29,11 +28,11 @@ fn on_out(out: On<Pointer<Out>>, cells: Query<&BoardCell>, mut hovered: ResMut<H
     }
 }
 
-fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut intents: MessageWriter<MoveIntent>) {
+fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut clicks: MessageWriter<CellClicked>) {
     if click.button != PointerButton::Primary {
         return;
     }
     if let Ok(cell) = cells.get(click.entity) {
-        intents.write(MoveIntent { mv: TrikeMove::to(cell.cell), from_ai: false });
+        clicks.write(CellClicked { cell: cell.cell });
     }
 }

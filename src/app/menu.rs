@@ -7,19 +7,69 @@ use super::Screen;
 use super::model::{Setup, Status};
 use crate::ai::Level;
 use crate::ai::Seat;
-use crate::rules::trike::{MAX_SIZE, MIN_SIZE};
+use crate::rules::trigon::Variant;
+use crate::rules::trike::{MAX_SIZE, MIN_SIZE, TrikeOptions};
+
+/// The games the start screen offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    Trike,
+    Trigon(Variant),
+}
+
+impl Choice {
+    const ALL: [Choice; 4] =
+        [Choice::Trike, Choice::Trigon(Variant::Four), Choice::Trigon(Variant::Two), Choice::Trigon(Variant::Three)];
+
+    fn name(self) -> &'static str {
+        match self {
+            Choice::Trike => "Trike",
+            Choice::Trigon(Variant::Four) => "Blokus Trigon (4 players)",
+            Choice::Trigon(Variant::Two) => "Blokus Trigon Two-Player",
+            Choice::Trigon(Variant::Three) => "Blokus Trigon Three-Player",
+        }
+    }
+
+    /// The seats' names, in the order they first move.
+    fn seats(self) -> &'static [&'static str] {
+        match self {
+            Choice::Trike => &["Black (opens)", "White (may swap)"],
+            Choice::Trigon(Variant::Four) => &["Blue", "Yellow", "Red", "Green"],
+            Choice::Trigon(Variant::Two) => &["Blue & Red", "Yellow & Green"],
+            Choice::Trigon(Variant::Three) => &["Blue", "Yellow", "Red"],
+        }
+    }
+
+    fn summary(self) -> &'static str {
+        match self {
+            Choice::Trike => {
+                "Slide the pawn along a line of empty cells and drop a checker where it stops.\n\
+                 When the pawn is trapped, the checkers under and around it score."
+            }
+            Choice::Trigon(Variant::Two) => {
+                "Place your pieces corner to corner, never edge to edge with your own colour.\n\
+                 You play two colours; their triangles add up. Most triangles wins."
+            }
+            Choice::Trigon(_) => {
+                "Place your pieces corner to corner, never edge to edge with your own colour.\n\
+                 A colour that cannot place is out. Most triangles wins; all 22 pieces earn a bonus."
+            }
+        }
+    }
+}
 
 /// The start screen's choices while it is open.
 #[derive(Resource, Clone, Debug)]
 struct Choices {
+    game: Choice,
     size: u8,
-    ai: [bool; 2],
-    level: [u8; 2],
+    ai: [bool; 4],
+    level: [u8; 4],
 }
 
 impl Default for Choices {
     fn default() -> Self {
-        Choices { size: 13, ai: [false, true], level: [3, 3] }
+        Choices { game: Choice::Trike, size: 13, ai: [false, true, true, true], level: [3, 3, 3, 3] }
     }
 }
 
@@ -71,7 +121,7 @@ fn start_screen(
     let mut start = false;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
-            ui.add_space((ui.available_height() - 520.0).max(0.0) / 2.0);
+            ui.add_space((ui.available_height() - 600.0).max(0.0) / 2.0);
             ui.label(egui::RichText::new("triboard").size(44.0).strong());
             ui.label(egui::RichText::new("abstract strategy games on triangle boards").size(16.0).weak());
             ui.add_space(24.0);
@@ -79,20 +129,38 @@ fn start_screen(
                 ui.set_width(440.0);
                 egui::Grid::new("setup").num_columns(2).spacing([18.0, 14.0]).show(ui, |ui| {
                     ui.label("Game");
-                    egui::ComboBox::from_id_salt("game").selected_text("Trike").show_ui(ui, |ui| {
-                        let _ = ui.selectable_label(true, "Trike");
-                    });
+                    egui::ComboBox::from_id_salt("game").width(260.0).selected_text(choices.game.name()).show_ui(
+                        ui,
+                        |ui| {
+                            for choice in Choice::ALL {
+                                ui.selectable_value(&mut choices.game, choice, choice.name());
+                            }
+                        },
+                    );
                     ui.end_row();
 
-                    ui.label("Board size");
-                    ui.vertical(|ui| {
-                        ui.add(egui::Slider::new(&mut choices.size, MIN_SIZE..=MAX_SIZE).suffix(" cells a side"));
-                        ui.label(egui::RichText::new("7–19 for play, 13 standard; 3–6 for puzzles").small().weak());
-                    });
+                    match choices.game {
+                        Choice::Trike => {
+                            ui.label("Board size");
+                            ui.vertical(|ui| {
+                                ui.add(
+                                    egui::Slider::new(&mut choices.size, MIN_SIZE..=MAX_SIZE).suffix(" cells a side"),
+                                );
+                                ui.label(
+                                    egui::RichText::new("7–19 for play, 13 standard; 3–6 for puzzles").small().weak(),
+                                );
+                            });
+                        }
+                        Choice::Trigon(variant) => {
+                            ui.label("Board");
+                            let cells = if variant == Variant::Three { 384 } else { 486 };
+                            ui.label(egui::RichText::new(format!("{cells} triangles, 22 pieces per colour")).weak());
+                        }
+                    }
                     ui.end_row();
 
-                    for (seat, name) in [(0, "Black (opens)"), (1, "White (may swap)")] {
-                        ui.label(name);
+                    for (seat, name) in choices.game.seats().iter().enumerate() {
+                        ui.label(*name);
                         ui.horizontal(|ui| {
                             ui.radio_value(&mut choices.ai[seat], false, "Human");
                             ui.radio_value(&mut choices.ai[seat], true, "AI");
@@ -117,21 +185,18 @@ fn start_screen(
                 ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(0xff, 0x7a, 0x6a)));
                 ui.add_space(6.0);
             }
-            ui.label(
-                egui::RichText::new(
-                    "Slide the pawn along a line of empty cells and drop a checker where it stops.\n\
-                     When the pawn is trapped, the checkers under and around it score.",
-                )
-                .weak(),
-            );
+            ui.label(egui::RichText::new(choices.game.summary()).weak());
         });
     });
     if start {
         let seat = |k: usize| {
             if choices.ai[k] { Seat::Ai(Level::new(choices.level[k]).expect("slider range")) } else { Seat::Human }
         };
-        setup.options.size = choices.size;
-        setup.seats = [seat(0), seat(1)];
+        let seats: Vec<Seat> = (0..choices.game.seats().len()).map(seat).collect();
+        *setup = match choices.game {
+            Choice::Trike => Setup::trike(TrikeOptions { size: choices.size }, [seats[0], seats[1]]),
+            Choice::Trigon(variant) => Setup::trigon(variant, &seats),
+        };
         next.set(Screen::Playing);
     }
     Ok(())

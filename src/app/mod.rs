@@ -21,10 +21,11 @@ mod web;
 
 use bevy::prelude::*;
 
-use crate::rules::Game;
+use crate::rules::trigon::Trigon;
+use crate::rules::trike::Trike;
 
 pub use crate::ai::Seat;
-pub use model::{Command, Model, MoveIntent, Setup, Status};
+pub use model::{AppGame, Command, GameOptions, Model, MoveIntent, Setup, Status};
 
 /// The screens of the app.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -81,7 +82,7 @@ pub fn run() {
 
 /// The window's title tells the game, the number of moves and who is to move or who won (the
 /// browser page shows it as its title, and the browser test reads it).
-pub fn title_text(model: Option<&Model>) -> String {
+pub fn title_text<G: AppGame>(model: Option<&Model<G>>) -> String {
     let Some(model) = model else { return "triboard".to_string() };
     let game = &model.game;
     let n = model.moves.len();
@@ -90,12 +91,19 @@ pub fn title_text(model: Option<&Model>) -> String {
         (None, Some(p)) => format!("{} to move", game.player_name(p)),
         (None, None) => String::new(),
     };
-    format!("Trike · {n} move{} · {state} — triboard", if n == 1 { "" } else { "s" })
+    format!("{} · {n} move{} · {state} — triboard", game.display_name(), if n == 1 { "" } else { "s" })
 }
 
-fn window_title(model: Option<Res<Model>>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+fn window_title(
+    trike: Option<Res<Model<Trike>>>,
+    trigon: Option<Res<Model<Trigon>>>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
     let Ok(mut window) = windows.single_mut() else { return };
-    let title = title_text(model.as_deref());
+    let title = match (trike, trigon) {
+        (_, Some(model)) => title_text(Some(&*model)),
+        (model, None) => title_text(model.as_deref()),
+    };
     if window.title != title {
         window.title = title;
     }

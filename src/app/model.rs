@@ -4,51 +4,174 @@
 use bevy::prelude::*;
 
 use super::Screen;
+use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::record::Record;
+use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Player};
 
-/// What the start screen chose: the game's options and who sits in each seat.
+/// What the app needs of a game beyond its rules: names for titles and messages, and the moves the
+/// rules force (played at once, without waiting for a seat).
+pub trait AppGame: Game {
+    /// The game's name as a heading: "Trike", "Blokus Trigon Two-Player".
+    fn display_name(&self) -> String;
+    /// The status line of a new game ("New game: Trike on a board of side 13").
+    fn new_game_text(&self) -> String;
+    /// The status line when a move is sent after the end.
+    fn over_text(&self) -> &'static str;
+    /// The start screen's choice that makes this game.
+    fn game_options(&self) -> GameOptions;
+    /// A move the seat to move must make and has no choice about (Trigon: a colour that cannot place
+    /// passes, `rules/trigon.md` §Play), played by the model at once.
+    fn forced_move(&self) -> Option<Self::Move> {
+        None
+    }
+    /// What the status line says of a move just played by `mover` (`text` in notation).
+    fn played_text(&self, mover: &str, text: &str) -> String {
+        format!("{mover} played {text}")
+    }
+}
+
+impl AppGame for Trike {
+    fn display_name(&self) -> String {
+        "Trike".to_string()
+    }
+    fn new_game_text(&self) -> String {
+        format!("New game: Trike on a board of side {}", self.options().size)
+    }
+    fn over_text(&self) -> &'static str {
+        "the game is over: the pawn is trapped"
+    }
+    fn game_options(&self) -> GameOptions {
+        GameOptions::Trike(self.options().clone())
+    }
+    fn played_text(&self, mover: &str, text: &str) -> String {
+        if text == "swap" {
+            format!("{mover} swapped: the colours are exchanged")
+        } else {
+            format!("{mover} played {text}")
+        }
+    }
+}
+
+impl AppGame for Trigon {
+    fn display_name(&self) -> String {
+        variant_name(self.options().variant).to_string()
+    }
+    fn new_game_text(&self) -> String {
+        format!("New game: {}. Blue begins on a starting point.", self.display_name())
+    }
+    fn over_text(&self) -> &'static str {
+        "the game is over: no colour can place a piece"
+    }
+    fn game_options(&self) -> GameOptions {
+        GameOptions::Trigon(self.options().clone())
+    }
+    fn forced_move(&self) -> Option<TrigonMove> {
+        self.colour_to_move()?;
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        (moves == [TrigonMove::PASS]).then_some(TrigonMove::PASS)
+    }
+    fn played_text(&self, mover: &str, text: &str) -> String {
+        if text == "pass" { format!("{mover} cannot place a piece: out") } else { format!("{mover} placed {text}") }
+    }
+}
+
+/// A Trigon variant's name, as Pentobi calls it.
+pub fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Four => "Blokus Trigon",
+        Variant::Two => "Blokus Trigon Two-Player",
+        Variant::Three => "Blokus Trigon Three-Player",
+    }
+}
+
+/// Which game the start screen chose, with its options.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameOptions {
+    /// Trike, with its board size.
+    Trike(TrikeOptions),
+    /// Blokus Trigon, with its variant.
+    Trigon(TrigonOptions),
+}
+
+impl GameOptions {
+    /// How many seats the game has.
+    pub fn seats(&self) -> usize {
+        match self {
+            GameOptions::Trike(_) => 2,
+            GameOptions::Trigon(o) => match o.variant {
+                Variant::Four => 4,
+                Variant::Two => 2,
+                Variant::Three => 3,
+            },
+        }
+    }
+}
+
+/// What the start screen chose: the game with its options and who sits in each seat.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Setup {
-    /// Trike's options (board size).
-    pub options: TrikeOptions,
-    /// Seat 0 opens (Black), seat 1 answers and may swap (White).
-    pub seats: [Seat; 2],
+    /// The game and its options.
+    pub game: GameOptions,
+    /// One per seat, in the order the seats first move (Trike: seat 0 opens as Black, seat 1 may
+    /// swap; Trigon: the colours in their order, or in two-player Blue/Red then Yellow/Green).
+    pub seats: Vec<Seat>,
 }
 
 impl Default for Setup {
     fn default() -> Self {
-        Setup { options: TrikeOptions::default(), seats: [Seat::Human, Seat::Ai(Level::new(3).expect("level 3"))] }
+        Setup::trike(TrikeOptions::default(), [Seat::Human, Seat::Ai(Level::new(3).expect("level 3"))])
     }
 }
 
-/// The game being played: start position, current position, moves and the redo stack.
+impl Setup {
+    /// A game of Trike.
+    pub fn trike(options: TrikeOptions, seats: [Seat; 2]) -> Setup {
+        Setup { game: GameOptions::Trike(options), seats: seats.to_vec() }
+    }
+
+    /// A game of Blokus Trigon; `seats` is cut or filled with people to the variant's seat count.
+    pub fn trigon(variant: Variant, seats: &[Seat]) -> Setup {
+        let game = GameOptions::Trigon(TrigonOptions { variant });
+        let mut seats = seats.to_vec();
+        seats.resize(game.seats(), Seat::Human);
+        Setup { game, seats }
+    }
+}
+
+/// The game being played: start position, current position, moves and the redo stack. One resource
+/// per game type; `Model` alone is Trike's.
 #[derive(Resource, Clone, Debug)]
-pub struct Model {
+pub struct Model<G: AppGame = Trike> {
     /// The start position (for replaying after an undo).
-    pub start: Trike,
+    pub start: G,
     /// The current position.
-    pub game: Trike,
+    pub game: G,
     /// The moves from `start` to `game`.
-    pub moves: Vec<TrikeMove>,
+    pub moves: Vec<G::Move>,
     /// Undone moves, the next one to redo last.
-    pub redo: Vec<TrikeMove>,
+    pub redo: Vec<G::Move>,
     /// Who plays each seat.
-    pub seats: [Seat; 2],
+    pub seats: Vec<Seat>,
     /// Bumped by every change, so an AI search started before it knows it is stale.
     pub revision: u64,
 }
 
-impl Model {
-    /// A new game for this setup.
+impl<G: AppGame> Model<G> {
+    /// A new game from `options` with these seats (people fill missing ones).
     ///
     /// # Errors
     /// Options out of range.
-    pub fn new(setup: &Setup) -> Result<Model, String> {
-        let start = Trike::new(&setup.options)?;
-        Ok(Model { game: start.clone(), start, moves: Vec::new(), redo: Vec::new(), seats: setup.seats, revision: 0 })
+    pub fn with(options: &G::Options, seats: &[Seat]) -> Result<Model<G>, String> {
+        let start = G::new(options)?;
+        let mut seats = seats.to_vec();
+        seats.resize(start.num_players(), Seat::Human);
+        let mut model = Model { game: start.clone(), start, moves: Vec::new(), redo: Vec::new(), seats, revision: 0 };
+        model.play_forced();
+        Ok(model)
     }
 
     /// Who plays the seat to move, or `None` once the game is over.
@@ -70,16 +193,23 @@ impl Model {
     }
 
     /// The last move played, if any.
-    pub fn last_move(&self) -> Option<TrikeMove> {
+    pub fn last_move(&self) -> Option<G::Move> {
         self.moves.last().copied()
     }
 
-    /// "Black 4 – White 3 (Black wins)" once the game is over.
+    /// "Black 4 – White 3 (Black wins)" once the game is over; with more seats every score, and a
+    /// shared first place named as such.
     pub fn result_text(&self) -> Option<String> {
         let outcome = self.game.outcome()?;
         let name = |seat: usize| self.game.player_name(Player(seat as u8));
-        let winner = outcome.winners()[0].index();
-        Some(format!("{} {} – {} {} ({} wins)", name(0), outcome.scores[0], name(1), outcome.scores[1], name(winner)))
+        let scores: Vec<String> =
+            (0..outcome.num_players).map(|p| format!("{} {}", name(p), outcome.scores[p])).collect();
+        let winners: Vec<&str> = outcome.winners().iter().map(|w| name(w.index())).collect();
+        let verdict = match winners[..] {
+            [one] => format!("{one} wins"),
+            _ => format!("{} share first place", winners.join(" and ")),
+        };
+        Some(format!("{} ({verdict})", scores.join(" – ")))
     }
 
     /// The game record: options, moves, players and the result.
@@ -90,10 +220,16 @@ impl Model {
         record
     }
 
-    /// Plays a move after checking it. A move equal to the next redo keeps the rest of the redo
-    /// stack; any other clears it.
-    fn play(&mut self, mv: TrikeMove) -> Result<(), crate::rules::IllegalMove> {
+    /// Plays a move after checking it, then any moves the rules force. A move equal to the next
+    /// redo keeps the rest of the redo stack; any other clears it. Returns the forced moves' texts
+    /// with their movers.
+    fn play(&mut self, mv: G::Move) -> Result<Vec<String>, crate::rules::IllegalMove> {
         self.game.play(mv)?;
+        self.push(mv);
+        Ok(self.play_forced())
+    }
+
+    fn push(&mut self, mv: G::Move) {
         self.moves.push(mv);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
@@ -101,7 +237,19 @@ impl Model {
             self.redo.clear();
         }
         self.revision += 1;
-        Ok(())
+    }
+
+    /// Plays the moves the rules force, saying what each was.
+    fn play_forced(&mut self) -> Vec<String> {
+        let mut said = Vec::new();
+        while let Some(mv) = self.game.forced_move() {
+            let mover = self.game.player_name(self.game.to_move().expect("a forced move has a mover"));
+            let text = self.game.played_text(mover, &self.game.move_text(mv));
+            self.game.play_unchecked(mv);
+            self.push(mv);
+            said.push(text);
+        }
+        said
     }
 
     fn rebuild(&mut self) {
@@ -114,10 +262,12 @@ impl Model {
     }
 
     /// Where an undo or redo may stop: a turn boundary where a person is to move (or any turn
-    /// boundary when no person plays), or the start of the game.
+    /// boundary when no person plays), or the start of the game; never before a forced move.
     fn is_stop(&self) -> bool {
         let any_human = self.seats.contains(&Seat::Human);
-        self.game.is_turn_boundary() && (!any_human || self.human_to_move() || self.game.to_move().is_none())
+        self.game.is_turn_boundary()
+            && self.game.forced_move().is_none()
+            && (!any_human || self.human_to_move() || self.game.to_move().is_none())
     }
 
     /// Takes back whole turns, back to the last turn a person had (Human vs AI goes back past the
@@ -154,14 +304,30 @@ impl Model {
     }
 }
 
+impl Model<Trike> {
+    /// A new game of Trike for this setup.
+    ///
+    /// # Errors
+    /// Options out of range, or a setup of another game.
+    pub fn new(setup: &Setup) -> Result<Model<Trike>, String> {
+        match &setup.game {
+            GameOptions::Trike(options) => Model::with(options, &setup.seats),
+            other => Err(format!("not a game of Trike: {other:?}")),
+        }
+    }
+}
+
 /// A request to play a move: from a click on the board, the Swap button, or a finished search.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveIntent {
+/// One message type per game's move type; `MoveIntent` alone is Trike's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveIntent<M = TrikeMove> {
     /// The move.
-    pub mv: TrikeMove,
+    pub mv: M,
     /// True when an AI search produced it (people may not move for an AI seat, nor it for them).
     pub from_ai: bool,
 }
+
+impl<M: Send + Sync + 'static> Message for MoveIntent<M> {}
 
 /// Requests that change the game other than by a move.
 #[derive(Message, Clone, Debug)]
@@ -172,10 +338,11 @@ pub enum Command {
     Redo,
     /// Back to the start screen.
     NewGame,
-    /// The same board again, the seats exchanged (the other side opens).
+    /// The same board again, the seats moved round by one (the next seat opens).
     Rematch,
     /// Replace the game by a saved record (checked move by move; a bad record changes nothing).
-    /// The seats stay as they are.
+    /// The seats stay as they are; a record of another game opens as a share link does, with its
+    /// own seats.
     Load(Record),
     /// Like [`Command::Load`], but the seats become those of the start screen's [`Setup`], which
     /// `share::OpenRecord` set from the record (a share link names its own seats).
@@ -217,36 +384,52 @@ pub enum Step {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Setup>()
         .init_resource::<Status>()
-        .add_message::<MoveIntent>()
         .add_message::<Command>()
         .configure_sets(Update, (Step::Intents, Step::Apply, Step::View).chain())
         .add_systems(OnEnter(Screen::Playing), start_game)
-        .add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.remove_resource::<Model>())
-        .add_systems(Update, validate.in_set(Step::Apply).run_if(resource_exists::<Model>));
+        .add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
+            commands.remove_resource::<Model<Trike>>();
+            commands.remove_resource::<Model<Trigon>>();
+        });
+    game_plugin::<Trike>(app);
+    game_plugin::<Trigon>(app);
+}
+
+/// The model's systems for one game type.
+fn game_plugin<G: AppGame>(app: &mut App) {
+    app.add_message::<MoveIntent<G::Move>>()
+        .add_systems(Update, validate::<G>.in_set(Step::Apply).run_if(resource_exists::<Model<G>>));
 }
 
 fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Status>) {
-    match Model::new(&setup) {
-        Ok(model) => {
-            *status = Status::info(format!("New game: Trike on a board of side {}", setup.options.size));
-            commands.insert_resource(model);
+    fn insert<G: AppGame>(commands: &mut Commands, status: &mut Status, options: &G::Options, seats: &[Seat]) {
+        match Model::<G>::with(options, seats) {
+            Ok(model) => {
+                *status = Status::info(model.game.new_game_text());
+                commands.insert_resource(model);
+            }
+            Err(e) => *status = Status::error(e),
         }
-        Err(e) => *status = Status::error(e),
+    }
+    match &setup.game {
+        GameOptions::Trike(options) => insert::<Trike>(&mut commands, &mut status, options, &setup.seats),
+        GameOptions::Trigon(options) => insert::<Trigon>(&mut commands, &mut status, options, &setup.seats),
     }
 }
 
 /// The validation system: the only writer of [`Model`].
-fn validate(
-    mut intents: MessageReader<MoveIntent>,
+fn validate<G: AppGame>(
+    mut commands: Commands,
+    mut intents: MessageReader<MoveIntent<G::Move>>,
     mut orders: MessageReader<Command>,
-    mut model: ResMut<Model>,
+    mut model: ResMut<Model<G>>,
     mut status: ResMut<Status>,
     mut setup: ResMut<Setup>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     for intent in intents.read() {
         let Some(seat) = model.seat_to_move() else {
-            *status = Status::error("the game is over: the pawn is trapped");
+            *status = Status::error(model.game.over_text());
             continue;
         };
         match (seat, intent.from_ai) {
@@ -259,12 +442,16 @@ fn validate(
         }
         let mover = model.game.player_name(model.game.to_move().expect("not over"));
         let text = model.game.move_text(intent.mv);
+        let said = model.game.played_text(mover, &text);
         match model.play(intent.mv) {
-            Ok(()) => {
+            Ok(forced) => {
+                let mut line = said;
+                for f in forced {
+                    line = format!("{line}. {f}");
+                }
                 *status = match model.result_text() {
-                    Some(result) => Status::info(format!("{mover} played {text}. Game over: {result}")),
-                    None if text == "swap" => Status::info(format!("{mover} swapped: the colours are exchanged")),
-                    None => Status::info(format!("{mover} played {text}")),
+                    Some(result) => Status::info(format!("{line}. Game over: {result}")),
+                    None => Status::info(line),
                 };
             }
             Err(e) => *status = Status::error(format!("{text}: {e}")),
@@ -280,20 +467,34 @@ fn validate(
             }
             Command::NewGame => next.set(Screen::Menu),
             Command::Rematch => {
-                setup.seats.swap(0, 1);
-                setup.options = model.game.options().clone();
-                if let Ok(fresh) = Model::new(&setup) {
+                let mut seats = model.seats.clone();
+                seats.rotate_left(1);
+                if let Ok(fresh) = Model::<G>::with(model.game.options(), &seats) {
+                    setup.game = fresh.game.game_options();
+                    setup.seats = seats;
                     let revision = model.revision + 1;
                     *model = Model { revision, ..fresh };
-                    *status = Status::info("Rematch: the seats are exchanged");
+                    *status = Status::info(if model.seats.len() == 2 {
+                        "Rematch: the seats are exchanged"
+                    } else {
+                        "Rematch: the seats move round by one"
+                    });
                 }
             }
-            Command::Load(record) | Command::Open(record) => match record.replay::<Trike>() {
+            Command::Load(record) | Command::Open(record) if !G::IDS.contains(&record.game.as_str()) => {
+                // Another game: opened like a share link, which restarts the board with the record's seats.
+                commands.insert_resource(OpenRecord(record.clone()));
+            }
+            Command::Load(record) | Command::Open(record) => match super::share::with_variant(record).replay::<G>() {
                 Ok((start, game, moves)) => {
                     let revision = model.revision + 1;
-                    let seats = if matches!(order, Command::Open(_)) { setup.seats } else { model.seats };
+                    let mut seats =
+                        if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
+                    seats.resize(game.num_players(), Seat::Human);
                     *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
-                    setup.options = model.game.options().clone();
+                    model.play_forced();
+                    setup.game = model.game.game_options();
+                    setup.seats = model.seats.clone();
                     *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));
                 }
                 Err(e) => *status = Status::error(format!("cannot load: {e}")),

@@ -8,10 +8,12 @@ use bevy::prelude::*;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
 use super::Screen;
+use super::model::AppGame;
 use super::model::{Command, Model, Setup, Status, Step};
 use crate::ai::Seat;
 use crate::rules::Game;
 use crate::rules::record::Record;
+use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
 /// What starts a share link's fragment.
@@ -51,20 +53,28 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, open_record.in_set(Step::Intents).run_if(resource_exists::<OpenRecord>));
 }
 
-/// Checks the record; from the start screen, starts a game first; then opens the record with
-/// its seats (people where it names none) through [`Command::Open`].
+/// Checks the record; from the start screen, or from a board of another game, starts a game of
+/// its kind first (re-entering [`Screen::Playing`]); then opens the record with its seats (people
+/// where it names none) through [`Command::Open`].
+#[allow(clippy::too_many_arguments)]
 fn open_record(
     mut commands: Commands,
     open: Res<OpenRecord>,
-    model: Option<Res<Model>>,
+    trike: Option<Res<Model<Trike>>>,
+    trigon: Option<Res<Model<Trigon>>>,
     mut setup: ResMut<Setup>,
     mut status: ResMut<Status>,
     mut next: ResMut<NextState<Screen>>,
     mut orders: MessageWriter<Command>,
 ) {
-    let record = &open.0;
-    let start = match record.replay::<Trike>() {
-        Ok((start, _, _)) => start,
+    let record = with_variant(&open.0);
+    let checked = if Trike::IDS.contains(&record.game.as_str()) {
+        record.replay::<Trike>().map(|(start, _, _)| (start.game_options(), start.num_players(), trike.is_some()))
+    } else {
+        record.replay::<Trigon>().map(|(start, _, _)| (start.game_options(), start.num_players(), trigon.is_some()))
+    };
+    let (game, players, present) = match checked {
+        Ok(found) => found,
         Err(e) => {
             *status = Status::error(format!("cannot open the game: {e}"));
             commands.remove_resource::<OpenRecord>();
@@ -72,15 +82,32 @@ fn open_record(
         }
     };
     let seats: Vec<Seat> = record.players.iter().filter_map(|p| Seat::from_label(p)).collect();
-    let seats = if let [a, b] = seats[..] { [a, b] } else { [Seat::Human, Seat::Human] };
-    setup.options = start.options().clone();
+    let seats = if seats.len() == players { seats } else { vec![Seat::Human; players] };
+    // Once the board of the record's game is up (it may have been started for it a frame ago).
+    setup.game = game;
     setup.seats = seats;
-    if model.is_some() {
-        orders.write(Command::Open(record.clone()));
+    if present {
+        orders.write(Command::Open(record));
         commands.remove_resource::<OpenRecord>();
     } else {
         next.set(Screen::Playing);
     }
+}
+
+/// A Trigon record without options plays the variant its game id names.
+pub fn with_variant(record: &Record) -> Record {
+    let mut record = record.clone();
+    if record.options.is_null() {
+        let variant = match record.game.as_str() {
+            "trigon-2" => Some("trigon-2"),
+            "trigon-3" => Some("trigon-3"),
+            _ => None,
+        };
+        if let Some(v) = variant {
+            record.options = serde_json::json!({ "variant": v });
+        }
+    }
+    record
 }
 
 #[cfg(test)]

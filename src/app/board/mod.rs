@@ -1,15 +1,16 @@
 //! The board's entities: every cell, the pawn and every checker is an entity with components
 //! (cell, owner). [`plugin`] keeps them in step with the [`Model`] headless; [`view_plugin`] gives
-//! them meshes and colours. One view per game: [`trike`].
+//! them meshes and colours. One view per game: [`trike`], [`trigon`].
 
+pub mod trigon;
 pub mod trike;
 
 use bevy::prelude::*;
 
 use super::Screen;
 use super::animation::{DropIn, Slide};
-use super::model::{Model, Step};
-use crate::rules::trike::Color as Stone;
+use super::model::{Model, MoveIntent, Step};
+use crate::rules::trike::{Color as Stone, TrikeMove};
 
 /// A cell of the board.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,14 @@ pub struct BoardPiece;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hovered(pub Option<usize>);
 
+/// A press on a board cell (from picking; tests write it directly). Each game's view turns it into
+/// a move intent: Trike's is the pawn's destination, Trigon's places the selected piece there.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellClicked {
+    /// The cell's index in the game's geometry.
+    pub cell: usize,
+}
+
 /// The side of the board whose entities exist, if any.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardSide(pub Option<usize>);
@@ -50,13 +59,27 @@ pub struct BoardSide(pub Option<usize>);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardSide>()
         .init_resource::<Hovered>()
-        .add_systems(OnExit(Screen::Playing), |mut side: ResMut<BoardSide>| side.0 = None)
+        .add_message::<CellClicked>()
+        .add_systems(OnExit(Screen::Playing), |mut side: ResMut<BoardSide>, mut hovered: ResMut<Hovered>| {
+            side.0 = None;
+            hovered.0 = None;
+        })
+        .add_systems(Update, trike_clicks.in_set(Step::Intents).run_if(resource_exists::<Model>))
         .add_systems(Update, sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model>));
+    trigon::plugin(app);
 }
 
 /// The view: meshes, colours, coordinate labels and the camera fit.
 pub(super) fn view_plugin(app: &mut App) {
     trike::view_plugin(app);
+    trigon::view_plugin(app);
+}
+
+/// In Trike a pressed cell is where the pawn should go.
+fn trike_clicks(mut clicks: MessageReader<CellClicked>, mut intents: MessageWriter<MoveIntent>) {
+    for click in clicks.read() {
+        intents.write(MoveIntent { mv: TrikeMove::to(click.cell), from_ai: false });
+    }
 }
 
 /// Makes the board's entities match the model: spawns the cells and pawn for a new board size,

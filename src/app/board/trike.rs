@@ -131,7 +131,16 @@ pub(super) fn view_plugin(app: &mut App) {
         .add_systems(PostUpdate, fit_camera);
 }
 
-fn dress_cell(add: On<Add, BoardCell>, art: Res<Art>, mut commands: Commands) {
+fn dress_cell(
+    add: On<Add, BoardCell>,
+    trigon: Query<(), With<super::trigon::TrigonCell>>,
+    art: Res<Art>,
+    mut commands: Commands,
+) {
+    // Trigon's cells are board cells too (for picking); its view dresses them.
+    if trigon.contains(add.entity) {
+        return;
+    }
     commands.entity(add.entity).insert((Mesh2d(art.hex.clone()), MeshMaterial2d(art.cell.clone()))).with_child((
         Mesh2d(art.frame_hex.clone()),
         MeshMaterial2d(art.frame.clone()),

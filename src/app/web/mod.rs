@@ -17,10 +17,12 @@ use wasm_bindgen::prelude::*;
 use super::ai_task::AiSearch;
 use super::files;
 use super::frame_log::FrameTimes;
-use super::model::{Command, Model, MoveIntent, Status, Step};
+use super::model::{AppGame, Command, Model, MoveIntent, Status, Step};
 use super::share::{self, OpenRecord};
 use crate::rules::Game;
 use crate::rules::record::Record;
+use crate::rules::trigon::Trigon;
+use crate::rules::trike::Trike;
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -67,8 +69,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (follow_link, take_played, take_uploads).in_set(Step::Intents))
-        .add_systems(Last, (first_frame.run_if(run_once), page_title, publish_state, publish_frames));
+    app.add_systems(
+        Update,
+        (follow_link, (take_played::<Trike>, take_played::<Trigon>).chain(), take_uploads).in_set(Step::Intents),
+    )
+    .add_systems(Last, (first_frame.run_if(run_once), page_title, publish_state, publish_frames));
 }
 
 fn window() -> web_sys::Window {
@@ -101,7 +106,8 @@ fn page_title(windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>) {
 /// on the start screen), and opens the game of a link pasted or opened in it.
 fn follow_link(
     mut commands: Commands,
-    model: Option<Res<Model>>,
+    trike: Option<Res<Model<Trike>>>,
+    trigon: Option<Res<Model<Trigon>>>,
     opening: Option<Res<OpenRecord>>,
     mut status: ResMut<Status>,
     mut shown: Local<Option<String>>,
@@ -123,9 +129,15 @@ fn follow_link(
         *shown = Some(hash);
         return;
     }
-    let wanted = match &model {
-        Some(model) if model.is_changed() => share::fragment(&model.record()),
-        Some(_) => return,
+    // The game in play, if its model changed this frame.
+    let changed = match (&trike, &trigon) {
+        (Some(model), _) => Some(model.is_changed().then(|| model.record())),
+        (None, Some(model)) => Some(model.is_changed().then(|| model.record())),
+        (None, None) => None,
+    };
+    let wanted = match changed {
+        Some(Some(record)) => share::fragment(&record),
+        Some(None) => return,
         None if hash.is_empty() => return,
         None => String::new(),
     };
@@ -143,7 +155,16 @@ fn follow_link(
     }
 }
 
-fn take_played(model: Option<Res<Model>>, mut status: ResMut<Status>, mut intents: MessageWriter<MoveIntent>) {
+fn take_played<G: AppGame>(
+    model: Option<Res<Model<G>>>,
+    mut status: ResMut<Status>,
+    mut intents: MessageWriter<MoveIntent<G::Move>>,
+) {
+    // Whichever game is in play takes the moves; Trike's runs first and leaves them when Trike is
+    // not in play, and Trigon's, last, says when no game is.
+    if model.is_none() && G::IDS == Trike::IDS {
+        return;
+    }
     let played: Vec<String> = std::mem::take(&mut *lock(&PLAYED));
     for text in played {
         match model.as_ref().map(|m| m.game.parse_move(&text)) {
@@ -169,32 +190,38 @@ fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) 
 }
 
 /// Rebuilt only when the game, the status line or the thinking flag changed.
+#[allow(clippy::too_many_arguments)]
 fn publish_state(
-    model: Option<Res<Model>>,
+    trike: Option<Res<Model<Trike>>>,
+    trigon: Option<Res<Model<Trigon>>>,
     status: Res<Status>,
-    search: Res<AiSearch>,
+    trike_search: Res<AiSearch<Trike>>,
+    trigon_search: Res<AiSearch<Trigon>>,
     mut shown: Local<Option<(Option<u64>, Status, bool)>>,
 ) {
-    let key = (model.as_ref().map(|m| m.revision), status.clone(), search.is_thinking());
+    let revision = trike.as_ref().map(|m| m.revision).or(trigon.as_ref().map(|m| m.revision));
+    let key = (revision, status.clone(), trike_search.is_thinking() || trigon_search.is_thinking());
     if shown.as_ref() == Some(&key) {
         return;
     }
-    let state = match &model {
-        Some(model) => {
-            let record = model.record();
-            serde_json::json!({
-                "screen": "playing",
-                "game": record.game,
-                "moves": record.moves,
-                "to_move": model.game.to_move().map(|p| model.game.player_name(p)),
-                "over": model.game.outcome().is_some(),
-                "result": model.result_text(),
-                "thinking": key.2,
-                "status": status.text,
-                "status_error": status.error,
-            })
-        }
-        None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
+    fn playing<G: AppGame>(model: &Model<G>, status: &Status, thinking: bool) -> serde_json::Value {
+        let record = model.record();
+        serde_json::json!({
+            "screen": "playing",
+            "game": record.game,
+            "moves": record.moves,
+            "to_move": model.game.to_move().map(|p| model.game.player_name(p)),
+            "over": model.game.outcome().is_some(),
+            "result": model.result_text(),
+            "thinking": thinking,
+            "status": status.text,
+            "status_error": status.error,
+        })
+    }
+    let state = match (&trike, &trigon) {
+        (Some(model), _) => playing(&**model, &status, key.2),
+        (None, Some(model)) => playing(&**model, &status, key.2),
+        (None, None) => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
     };
     *lock(&STATE) = state.to_string();
     *shown = Some(key);
@@ -214,7 +241,7 @@ fn publish_frames(mut times: ResMut<FrameTimes>, time: Res<Time<Real>>, mut last
 
 /// The browser's extra buttons in the side panel: Download and Upload the record as a file, and
 /// copy the share link.
-pub(super) fn file_buttons(ui: &mut egui::Ui, model: &Model, status: &mut Status) {
+pub(super) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, status: &mut Status) {
     ui.horizontal(|ui| {
         if ui.button("Download").on_hover_text("Save the game as a JSON file").clicked() {
             let record = model.record();
