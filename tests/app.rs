@@ -632,3 +632,32 @@ fn turning_and_flipping_the_chosen_piece_walks_all_its_orientations() {
     assert_eq!(seen.len(), 12);
     assert_eq!(sel.rotated(1).rotated(-1), sel);
 }
+
+#[test]
+fn a_trigon_game_round_trips_through_pentobis_format() {
+    let mut app = trigon_app(Variant::Two, &[Seat::Human; 2]);
+    let six = piece_of_size(&app, 6);
+    for k in [0, 3, 1] {
+        let start = start_cell(&app, k);
+        place(&mut app, six, 0, start);
+    }
+    assert_eq!(trigon_model(&app).moves.len(), 3, "{:?}", app.world().resource::<Status>());
+    let record = trigon_model(&app).record();
+    let sgf = triboard::app::files::Format::Sgf.text(&record).expect("SGF");
+    assert!(sgf.starts_with("(;GM[Blokus Trigon Two-Player]"), "{sgf}");
+    let back = triboard::app::files::parse(&sgf).expect("read back");
+    // Into a fresh four-player board: the record's variant replaces it.
+    let mut other = trigon_app(Variant::Four, &[Seat::Human; 4]);
+    other.world_mut().write_message(Command::Load(back));
+    for _ in 0..5 {
+        other.update();
+    }
+    let model = trigon_model(&other);
+    assert_eq!(model.game.options().variant, Variant::Two);
+    assert_eq!(model.moves, trigon_model(&app).moves);
+    assert_eq!(placed(&mut other), placed(&mut app));
+    // A Trike record is not SGF.
+    let mut trike = humans(5);
+    click(&mut trike, "c3");
+    assert!(triboard::app::files::Format::Sgf.text(&trike.world().resource::<Model>().record()).is_err());
+}

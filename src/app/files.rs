@@ -1,20 +1,77 @@
 //! Saved games: JSON records in a folder under the user's data directory (`TRIBOARD_DATA_DIR`
 //! overrides it, for tests and screenshots), or in the browser's `localStorage`. Either way a saved
-//! game is known by its name, `<game>-<YYYYMMDD-HHMMSS>.json` (UTC).
+//! game is known by its name, `<game>-<YYYYMMDD-HHMMSS>.json` (UTC); Blokus Trigon games may also
+//! be saved in Pentobi's format, `.blksgf`, and either format loads.
 
 #[cfg(target_arch = "wasm32")]
-pub use super::web::storage::{list, location, read, save};
+pub use super::web::storage::{list, location, read, save_as};
 #[cfg(not(target_arch = "wasm32"))]
-pub use folder::{list, location, read, save};
+pub use folder::{list, location, read, save_as};
 
-/// A new name for a saved game of `record` now; `taken` says whether a name is in use already.
-pub(super) fn new_name(record: &crate::rules::record::Record, taken: impl Fn(&str) -> bool) -> String {
+use crate::rules::record::Record;
+use crate::rules::trigon::sgf;
+
+/// A file format of saved games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The record as JSON (every game).
+    Json,
+    /// Pentobi's SGF dialect (Blokus Trigon only).
+    Sgf,
+}
+
+impl Format {
+    /// The file name's extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Sgf => sgf::EXTENSION,
+        }
+    }
+
+    /// The record's text in this format.
+    ///
+    /// # Errors
+    /// SGF of a game other than Trigon, or a record that does not replay.
+    pub fn text(self, record: &Record) -> Result<String, String> {
+        match self {
+            Format::Json => Ok(record.to_json()),
+            Format::Sgf => sgf::write(record).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Saves `record` as JSON under a new name; returns where.
+///
+/// # Errors
+/// See [`save_as`].
+pub fn save(record: &Record) -> Result<String, String> {
+    save_as(record, Format::Json)
+}
+
+/// Reads a saved game's text, JSON or SGF.
+///
+/// # Errors
+/// Neither a JSON record nor an SGF one, with the place.
+pub fn parse(text: &str) -> Result<Record, String> {
+    sgf::read_any(text)
+}
+
+/// True for the names of saved games (JSON or SGF files).
+pub fn is_saved_game(name: &str) -> bool {
+    name.ends_with(".json") || name.ends_with(&format!(".{}", sgf::EXTENSION))
+}
+
+/// A new name for a saved game of `record` now in `format`; `taken` says whether a name is in use
+/// already.
+pub(super) fn new_name_as(record: &Record, format: Format, taken: impl Fn(&str) -> bool) -> String {
     use web_time::{SystemTime, UNIX_EPOCH};
     let stamp = utc_stamp(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()));
-    let mut name = format!("{}-{stamp}.json", record.game);
+    let ext = format.extension();
+    let mut name = format!("{}-{stamp}.{ext}", record.game);
     let mut k = 2;
     while taken(&name) {
-        name = format!("{}-{stamp}-{k}.json", record.game);
+        name = format!("{}-{stamp}-{k}.{ext}", record.game);
         k += 1;
     }
     name
@@ -25,6 +82,7 @@ pub(super) fn new_name(record: &crate::rules::record::Record, taken: impl Fn(&st
 mod folder {
     use std::path::PathBuf;
 
+    use super::Format;
     use crate::rules::record::Record;
 
     /// The folder saved games go to (created on first save).
@@ -42,15 +100,16 @@ mod folder {
         games_dir().display().to_string()
     }
 
-    /// Writes `record` to a new file named after the game and the time; returns its path.
+    /// Writes `record` in `format` to a new file named after the game and the time; returns its path.
     ///
     /// # Errors
     /// The folder or the file could not be written, with the path in the message.
-    pub fn save(record: &Record) -> Result<String, String> {
+    pub fn save_as(record: &Record, format: Format) -> Result<String, String> {
+        let text = format.text(record)?;
         let dir = games_dir();
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        let path = dir.join(super::new_name(record, |name| dir.join(name).exists()));
-        std::fs::write(&path, record.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let path = dir.join(super::new_name_as(record, format, |name| dir.join(name).exists()));
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok(path.display().to_string())
     }
 
@@ -59,21 +118,22 @@ mod folder {
         let Ok(entries) = std::fs::read_dir(games_dir()) else { return Vec::new() };
         let mut names: Vec<String> = entries
             .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|name| name.ends_with(".json"))
+            .filter(|name| super::is_saved_game(name))
             .collect();
         names.sort();
         names.reverse();
         names
     }
 
-    /// Reads the saved game `name` (its moves are checked when it is loaded into the game).
+    /// Reads the saved game `name`, JSON or SGF (its moves are checked when it is loaded into the
+    /// game).
     ///
     /// # Errors
     /// The file cannot be read or is not a record.
     pub fn read(name: &str) -> Result<Record, String> {
         let path = games_dir().join(name);
         let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Record::from_json(&text).map_err(|e| e.to_string())
+        super::parse(&text)
     }
 }
 

@@ -60,6 +60,8 @@ pub trait HudGame: AppGame {
     }
     /// Moves per row of the move list.
     const PLIES_PER_ROW: usize = 2;
+    /// The game also saves in Pentobi's format (`.blksgf`).
+    const SGF: bool = false;
 }
 
 impl HudGame for Trike {
@@ -251,6 +253,12 @@ fn panels<G: HudGame>(
             if ui.button("Rematch").on_hover_text("The same game again, the seats moved round by one").clicked() {
                 orders.write(Command::Rematch);
             }
+            if G::SGF && ui.button("Save .blksgf").on_hover_text("Save in Pentobi's format").clicked() {
+                *status = match files::save_as(&model.record(), files::Format::Sgf) {
+                    Ok(place) => Status::info(format!("Saved to {place}")),
+                    Err(e) => Status::error(e),
+                };
+            }
         });
         ui.separator();
         ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
@@ -283,19 +291,23 @@ fn panels<G: HudGame>(
     if windows.load {
         let mut open = true;
         let mut chosen = None;
-        egui::Window::new(title("Load a saved game")).open(&mut open).default_width(420.0).show(ctx, |ui| {
-            ui.label(egui::RichText::new(files::location()).small().weak());
-            if windows.saved.is_empty() {
-                ui.label("No saved games yet.");
-            }
-            egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
-                for name in &windows.saved {
-                    if ui.button(name).clicked() {
-                        chosen = Some(name.clone());
-                    }
+        egui::Window::new(title("Load a saved game"))
+            .open(&mut open)
+            .default_width(420.0)
+            .default_pos([left.0 + 16.0, 16.0])
+            .show(ctx, |ui| {
+                ui.label(egui::RichText::new(files::location()).small().weak());
+                if windows.saved.is_empty() {
+                    ui.label("No saved games yet.");
                 }
+                egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
+                    for name in &windows.saved {
+                        if ui.button(name).clicked() {
+                            chosen = Some(name.clone());
+                        }
+                    }
+                });
             });
-        });
         windows.load = open;
         if let Some(name) = chosen {
             match files::read(&name) {

@@ -767,7 +767,7 @@ fn chooser(
                     });
                     let left_bits = game.pieces_left(c);
                     let big = is_turn && choosing;
-                    let (per_row, cell) = if big { (5, egui::vec2(52.0, 44.0)) } else { (8, egui::vec2(32.0, 26.0)) };
+                    let (per_row, cell) = if big { (5, egui::vec2(50.0, 44.0)) } else { (8, egui::vec2(32.0, 26.0)) };
                     let remaining: Vec<usize> = (0..PIECES).filter(|k| left_bits & (1 << k) != 0).collect();
                     if remaining.is_empty() {
                         ui.label(egui::RichText::new("all 22 pieces placed").weak());
@@ -818,7 +818,12 @@ fn chooser(
                         );
                     }
                     None if choosing => {
-                        ui.label(egui::RichText::new("Choose a piece, then click the board to place it.").weak());
+                        ui.add(
+                            egui::Label::new(
+                                egui::RichText::new("Choose a piece, then click the board to place it.").weak(),
+                            )
+                            .wrap(),
+                        );
                     }
                     None => {}
                 }
@@ -887,7 +892,7 @@ fn seat_text(seat: Seat) -> String {
 }
 
 /// Width of the piece chooser.
-const LEFT_PANEL: f32 = 300.0;
+const LEFT_PANEL: f32 = 282.0;
 
 /// Column letters above and below the board, row numbers at both ends of each row, painted by egui
 /// at the cells' places on screen.
@@ -945,8 +950,8 @@ fn fit_camera(
     let n = tables(&model).board.side as f32;
     let right = right.map_or(0.0, |p| p.0);
     let left = left.map_or(0.0, |p| p.0);
-    let board_w = 2.0 * n * SIDE + 3.0 * SIDE;
-    let board_h = 2.0 * n * HEIGHT + 2.4 * SIDE;
+    let board_w = 2.0 * n * SIDE + 2.2 * SIDE;
+    let board_h = 2.0 * n * HEIGHT + 1.9 * SIDE;
     let avail_w = (window.width() - left - right).max(100.0);
     let avail_h = window.height().max(100.0);
     let scale = (board_w / avail_w).max(board_h / avail_h);
@@ -1095,6 +1100,7 @@ impl HudGame for Trigon {
     }
 
     const PLIES_PER_ROW: usize = 2;
+    const SGF: bool = true;
 }
 
 /// Triangles colour `c` placed.

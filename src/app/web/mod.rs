@@ -20,7 +20,6 @@ use super::frame_log::FrameTimes;
 use super::model::{AppGame, Command, Model, MoveIntent, Status, Step};
 use super::share::{self, OpenRecord};
 use crate::rules::Game;
-use crate::rules::record::Record;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
@@ -180,7 +179,7 @@ fn take_played<G: AppGame>(
 fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) {
     let uploaded: Vec<(String, String)> = std::mem::take(&mut *lock(&UPLOADED));
     for (name, text) in uploaded {
-        match Record::from_json(&text) {
+        match files::parse(&text) {
             Ok(record) => {
                 orders.write(Command::Load(record));
             }
@@ -245,12 +244,23 @@ pub(super) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
     ui.horizontal(|ui| {
         if ui.button("Download").on_hover_text("Save the game as a JSON file").clicked() {
             let record = model.record();
-            *status = match download(&files::new_name(&record, |_| false), &record.to_json()) {
+            *status = match download(&files::new_name_as(&record, files::Format::Json, |_| false), &record.to_json()) {
                 Ok(()) => Status::info("Downloaded the game"),
                 Err(e) => Status::error(e),
             };
         }
-        if ui.button("Upload…").on_hover_text("Load a game from a JSON file").clicked()
+        if record_is_trigon(model) && ui.button("Download .blksgf").on_hover_text("Save in Pentobi's format").clicked()
+        {
+            let record = model.record();
+            *status = match files::Format::Sgf
+                .text(&record)
+                .and_then(|text| download(&files::new_name_as(&record, files::Format::Sgf, |_| false), &text))
+            {
+                Ok(()) => Status::info("Downloaded the game"),
+                Err(e) => Status::error(e),
+            };
+        }
+        if ui.button("Upload…").on_hover_text("Load a game from a JSON or .blksgf file").clicked()
             && let Err(e) = upload()
         {
             *status = Status::error(e);
@@ -267,6 +277,10 @@ pub(super) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
             *status = Status::info("Link copied — the address bar holds it too");
         }
     });
+}
+
+fn record_is_trigon<G: AppGame>(model: &Model<G>) -> bool {
+    Trigon::IDS.contains(&model.game.id())
 }
 
 /// Offers `text` as a file download named `name`.
@@ -292,7 +306,7 @@ fn upload() -> Result<(), String> {
     let document = window().document().ok_or("no document")?;
     let input: web_sys::HtmlInputElement = document.create_element("input").map_err(fail)?.unchecked_into();
     input.set_type("file");
-    input.set_accept(".json,application/json");
+    input.set_accept(".json,.blksgf,application/json");
     let chooser = input.clone();
     let on_change = Closure::once(move || {
         let Some(file) = chooser.files().and_then(|files| files.get(0)) else { return };

@@ -2,6 +2,7 @@
 //! `triboard/<name>`; the same names and the same interface as the desktop's folder
 //! (`app::files`).
 
+use super::super::files::Format;
 use crate::rules::record::Record;
 
 const KEY_PREFIX: &str = "triboard/";
@@ -17,17 +18,18 @@ pub fn location() -> String {
     "this browser's local storage (Download keeps a file)".to_string()
 }
 
-/// Stores `record` under a new name; returns where.
+/// Stores `record` in `format` under a new name; returns where.
 ///
 /// # Errors
 /// No `localStorage`, or it is full.
-pub fn save(record: &Record) -> Result<String, String> {
+pub fn save_as(record: &Record, format: Format) -> Result<String, String> {
+    let text = format.text(record)?;
     let storage = storage()?;
-    let name = super::super::files::new_name(record, |name| {
+    let name = super::super::files::new_name_as(record, format, |name| {
         storage.get_item(&format!("{KEY_PREFIX}{name}")).ok().flatten().is_some()
     });
     storage
-        .set_item(&format!("{KEY_PREFIX}{name}"), &record.to_json())
+        .set_item(&format!("{KEY_PREFIX}{name}"), &text)
         .map_err(|_| "the browser's storage is full or refused the game".to_string())?;
     Ok(format!("this browser as {name}"))
 }
@@ -55,5 +57,5 @@ pub fn read(name: &str) -> Result<Record, String> {
         .ok()
         .flatten()
         .ok_or_else(|| format!("no saved game {name} in this browser"))?;
-    Record::from_json(&text).map_err(|e| e.to_string())
+    super::super::files::parse(&text)
 }
