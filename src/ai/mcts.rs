@@ -144,7 +144,11 @@ impl<G: Game> Mcts<G> {
         let key_space = root.move_key_space() * root.num_players();
         let rng = rng_from_seed(config.seed);
         let mut m = Mcts {
-            root: root.clone(),
+            root: {
+                let mut root = root.clone();
+                root.warm_up();
+                root
+            },
             config,
             nodes: Vec::new(),
             rng,
@@ -298,6 +302,7 @@ impl<G: Game> Mcts<G> {
     /// the root.
     pub fn advance(&mut self, mv: G::Move) {
         self.root.play_unchecked(mv);
+        self.root.warm_up();
         let child = self.children(0).find(|&c| self.nodes[c as usize].mv == mv);
         match child {
             Some(c) if self.nodes[c as usize].first_child != 0 => {

@@ -42,7 +42,8 @@ struct Task<'a> {
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
     fn run<G: CliGame>(self, id: &str) -> Self::Output {
-        let (game, _) = start_position::<G>(id, &self.args.flags, self.args.moves.as_deref())?;
+        let (mut game, _) = start_position::<G>(id, &self.args.flags, self.args.moves.as_deref())?;
+        game.warm_up();
         if game.to_move().is_none() {
             return Err(CliError::usage("the game is already over after --moves: nothing to measure"));
         }

@@ -181,6 +181,10 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         out.clear();
         out.extend(moves.iter().map(|&mv| self.move_prior(mv).unwrap_or((0.0, 0.0))));
     }
+    /// Fills caches the state keeps for its playouts (Trigon: the attach points where nothing fits
+    /// any more), so that every playout cloned from it starts with them. The search calls it on its
+    /// root. Changes no rule-visible state. Default: nothing.
+    fn warm_up(&mut self) {}
     /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
     /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
     /// Default: every legal move.

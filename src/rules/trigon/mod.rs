@@ -674,6 +674,37 @@ impl Game for Trigon {
         Some(self.fast_random(rng, buf, false))
     }
 
+    /// Marks the attach points of every colour where no placement fits any more (the cache of
+    /// [`Game::random_move`]), so playouts from here need not find them one by one.
+    fn warm_up(&mut self) {
+        let t = self.tables;
+        for c in 0..self.colours as usize {
+            if self.out[c] {
+                continue;
+            }
+            let forbidden = self.forbidden[c];
+            let mut live = self.targets(c);
+            for w in 0..WORDS {
+                live.0[w] &= !self.dead[c].0[w];
+            }
+            for x in live.iter() {
+                let status = t.lists.status(x, &forbidden);
+                let (list, offsets) = t.lists.list(x, status);
+                let mut pieces = t.lists.pieces(x, status) & self.left[c];
+                let mut alive = false;
+                while pieces != 0 && !alive {
+                    let piece = pieces.trailing_zeros() as usize;
+                    pieces &= pieces - 1;
+                    let range = &list[offsets[piece] as usize..offsets[piece + 1] as usize];
+                    alive = range.iter().any(|&k| !t.windows[k as usize].hits(&forbidden));
+                }
+                if !alive {
+                    self.dead[c].insert(x);
+                }
+            }
+        }
+    }
+
     /// The playout policy: as [`Game::random_move`], but the biggest pieces that fit at the drawn
     /// attach point first (`knowledge.rs`).
     fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
