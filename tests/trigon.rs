@@ -244,6 +244,10 @@ fn random_games(variant: Variant, games: u64, check_every: usize) {
                 let mine: BTreeSet<u16> = buf.iter().filter(|m| **m != TrigonMove::PASS).map(|m| m.0).collect();
                 assert_eq!(mine.len(), buf.iter().filter(|m| **m != TrigonMove::PASS).count(), "each move once");
                 assert_eq!(mine, naive_legal(&g), "seed {seed}, ply {plies}");
+                // The search's warm-up marks dead attach points only: the moves stay the same.
+                let mut warm = g.clone();
+                warm.warm_up();
+                assert_eq!(legal(&warm), buf, "seed {seed}, ply {plies}: after warm_up");
             }
             let mv = g.random_move(&mut rng, &mut Vec::new()).unwrap();
             if mv != TrigonMove::PASS {
