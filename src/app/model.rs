@@ -75,7 +75,16 @@ impl AppGame for Trigon {
         (moves == [TrigonMove::PASS]).then_some(TrigonMove::PASS)
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
-        if text == "pass" { format!("{mover} cannot place a piece: out") } else { format!("{mover} placed {text}") }
+        // The colour, not the seat: in the two-player variant a seat plays two colours.
+        let colour = self.colour_to_move().map_or(mover, |c| crate::rules::trigon::COLOURS[c]);
+        match self.parse_move(text) {
+            Ok(TrigonMove::PASS) => format!("{colour} cannot place a piece and is out"),
+            Ok(mv) => {
+                let piece = self.tables().placements[mv.0 as usize].piece as usize;
+                format!("{colour} placed {} on {text}", crate::rules::trigon::pieces::piece_name(piece).to_string())
+            }
+            Err(_) => format!("{colour} played {text}"),
+        }
     }
 }
 

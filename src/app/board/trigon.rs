@@ -413,7 +413,7 @@ impl FromWorld for GhostArt {
     fn from_world(world: &mut World) -> Self {
         let mesh = world.resource_mut::<Assets<Mesh>>().add(triangles_mesh(&[], 1.0, Vec2::ZERO));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
-        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.15).with_alpha(0.78))));
+        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.05).with_alpha(0.88))));
         let illegal = materials.add(ColorMaterial::from(Color::srgba_u8(0x55, 0x55, 0x5a, 140)));
         GhostArt { mesh, legal, illegal }
     }
@@ -767,39 +767,44 @@ fn chooser(
                     });
                     let left_bits = game.pieces_left(c);
                     let big = is_turn && choosing;
-                    let (per_row, cell) = if big { (5, egui::vec2(50.0, 44.0)) } else { (8, egui::vec2(32.0, 26.0)) };
+                    let cell = if big { egui::vec2(47.0, 44.0) } else { egui::vec2(29.0, 26.0) };
+                    // As many as fit the panel's width (the grid puts 2 points between cells).
+                    let per_row = (((ui.available_width() + 2.0) / (cell.x + 2.0)).floor() as usize).max(1);
                     let remaining: Vec<usize> = (0..PIECES).filter(|k| left_bits & (1 << k) != 0).collect();
                     if remaining.is_empty() {
                         ui.label(egui::RichText::new("all 22 pieces placed").weak());
                     }
-                    egui::Grid::new(("pieces", c)).spacing([2.0, 2.0]).show(ui, |ui| {
-                        for (k, &p) in remaining.iter().enumerate() {
-                            let sense = if big { egui::Sense::click() } else { egui::Sense::hover() };
-                            let (rect, response) = ui.allocate_exact_size(cell, sense);
-                            let chosen = big && selection.piece == Some(p as u8);
-                            if chosen {
-                                ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x55));
-                            } else if big && response.hovered() {
-                                ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x3a));
+                    egui::Grid::new(("pieces", c)).spacing([2.0, 2.0]).min_col_width(0.0).min_row_height(0.0).show(
+                        ui,
+                        |ui| {
+                            for (k, &p) in remaining.iter().enumerate() {
+                                let sense = if big { egui::Sense::click() } else { egui::Sense::hover() };
+                                let (rect, response) = ui.allocate_exact_size(cell, sense);
+                                let chosen = big && selection.piece == Some(p as u8);
+                                if chosen {
+                                    ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x55));
+                                } else if big && response.hovered() {
+                                    ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x3a));
+                                }
+                                let symmetry = if chosen { selection.symmetry } else { 0 };
+                                let shape = oriented(tables, p, symmetry);
+                                let (fill, edge) = colour_swatch(c);
+                                let unit = if big { 14.0 } else { 7.0 };
+                                draw_shape(ui.painter(), rect, &shape, fill, edge, unit);
+                                let response = response.on_hover_text(piece_name(p).to_string());
+                                if big && response.clicked() {
+                                    *selection = if chosen {
+                                        Selection { piece: None, ..*selection }
+                                    } else {
+                                        Selection { piece: Some(p as u8), symmetry: 0, colour: c as u8, ..*selection }
+                                    };
+                                }
+                                if (k + 1) % per_row == 0 {
+                                    ui.end_row();
+                                }
                             }
-                            let symmetry = if chosen { selection.symmetry } else { 0 };
-                            let shape = oriented(tables, p, symmetry);
-                            let (fill, edge) = colour_swatch(c);
-                            let unit = if big { 14.0 } else { 7.0 };
-                            draw_shape(ui.painter(), rect, &shape, fill, edge, unit);
-                            let response = response.on_hover_text(piece_name(p).to_string());
-                            if big && response.clicked() {
-                                *selection = if chosen {
-                                    Selection { piece: None, ..*selection }
-                                } else {
-                                    Selection { piece: Some(p as u8), symmetry: 0, colour: c as u8, ..*selection }
-                                };
-                            }
-                            if (k + 1) % per_row == 0 {
-                                ui.end_row();
-                            }
-                        }
-                    });
+                        },
+                    );
                     ui.add_space(4.0);
                     ui.separator();
                 }
@@ -809,12 +814,15 @@ fn chooser(
                             egui::RichText::new(format!("Piece {} chosen", piece_name(p as usize).to_string()))
                                 .strong(),
                         );
-                        ui.label(
-                            egui::RichText::new(
-                                "R or wheel: turn · F: flip · Esc: put back · click the board to place",
+                        ui.add(
+                            egui::Label::new(
+                                egui::RichText::new(
+                                    "R or wheel: turn · F: flip · Esc: put back · click the board to place",
+                                )
+                                .small()
+                                .weak(),
                             )
-                            .small()
-                            .weak(),
+                            .wrap(),
                         );
                     }
                     None if choosing => {
