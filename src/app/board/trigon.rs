@@ -413,8 +413,8 @@ impl FromWorld for GhostArt {
     fn from_world(world: &mut World) -> Self {
         let mesh = world.resource_mut::<Assets<Mesh>>().add(triangles_mesh(&[], 1.0, Vec2::ZERO));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
-        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.05).with_alpha(0.88))));
-        let illegal = materials.add(ColorMaterial::from(Color::srgba_u8(0x55, 0x55, 0x5a, 140)));
+        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.2))));
+        let illegal = materials.add(ColorMaterial::from(Color::srgba_u8(0x4a, 0x4a, 0x50, 170)));
         GhostArt { mesh, legal, illegal }
     }
 }
