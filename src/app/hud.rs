@@ -36,6 +36,10 @@ pub type Swatch = (egui::Color32, egui::Color32);
 
 /// What the side panel shows that differs per game.
 pub trait HudGame: AppGame {
+    /// The side panel's heading (short: the panel is narrow).
+    fn heading(&self) -> String {
+        self.display_name()
+    }
     /// Beside the heading: "board 13".
     fn subtitle(&self) -> String;
     /// The colours a seat plays (Trigon two-player: two).
@@ -165,7 +169,7 @@ fn panels<G: HudGame>(
     let panel = egui::Panel::right("side").exact_size(SIDE_PANEL).resizable(false).frame(frame).show(&mut root, |ui| {
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            ui.heading(game.display_name());
+            ui.heading(game.heading());
             ui.label(egui::RichText::new(game.subtitle()).weak());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.button("Rules").clicked() {
@@ -327,7 +331,12 @@ fn panels<G: HudGame>(
         egui::Window::new(title("Game over"))
             .collapsible(false)
             .resizable(false)
-            .anchor(egui::Align2::LEFT_TOP, [left.0 + 16.0, 16.0])
+            // Over the board's top left, or where there is a panel left of the board (Trigon's
+            // chooser, mostly empty by the end), at its foot.
+            .anchor(
+                if left.0 > 0.0 { egui::Align2::LEFT_BOTTOM } else { egui::Align2::LEFT_TOP },
+                if left.0 > 0.0 { [8.0, -8.0] } else { [16.0, 16.0] },
+            )
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
                     for winner in &winners {

@@ -979,8 +979,16 @@ fn fit_camera(
 // The side panel's parts for Trigon.
 
 impl HudGame for Trigon {
+    fn heading(&self) -> String {
+        "Blokus Trigon".to_string()
+    }
+
     fn subtitle(&self) -> String {
-        format!("{} triangles", self.tables().board.cells())
+        match self.options().variant {
+            Variant::Four => "4 players".to_string(),
+            Variant::Two => "2 players".to_string(),
+            Variant::Three => "3 players".to_string(),
+        }
     }
 
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
