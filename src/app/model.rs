@@ -81,7 +81,7 @@ impl AppGame for Trigon {
             Ok(TrigonMove::PASS) => format!("{colour} cannot place a piece and is out"),
             Ok(mv) => {
                 let piece = self.tables().placements[mv.0 as usize].piece as usize;
-                format!("{colour} placed {} on {text}", crate::rules::trigon::pieces::piece_name(piece).to_string())
+                format!("{colour} placed {} on {text}", crate::rules::trigon::pieces::piece_name(piece))
             }
             Err(_) => format!("{colour} played {text}"),
         }

@@ -650,6 +650,9 @@ struct LegalCache {
     moves: HashSet<u16>,
 }
 
+/// What the ghost was drawn for: piece, orientation, anchor cell, model revision.
+type GhostKey = (Option<u8>, u8, Option<usize>, u64);
+
 /// Shows the selected piece under the pointer, snapped to the grid, tinted by legality.
 #[allow(clippy::too_many_arguments)]
 fn ghost(
@@ -660,7 +663,7 @@ fn ghost(
     mut meshes: ResMut<Assets<Mesh>>,
     mut ghosts: Query<(&mut Visibility, &mut MeshMaterial2d<ColorMaterial>), With<Ghost>>,
     mut legal: Local<LegalCache>,
-    mut shown: Local<Option<(Option<u8>, u8, Option<usize>, u64)>>,
+    mut shown: Local<Option<GhostKey>>,
 ) {
     let Ok((mut visibility, mut material)) = ghosts.single_mut() else { return };
     let key = (selection.piece, selection.symmetry, hovered.0, model.revision);
@@ -746,11 +749,11 @@ fn chooser(
     let panel =
         egui::Panel::left("pieces").exact_size(LEFT_PANEL).resizable(false).frame(frame).show(&mut root, |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                for c in 0..colours {
+                for (c, colour_name) in COLOURS.iter().enumerate().take(colours) {
                     let is_turn = to_move == Some(c);
                     ui.horizontal(|ui| {
                         stone(ui, colour_swatch(c), 8.0);
-                        let name = egui::RichText::new(COLOURS[c]).size(16.0);
+                        let name = egui::RichText::new(*colour_name).size(16.0);
                         ui.label(if is_turn { name.strong() } else { name });
                         let seat = model.seats[game.player_of(c).index()];
                         ui.label(egui::RichText::new(seat_text(seat)).weak());
@@ -810,10 +813,7 @@ fn chooser(
                 }
                 match selection.piece {
                     Some(p) => {
-                        ui.label(
-                            egui::RichText::new(format!("Piece {} chosen", piece_name(p as usize).to_string()))
-                                .strong(),
-                        );
+                        ui.label(egui::RichText::new(format!("Piece {} chosen", piece_name(p as usize))).strong());
                         ui.add(
                             egui::Label::new(
                                 egui::RichText::new(
@@ -1112,7 +1112,7 @@ impl HudGame for Trigon {
         let tables = before.tables();
         let placement = &tables.placements[mv.0 as usize];
         let first = tables.board.label(placement.cells[0] as usize);
-        format!("{} {first}…", piece_name(placement.piece as usize).to_string())
+        format!("{} {first}…", piece_name(placement.piece as usize))
     }
 
     const PLIES_PER_ROW: usize = 2;
