@@ -336,13 +336,14 @@ fn two_thousand_random_games_per_variant_keep_the_rules() {
                             b.at(cx as usize + 2, cy as usize).map(|n| b.label(n))
                         })
                         .collect();
-                    if shifted.len() == p.cells.len() && g.ply() % 4 == 0 {
-                        if let Ok(other) = g.parse_move(&shifted.join(",")) {
-                            let mut legal = Vec::new();
-                            g.legal_moves(&mut legal);
-                            let refused = g.clone().play(other).is_err();
-                            assert_eq!(refused, !legal.contains(&other), "{ctx}: play and legal_moves agree");
-                        }
+                    if shifted.len() == p.cells.len()
+                        && g.ply().is_multiple_of(4)
+                        && let Ok(other) = g.parse_move(&shifted.join(","))
+                    {
+                        let mut legal = Vec::new();
+                        g.legal_moves(&mut legal);
+                        let refused = g.clone().play(other).is_err();
+                        assert_eq!(refused, !legal.contains(&other), "{ctx}: play and legal_moves agree");
                     }
                     pieces[c].push(p.cells.clone());
                     last_mono[c] = p.cells.len() == 1;

@@ -130,12 +130,12 @@ impl AttachLists {
         let mut present = Vec::with_capacity(cells * STATUSES);
         let mut data: Vec<u16> = Vec::new();
         let mut counts = vec![0u32; cells];
-        for x in 0..cells {
+        for (x, through) in by_cell.iter().enumerate() {
             // The edge neighbours first (every placement of two or more triangles covers one),
             // then the cells most often covered together with `x`.
             let mut chosen: Vec<u16> = board.edge_neighbours[x].clone();
             counts.iter_mut().for_each(|n| *n = 0);
-            for &k in &by_cell[x] {
+            for &k in through {
                 for &c in &placements[k as usize].cells {
                     counts[c as usize] += 1;
                 }
@@ -153,7 +153,7 @@ impl AttachLists {
                     .fold(0usize, |acc, i| acc | 1 << i)
             };
             let mut pieces_by_cover = [0u32; STATUSES];
-            for &k in &by_cell[x] {
+            for &k in through {
                 let p = &placements[k as usize];
                 pieces_by_cover[covers(p)] |= 1 << p.piece;
             }
@@ -168,7 +168,7 @@ impl AttachLists {
                 let list_start = data.len();
                 let mut offsets = [0u16; PIECES + 1];
                 let mut piece = 0;
-                for &k in &by_cell[x] {
+                for &k in through {
                     let p = &placements[k as usize];
                     if covers(p) & status != 0 {
                         continue;
