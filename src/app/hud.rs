@@ -191,11 +191,13 @@ fn panels<G: HudGame>(
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if let Some(outcome) = &outcome {
                         let won = outcome.winners().contains(&player);
-                        let text = egui::RichText::new(format!(
-                            "{} point{}",
-                            outcome.scores[seat],
-                            if outcome.scores[seat] == 1 { "" } else { "s" }
-                        ))
+                        // Games that keep a running score show the number alone, as while playing.
+                        let score = outcome.scores[seat];
+                        let text = if game.live_score(player).is_some() {
+                            egui::RichText::new(score.to_string())
+                        } else {
+                            egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))
+                        }
                         .size(17.0);
                         ui.label(if won {
                             text.strong().color(egui::Color32::from_rgb(0xf2, 0xc1, 0x4e))

@@ -1056,7 +1056,8 @@ impl HudGame for Trigon {
             1 + (0..outcome.num_players).filter(|&q| outcome.scores[q] > outcome.scores[player]).count()
         };
         egui::Grid::new("scores").num_columns(6).spacing([16.0, 6.0]).striped(true).show(ui, |ui| {
-            for head in ["", "colour", "triangles", "bonus", "score", "rank"] {
+            let two = game.options().variant == Variant::Two;
+            for head in ["", "colour", "triangles", "bonus", "score", if two { "" } else { "rank" }] {
                 ui.label(egui::RichText::new(head).weak());
             }
             ui.end_row();
