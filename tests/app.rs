@@ -661,3 +661,28 @@ fn a_trigon_game_round_trips_through_pentobis_format() {
     click(&mut trike, "c3");
     assert!(triboard::app::files::Format::Sgf.text(&trike.world().resource::<Model>().record()).is_err());
 }
+
+#[test]
+fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
+    let ai = Seat::Ai(Level::new(1).unwrap());
+    let mut app = trigon_app(Variant::Four, &[Seat::Human, ai, ai, ai]);
+    let six = piece_of_size(&app, 6);
+    let start = start_cell(&app, 0);
+    place(&mut app, six, 0, start);
+    assert_eq!(trigon_model(&app).moves.len(), 1);
+    // While the AI colours think, a press on the board is refused.
+    let other = start_cell(&app, 1);
+    app.world_mut().write_message(CellClicked { cell: other });
+    app.update();
+    assert!(app.world().resource::<Status>().error);
+    let answered = wait_for(&mut app, Duration::from_secs(60), |app| trigon_model(app).moves.len() == 4);
+    assert!(answered, "Yellow, Red and Green answered");
+    assert!(trigon_model(&app).human_to_move());
+    assert_eq!(placed(&mut app).len(), 4);
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    let model = trigon_model(&app);
+    assert!(model.moves.is_empty(), "the AI colours' replies and Blue's piece are taken back");
+    assert_eq!(model.redo.len(), 4);
+    assert!(placed(&mut app).is_empty());
+}
