@@ -36,8 +36,9 @@ pub struct SearchConfig {
     /// Seed of the playout generator: the same seed, position and simulation count give the same tree.
     pub seed: u64,
     /// Use the game's knowledge: its playout policy ([`Game::playout_move`]), priors
-    /// ([`Game::move_priors`]) and pruning ([`Game::search_moves`]). Off: random playouts
-    /// ([`Game::random_move`]) over every legal move, the baseline that measures the knowledge.
+    /// ([`Game::move_priors`]), pruning ([`Game::search_moves`]) and reward ([`Game::reward`]).
+    /// Off: random playouts ([`Game::random_move`]) over every legal move, scored by rank alone,
+    /// the baseline that measures the knowledge.
     pub knowledge: bool,
 }
 
@@ -382,7 +383,8 @@ impl<G: Game> Mcts<G> {
             state.play_unchecked(mv);
         }
         let outcome = state.outcome().expect("a game with no seat to move is over");
-        self.backup(&outcome.ranks);
+        let reward = if self.config.knowledge { state.reward(&outcome) } else { outcome.ranks };
+        self.backup(&reward);
     }
 
     /// Creates the children of `node` (whose position is `state`, `mover` to move). False if the

@@ -181,6 +181,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         out.clear();
         out.extend(moves.iter().map(|&mv| self.move_prior(mv).unwrap_or((0.0, 0.0))));
     }
+    /// What a finished playout is worth to each seat for the search, in `[0, 1]`. Default: the rank
+    /// values ([`Outcome::ranks`]). A game may blend in its score margin, so that the search also
+    /// prefers winning by more and losing by less (Trigon does).
+    fn reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
+        outcome.ranks
+    }
     /// Fills caches the state keeps for its playouts (Trigon: the attach points where nothing fits
     /// any more), so that every playout cloned from it starts with them. The search calls it on its
     /// root. Changes no rule-visible state. Default: nothing.

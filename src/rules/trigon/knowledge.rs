@@ -15,6 +15,7 @@
 //!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
 
 use super::{Cells, PIECES, Trigon, TrigonMove, Variant, WORDS};
+use crate::rules::{MAX_PLAYERS, Outcome};
 
 /// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
 /// sizes 5 and 6).
@@ -117,6 +118,26 @@ impl Trigon {
             }
             out.push((value.clamp(0.05, 0.95), PRIOR_WEIGHT));
         }
+    }
+}
+
+/// The share of a playout's reward that is its score margin (the rest is the rank value).
+const MARGIN_SHARE: f32 = 0.15;
+/// The score margin (points) that earns the whole margin share.
+const MARGIN_SCALE: f32 = 40.0;
+
+impl Trigon {
+    /// The search's reward: mostly the rank value, plus a share for the margin over the best other
+    /// seat (`±MARGIN_SCALE` points and beyond map to 1 and 0).
+    pub(super) fn margin_reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
+        let n = outcome.num_players;
+        let mut reward = [0.0; MAX_PLAYERS];
+        for i in 0..n {
+            let best_other = (0..n).filter(|&j| j != i).map(|j| outcome.scores[j]).max().unwrap_or(0);
+            let margin = ((outcome.scores[i] - best_other) as f32 / MARGIN_SCALE).clamp(-1.0, 1.0);
+            reward[i] = (1.0 - MARGIN_SHARE) * outcome.ranks[i] + MARGIN_SHARE * (0.5 + 0.5 * margin);
+        }
+        reward
     }
 }
 

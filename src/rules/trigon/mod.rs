@@ -714,6 +714,10 @@ impl Game for Trigon {
         Some(self.fast_random(rng, buf, true))
     }
 
+    fn reward(&self, outcome: &Outcome) -> [f32; super::MAX_PLAYERS] {
+        self.margin_reward(outcome)
+    }
+
     fn search_moves(&self, out: &mut Vec<TrigonMove>) {
         self.opening_moves(out);
     }
