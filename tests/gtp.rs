@@ -76,7 +76,7 @@ fn legal_texts(g: &Trigon) -> Vec<String> {
 
 #[test]
 fn scripted_session() {
-    let mut gtp = Gtp::start(&["--game", "trigon-2", "--level", "1", "--seed", "7"]);
+    let mut gtp = Gtp::start(&["--game", "trigon-2", "--level", "1", "--seed", "7", "--untimed"]);
     assert_eq!(gtp.send("protocol_version"), "= 2");
     assert_eq!(gtp.send("12 name"), "=12 triboard");
     assert_eq!(gtp.ok("version"), env!("CARGO_PKG_VERSION"));
@@ -213,8 +213,8 @@ fn run_match(args: &[&str]) -> (i32, String, Value) {
 
 #[test]
 fn match_between_two_triboard_engines() {
-    let a = format!("{BIN} gtp --level 1 --seed 1");
-    let b = format!("{BIN} gtp --level 1 --seed 2");
+    let a = format!("{BIN} gtp --level 1 --untimed --seed 1");
+    let b = format!("{BIN} gtp --level 1 --untimed --seed 2");
     let (code, stdout, json) = run_match(&["--engine", &a, "--engine", &b, "--game", "trigon-2", "--games", "2"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("game 1 (A 1+3, B 2+4): "), "{stdout}");
@@ -248,7 +248,7 @@ fn match_between_two_triboard_engines() {
 
 #[test]
 fn an_engine_that_cheats_or_crashes_forfeits() {
-    let a = format!("{BIN} gtp --level 1 --seed 1");
+    let a = format!("{BIN} gtp --level 1 --untimed --seed 1");
     // Answers every command with `= r15`: a legal first move for Blue, illegal ever after.
     let cheat = r#"while read l; do echo "= r15"; echo; done"#;
     let (code, stdout, json) =
@@ -265,7 +265,7 @@ fn an_engine_that_cheats_or_crashes_forfeits() {
     assert!(stdout.contains("B forfeits: crashed"), "{stdout}");
 
     // A short game stops after --max-moves placements and is scored as it stands.
-    let b = format!("{BIN} gtp --level 1 --seed 2");
+    let b = format!("{BIN} gtp --level 1 --untimed --seed 2");
     let (code, stdout, json) =
         run_match(&["--engine", &a, "--engine", &b, "--game", "trigon", "--games", "1", "--max-moves", "6"]);
     assert_eq!(code, 0, "{stdout}");

@@ -1,4 +1,4 @@
-//! `triboard gtp [--game trigon|trigon-2|trigon-3] [--level L] [--seed S] [--timed]`: Blokus Trigon
+//! `triboard gtp [--game trigon|trigon-2|trigon-3] [--level L] [--seed S] [--untimed]`: Blokus Trigon
 //! as a GTP engine that speaks like Pentobi's `pentobi-gtp` (`rules/trigon.md` §Records and engine
 //! protocol), so that one controller can drive triboard and Pentobi with the same commands.
 //!
@@ -27,8 +27,9 @@
 //! - **`final_score`** is answered in every position: `B+n`, `W+n` or `0` in `trigon-2` (Blue+Red
 //!   against Yellow+Green), else the points of each colour, `94 101 87 99` (without Pentobi's
 //!   trailing space).
-//! - **Levels** are the AI levels 1–6 of `src/ai`, as simulation budgets without their wall-clock
-//!   caps (so `--seed` replays the same moves; `--timed` honours the caps). `name` is `triboard`.
+//! - **Levels** are the AI levels 1–6 of `src/ai`: simulation budgets with their wall-clock caps
+//!   (0.5 s at level 1 to 10 s at level 6), as in the app; `--untimed` drops the caps so that
+//!   `--seed` replays the same moves on any machine. `name` is `triboard`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -55,9 +56,10 @@ pub struct GtpArgs {
     /// Seed of the searches (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Honour the level's wall-clock cap (moves then depend on the machine).
+    /// Drop the level's wall-clock cap: the search always makes its full simulation budget, so a
+    /// seed replays the same moves on any machine (level 6 then takes a minute a move).
     #[arg(long)]
-    pub timed: bool,
+    pub untimed: bool,
 }
 
 /// Every command the engine knows, in `list_commands` order.
@@ -409,7 +411,7 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut engine = GtpEngine::new(variant, args.level, seed, args.timed);
+    let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
     let mut commands = 0u64;
     let mut line = Vec::new();
     while !engine.has_quit() {
