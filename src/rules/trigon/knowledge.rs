@@ -8,7 +8,10 @@
 //!   first pieces nearness to the centre (where the board is open).
 //! - **Pruning**: a colour's first pieces are its biggest ones (size 6, then 5 and 6), as in any
 //!   strong player's opening.
-//! - **Playouts**: at the drawn attach point, the biggest pieces that fit there first.
+//! - **Playouts**: at the drawn attach point, the biggest pieces that fit there first. (Choosing
+//!   the better of two such placements, by size and opponents' attach points taken, won 55 % of 40
+//!   games at the same simulations but made playouts ~1.5× slower: not kept.)
+//! - **Reward**: the rank value plus a share for the score margin.
 //! - **Mirror guard**: in `trigon-2` the board is centrally symmetric, so the second player could
 //!   answer every move with its point reflection and force a tie. While the position is symmetric
 //!   (Yellow mirrors Blue, Green mirrors Red), the first player's priors strongly favour the
@@ -20,8 +23,9 @@ use crate::rules::{MAX_PLAYERS, Outcome};
 /// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
 /// sizes 5 and 6).
 const OPENING_PIECES: [u32; 2] = [3, 6];
-/// Virtual simulations a prior is worth.
-const PRIOR_WEIGHT: f32 = 20.0;
+/// Virtual simulations a prior is worth. Measured at level 2 in `trigon-2` (`triboard match`, 40
+/// games each against weight 20): 8 won 57.5 %, 60 won 40 %.
+const PRIOR_WEIGHT: f32 = 8.0;
 /// The weight of the mirror guard's prior: enough to outweigh hundreds of simulations.
 const MIRROR_WEIGHT: f32 = 400.0;
 
@@ -121,7 +125,8 @@ impl Trigon {
     }
 }
 
-/// The share of a playout's reward that is its score margin (the rest is the rank value).
+/// The share of a playout's reward that is its score margin (the rest is the rank value). Against
+/// rank alone, 0.15 won 62.5 % of 40 games at level 2 in `trigon-2`; 0.3 was no better (47.5 %).
 const MARGIN_SHARE: f32 = 0.15;
 /// The score margin (points) that earns the whole margin share.
 const MARGIN_SCALE: f32 = 40.0;
@@ -132,10 +137,10 @@ impl Trigon {
     pub(super) fn margin_reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
         let n = outcome.num_players;
         let mut reward = [0.0; MAX_PLAYERS];
-        for i in 0..n {
+        for (i, r) in reward.iter_mut().enumerate().take(n) {
             let best_other = (0..n).filter(|&j| j != i).map(|j| outcome.scores[j]).max().unwrap_or(0);
             let margin = ((outcome.scores[i] - best_other) as f32 / MARGIN_SCALE).clamp(-1.0, 1.0);
-            reward[i] = (1.0 - MARGIN_SHARE) * outcome.ranks[i] + MARGIN_SHARE * (0.5 + 0.5 * margin);
+            *r = (1.0 - MARGIN_SHARE) * outcome.ranks[i] + MARGIN_SHARE * (0.5 + 0.5 * margin);
         }
         reward
     }
