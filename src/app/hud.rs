@@ -411,12 +411,15 @@ fn move_list<G: HudGame>(ui: &mut egui::Ui, model: &Model<G>) {
     });
 }
 
+/// One paragraph of a rules panel: a bold title, then the wrapped text.
+pub(crate) fn rules_paragraph(ui: &mut egui::Ui, title: &str, body: &str) {
+    ui.label(egui::RichText::new(title).strong());
+    ui.add(egui::Label::new(body).wrap());
+    ui.add_space(6.0);
+}
+
 fn rules_text(ui: &mut egui::Ui) {
-    let para = |ui: &mut egui::Ui, title: &str, body: &str| {
-        ui.label(egui::RichText::new(title).strong());
-        ui.add(egui::Label::new(body).wrap());
-        ui.add_space(6.0);
-    };
+    let para = rules_paragraph;
     para(
         ui,
         "The board",

@@ -1012,11 +1012,7 @@ impl HudGame for Trigon {
     }
 
     fn rules(ui: &mut egui::Ui) {
-        let para = |ui: &mut egui::Ui, title: &str, body: &str| {
-            ui.label(egui::RichText::new(title).strong());
-            ui.add(egui::Label::new(body).wrap());
-            ui.add_space(6.0);
-        };
+        let para = crate::app::hud::rules_paragraph;
         para(
             ui,
             "The board and the pieces",

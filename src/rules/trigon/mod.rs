@@ -316,11 +316,14 @@ impl Trigon {
     /// first piece, else one of its attach points.
     #[inline(always)]
     fn targets(&self, c: usize) -> Cells {
-        let mut targets = if self.left[c] == (1 << PIECES) - 1 { self.tables.starts } else { self.corners[c] };
-        for w in 0..WORDS {
-            targets.0[w] &= !self.forbidden[c].0[w];
-        }
-        targets
+        let targets = if self.left[c] == (1 << PIECES) - 1 { self.tables.starts } else { self.corners[c] };
+        targets.and_not(&self.forbidden[c])
+    }
+
+    /// The targets of colour `c` not yet known to be dead.
+    #[inline(always)]
+    fn live_targets(&self, c: usize) -> Cells {
+        self.targets(c).and_not(&self.dead[c])
     }
 
     /// Calls `f` with every placement legal for the colour to move, each once: through each live
@@ -331,11 +334,7 @@ impl Trigon {
         let t = self.tables;
         let forbidden = &self.forbidden[c];
         let targets = self.targets(c);
-        let mut live = targets;
-        for w in 0..WORDS {
-            live.0[w] &= !self.dead[c].0[w];
-        }
-        for x in live.iter() {
+        for x in targets.and_not(&self.dead[c]).iter() {
             let (list, offsets) = t.lists.list(x, t.lists.status(x, forbidden));
             let mut left = self.left[c];
             while left != 0 {
@@ -360,10 +359,7 @@ impl Trigon {
         let c = self.turn as usize;
         let t = self.tables;
         loop {
-            let mut live = self.targets(c);
-            for w in 0..WORDS {
-                live.0[w] &= !self.dead[c].0[w];
-            }
+            let live = self.live_targets(c);
             let n = live.count() as usize;
             if n == 0 {
                 return TrigonMove::PASS;
@@ -683,11 +679,7 @@ impl Game for Trigon {
                 continue;
             }
             let forbidden = self.forbidden[c];
-            let mut live = self.targets(c);
-            for w in 0..WORDS {
-                live.0[w] &= !self.dead[c].0[w];
-            }
-            for x in live.iter() {
+            for x in self.live_targets(c).iter() {
                 let status = t.lists.status(x, &forbidden);
                 let (list, offsets) = t.lists.list(x, status);
                 let mut pieces = t.lists.pieces(x, status) & self.left[c];

@@ -212,8 +212,9 @@ impl AttachLists {
         (list, header)
     }
 
-    /// A bit per piece with a placement in the list of `x` and `status` (read without touching the
-    /// list itself).
+    /// A bit per piece with a placement through `x` that covers none of the forbidden cells of
+    /// `status` (all [`STATUS_CELLS`] of them, more than the list looks at): read without touching
+    /// a list, it tells a dead attach point at once.
     #[inline(always)]
     pub fn pieces(&self, x: usize, status: usize) -> u32 {
         self.present[x * STATUSES + status]
