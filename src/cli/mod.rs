@@ -11,6 +11,7 @@
 
 pub mod bench;
 pub mod engine_match;
+pub mod games;
 pub mod gtp;
 pub mod perft;
 pub mod play;
@@ -21,13 +22,12 @@ use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
 
 use crate::ai::Level;
 pub use crate::ai::Seat;
-use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
-use crate::rules::trike::{Trike, TrikeOptions};
+pub use games::{CliGame, GAMES, GameFlags, GameTask, PLANNED_GAMES, with_game};
 use crate::rules::{Game, play_moves};
 
 /// triboard: abstract strategy games on triangle-flavoured boards.
@@ -61,79 +61,6 @@ pub enum Command {
     Gtp(gtp::GtpArgs),
     /// GTP engines (triboard, Pentobi, …) against each other at Blokus Trigon, seats rotated.
     Match(engine_match::MatchArgs),
-}
-
-/// The game flags every command shares; each game turns them into its options
-/// ([`CliGame::options_from_flags`]) and refuses the ones it does not have.
-#[derive(Args, Debug, Clone, Default)]
-pub struct GameFlags {
-    /// Board size (Trike: side of the triangle, 3–19, default 13).
-    #[arg(long)]
-    pub size: Option<u8>,
-}
-
-/// A game the CLI can run: the [`Game`] plus how the shared flags become its options.
-pub trait CliGame: Game {
-    /// The options for game id `id` (one of [`Game::IDS`]) and these flags, starting from the
-    /// game's defaults.
-    ///
-    /// # Errors
-    /// A flag this game does not take (range checks are left to [`Game::new`]).
-    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<Self::Options, String>;
-}
-
-impl CliGame for Trike {
-    fn options_from_flags(_id: &str, flags: &GameFlags) -> Result<TrikeOptions, String> {
-        let mut options = TrikeOptions::default();
-        if let Some(size) = flags.size {
-            options.size = size;
-        }
-        Ok(options)
-    }
-}
-
-impl CliGame for Trigon {
-    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` (`rules/trigon.md` §Variants).
-    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrigonOptions, String> {
-        if flags.size.is_some() {
-            return Err(format!("{id} takes no --size: its variant sets the board"));
-        }
-        let variant = match id {
-            "trigon-2" => Variant::Two,
-            "trigon-3" => Variant::Three,
-            _ => Variant::Four,
-        };
-        Ok(TrigonOptions { variant })
-    }
-}
-
-/// Something a command does with one game type, chosen by id at run time.
-pub trait GameTask {
-    /// What the task returns.
-    type Output;
-    /// Runs the task with game type `G`; `id` is the id it was chosen by (one of `G::IDS`).
-    fn run<G: CliGame>(self, id: &str) -> Self::Output;
-}
-
-/// The game ids the CLI plays now.
-pub const GAMES: &[&str] = &["trike", "trigon", "trigon-2", "trigon-3"];
-
-/// Game ids that are planned but not implemented yet.
-pub const PLANNED_GAMES: &[&str] = &["tri-it-out", "tricore", "trisq"];
-
-/// Runs `task` with the game type that plays `id`: the one table from id to type.
-///
-/// # Errors
-/// A usage error for an unknown or not yet implemented game id.
-pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> {
-    match id {
-        "trike" => Ok(task.run::<Trike>(id)),
-        "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
-        _ if PLANNED_GAMES.contains(&id) => {
-            Err(CliError::usage(format!("the game '{id}' is not implemented yet (playable: {})", GAMES.join(", "))))
-        }
-        _ => Err(CliError::usage(format!("unknown game '{id}' (playable: {})", GAMES.join(", ")))),
-    }
 }
 
 /// Why a command failed, and so its exit code.
@@ -357,6 +284,7 @@ pub fn now_iso8601() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::trike::Trike;
 
     #[test]
     fn seats_parse() {
@@ -386,9 +314,9 @@ mod tests {
 
     #[test]
     fn bad_moves_name_their_place() {
-        let e = start_position::<Trike>("trike", &GameFlags { size: Some(5) }, Some("a1 zz9")).unwrap_err();
+        let e = start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("a1 zz9")).unwrap_err();
         assert!(matches!(&e, CliError::Usage(m) if m.starts_with("--moves: move 2 (zz9): ")), "{e}");
-        let (g, moves) = start_position::<Trike>("trike", &GameFlags { size: Some(5) }, Some("c3 c4")).unwrap();
+        let (g, moves) = start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("c3 c4")).unwrap();
         assert_eq!(g.ply(), 2);
         assert_eq!(move_texts(&Trike::new(g.options()).unwrap(), &moves), ["c3", "c4"]);
     }

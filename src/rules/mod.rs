@@ -6,6 +6,8 @@
 pub mod bits;
 pub mod geometry;
 pub mod record;
+pub mod tri_it_out;
+pub mod tricore;
 pub mod trigon;
 pub mod trike;
 

@@ -1,0 +1,111 @@
+//! The one table from game id to game type ([`with_game`]), the game flags every command shares
+//! ([`GameFlags`]) and how each game turns them into its options ([`CliGame`]).
+
+use clap::Args;
+
+use super::CliError;
+use crate::rules::Game;
+use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
+use crate::rules::trike::{Trike, TrikeOptions};
+
+/// The game flags every command shares; each game turns them into its options
+/// ([`CliGame::options_from_flags`]) and refuses the ones it does not have.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GameFlags {
+    /// Board size (Trike: side of the triangle, 3–19, default 13).
+    #[arg(long)]
+    pub size: Option<u8>,
+    /// The board by its id (Tri-It-Out: `hex-2-3`, `tri-5`, `equiversi-2-4`, `hex-3`, `tri-6`,
+    /// `hex-3-4` (default), `equiversi-3-5`, `hex-4`, `hex-4-5`).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Who loses a tie (Tri-It-Out: `stuck-player-loses` (default) or `last-mover-loses`).
+    #[arg(long)]
+    pub tie: Option<String>,
+    /// A rules variant (Tri-It-Out: `standard` (default) or `any-mixed-triangle`).
+    #[arg(long)]
+    pub variant: Option<String>,
+}
+
+impl GameFlags {
+    /// Refuses every flag but those in `taken` (by their names without dashes) for game `id`.
+    ///
+    /// # Errors
+    /// "trike takes no --board".
+    pub fn only(&self, id: &str, taken: &[&str]) -> Result<(), String> {
+        let given = [
+            ("size", self.size.is_some()),
+            ("board", self.board.is_some()),
+            ("tie", self.tie.is_some()),
+            ("variant", self.variant.is_some()),
+        ];
+        match given.iter().find(|(name, set)| *set && !taken.contains(name)) {
+            Some((name, _)) => Err(format!("{id} takes no --{name}")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A game the CLI can run: the [`Game`] plus how the shared flags become its options.
+pub trait CliGame: Game {
+    /// The options for game id `id` (one of [`Game::IDS`]) and these flags, starting from the
+    /// game's defaults.
+    ///
+    /// # Errors
+    /// A flag this game does not take (range checks are left to [`Game::new`]).
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<Self::Options, String>;
+}
+
+impl CliGame for Trike {
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrikeOptions, String> {
+        flags.only(id, &["size"])?;
+        let mut options = TrikeOptions::default();
+        if let Some(size) = flags.size {
+            options.size = size;
+        }
+        Ok(options)
+    }
+}
+
+impl CliGame for Trigon {
+    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` (`rules/trigon.md` §Variants).
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrigonOptions, String> {
+        flags.only(id, &[]).map_err(|e| format!("{e}: its id sets the board"))?;
+        let variant = match id {
+            "trigon-2" => Variant::Two,
+            "trigon-3" => Variant::Three,
+            _ => Variant::Four,
+        };
+        Ok(TrigonOptions { variant })
+    }
+}
+
+/// Something a command does with one game type, chosen by id at run time.
+pub trait GameTask {
+    /// What the task returns.
+    type Output;
+    /// Runs the task with game type `G`; `id` is the id it was chosen by (one of `G::IDS`).
+    fn run<G: CliGame>(self, id: &str) -> Self::Output;
+}
+
+/// The game ids the CLI plays now.
+pub const GAMES: &[&str] = &["trike", "trigon", "trigon-2", "trigon-3"];
+
+/// Game ids that are planned but not implemented yet.
+pub const PLANNED_GAMES: &[&str] = &["tri-it-out", "tricore", "trisq"];
+
+/// Runs `task` with the game type that plays `id`: the one table from id to type.
+///
+/// # Errors
+/// A usage error for an unknown or not yet implemented game id.
+pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> {
+    match id {
+        "trike" => Ok(task.run::<Trike>(id)),
+        "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
+        _ if PLANNED_GAMES.contains(&id) => {
+            Err(CliError::usage(format!("the game '{id}' is not implemented yet (playable: {})", GAMES.join(", "))))
+        }
+        _ => Err(CliError::usage(format!("unknown game '{id}' (playable: {})", GAMES.join(", ")))),
+    }
+}
+
