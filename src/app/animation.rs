@@ -1,5 +1,6 @@
 //! Animation: the model changes at once, the view catches up. A checker drops in (its scale eases
-//! from large to normal), the pawn slides along its line; both take about 250 ms.
+//! from large to normal), the pawn slides along its line, a captured or removed piece shrinks away
+//! ([`Vanish`]); each takes about 250 ms.
 
 use bevy::prelude::*;
 
@@ -36,8 +37,28 @@ pub struct DropIn {
 /// The scale a dropping checker starts from.
 const DROP_SCALE: f32 = 1.7;
 
+/// Shrinks an entity to nothing, then despawns it: a piece leaving the board (a captured counter, a
+/// trapped ring). The model has already dropped it; only the view still shows it going.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Vanish {
+    /// Seconds since it began to go.
+    pub elapsed: f32,
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (slide, drop_in).in_set(Step::View));
+    app.add_systems(Update, (slide, drop_in, vanish).in_set(Step::View));
+}
+
+fn vanish(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut Vanish, &mut Transform)>) {
+    for (entity, mut vanish, mut transform) in &mut query {
+        vanish.elapsed += time.delta_secs();
+        let t = (vanish.elapsed / (2.0 * DURATION)).min(1.0);
+        let scale = EasingCurve::new(1.0, 0.0, EaseFunction::BackIn).sample_clamped(t).max(0.0);
+        transform.scale = Vec3::new(scale, scale, 1.0);
+        if t >= 1.0 {
+            commands.entity(entity).despawn();
+        }
+    }
 }
 
 fn slide(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut Slide, &mut Transform)>) {
