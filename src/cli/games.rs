@@ -5,6 +5,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::rules::Game;
+use crate::rules::tri_it_out::{self, Board, TieRule, TriItOut, TriItOutOptions};
 use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeOptions};
 
@@ -80,6 +81,31 @@ impl CliGame for Trigon {
     }
 }
 
+impl CliGame for TriItOut {
+    /// `--board`, `--tie` and `--variant` by their ids (`rules/tri-it-out.md` §Board, §End, §Variant).
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TriItOutOptions, String> {
+        flags.only(id, &["board", "tie", "variant"])?;
+        let mut options = TriItOutOptions::default();
+        fn ids<T: Copy>(all: &[T], id: impl Fn(T) -> &'static str) -> String {
+            all.iter().map(|&t| id(t)).collect::<Vec<_>>().join(", ")
+        }
+        if let Some(board) = &flags.board {
+            options.board = Board::from_id(board)
+                .ok_or_else(|| format!("unknown board '{board}' (boards: {})", ids(&Board::ALL, Board::id)))?;
+        }
+        if let Some(tie) = &flags.tie {
+            options.tie = TieRule::from_id(tie)
+                .ok_or_else(|| format!("unknown tie rule '{tie}' (rules: {})", ids(&TieRule::ALL, TieRule::id)))?;
+        }
+        if let Some(variant) = &flags.variant {
+            let all = &tri_it_out::Variant::ALL;
+            options.variant = tri_it_out::Variant::from_id(variant)
+                .ok_or_else(|| format!("unknown variant '{variant}' (variants: {})", ids(all, tri_it_out::Variant::id)))?;
+        }
+        Ok(options)
+    }
+}
+
 /// Something a command does with one game type, chosen by id at run time.
 pub trait GameTask {
     /// What the task returns.
@@ -89,10 +115,10 @@ pub trait GameTask {
 }
 
 /// The game ids the CLI plays now.
-pub const GAMES: &[&str] = &["trike", "trigon", "trigon-2", "trigon-3"];
+pub const GAMES: &[&str] = &["trike", "tri-it-out", "trigon", "trigon-2", "trigon-3"];
 
 /// Game ids that are planned but not implemented yet.
-pub const PLANNED_GAMES: &[&str] = &["tri-it-out", "tricore", "trisq"];
+pub const PLANNED_GAMES: &[&str] = &["tricore", "trisq"];
 
 /// Runs `task` with the game type that plays `id`: the one table from id to type.
 ///
@@ -102,6 +128,7 @@ pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> 
     match id {
         "trike" => Ok(task.run::<Trike>(id)),
         "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
+        "tri-it-out" => Ok(task.run::<TriItOut>(id)),
         _ if PLANNED_GAMES.contains(&id) => {
             Err(CliError::usage(format!("the game '{id}' is not implemented yet (playable: {})", GAMES.join(", "))))
         }
