@@ -88,7 +88,7 @@ fn usage_errors_exit_2_with_one_line() {
         &["perft", "trike", "--size", "5", "--moves", "c3 c4 c3", "--depth", "2"][..],
         &["perft", "trike", "--size", "25", "--depth", "1"],
         &["perft", "chess", "--depth", "1"],
-        &["perft", "tricore", "--depth", "1"],
+        &["perft", "trisq", "--depth", "1"],
         &["perft", "trigon", "--size", "9", "--depth", "1"],
         &["bench", "trike", "--size", "5", "--moves", "a1 q7"],
         &["play", "trike", "--white", "robot"],
@@ -102,7 +102,7 @@ fn usage_errors_exit_2_with_one_line() {
     assert_eq!(run.code, 2);
     assert_eq!(run.stderr.trim(), "triboard: --moves: move 3 (c3): c3 already holds a checker");
     assert_eq!(run.json()["error"], "--moves: move 3 (c3): c3 already holds a checker");
-    let run = triboard(&["perft", "tricore", "--depth", "1"], "");
+    let run = triboard(&["perft", "trisq", "--depth", "1"], "");
     assert!(run.stderr.contains("not implemented yet"), "{}", run.stderr);
 }
 
@@ -293,4 +293,29 @@ fn play_seats_every_colour_of_trigon() {
     let run = triboard(&["play", "trigon-3", "--seats", "human,ai:1"], "");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("trigon-3 seats 3 players, not 2"), "{}", run.stderr);
+}
+
+#[test]
+fn tri_it_out_flags_choose_the_options_and_bad_ones_are_refused() {
+    use triboard::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutOptions, Variant};
+    let run = ok(
+        &["perft", "tri-it-out", "--board", "tri-5", "--variant", "any-mixed-triangle", "--depth", "2", "--json"],
+        "",
+    );
+    let options =
+        TriItOutOptions { board: Board::Tri5, tie: TieRule::StuckPlayerLoses, variant: Variant::AnyMixedTriangle };
+    assert_eq!(counts(&run.json()["perft"]), perft(&TriItOut::new(&options).unwrap(), 2));
+    // The default board is hex-3-4 (27 points).
+    let run = ok(&["perft", "tri-it-out", "--depth", "1", "--json"], "");
+    assert_eq!(counts(&run.json()["perft"]), [27]);
+    for (args, says) in [
+        (&["perft", "tri-it-out", "--board", "hex-9", "--depth", "1"][..], "unknown board 'hex-9' (boards: hex-2-3,"),
+        (&["perft", "tri-it-out", "--tie", "draw", "--depth", "1"], "unknown tie rule 'draw'"),
+        (&["perft", "tri-it-out", "--size", "5", "--depth", "1"], "tri-it-out takes no --size"),
+        (&["perft", "trike", "--board", "hex-3", "--depth", "1"], "trike takes no --board"),
+    ] {
+        let run = triboard(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
 }
