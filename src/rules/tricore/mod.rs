@@ -1,0 +1,911 @@
+//! TriCore (Paschalis Antoniou), as `../shared/rules/tricore.md` settles it.
+//!
+//! Three neutral Cores and three neutral Rings are placed on a 51-point hexagon; then each turn a
+//! player puts a disc on a Ring's point, drives that Ring along a line to an empty point, and may
+//! climb one of their active discs onto an adjacent stack of the same height. The game ends when
+//! the Rings are all trapped or the discs are all placed; the best group of active discs, by Cores
+//! reached and then by size, wins.
+//!
+//! Every point the rules file leaves open is settled in [`resolved`].
+//!
+//! Moves (`rules/tricore.md` §Phase 3, *Moves in the engine*): a placement is one move (`d4`); a disc
+//! turn is two moves of the same player, the drive `RING-DEST` and then a climb `FROM^TO` or `end`.
+//! Trapped Rings leave automatically at the start of a turn.
+
+pub mod resolved;
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::geometry::lattice::{Lattice, NONE, Points};
+use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
+
+/// TriCore's options: none yet (`rules/tricore.md` has one board and one rule set).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TriCoreOptions {}
+
+/// One move of TriCore (`rules/tricore.md` §Phase 3, *Moves in the engine*). Points are indices of
+/// [`TriCore::lattice`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TriCoreMove {
+    /// Phase 1: a Core on this point, written `d4`.
+    Core(u8),
+    /// Phase 2: a Ring on this point, written `d4`.
+    Ring(u8),
+    /// Phase 3, step 2: a disc of the mover on the Ring's point `ring`, the Ring driven to `to`;
+    /// written `d4-d7`.
+    Drive {
+        /// The Ring's point, where the disc goes.
+        ring: u8,
+        /// Where the Ring stops.
+        to: u8,
+    },
+    /// Phase 3, step 3: the mover's active disc on `from` climbs onto the adjacent stack on `to`;
+    /// written `c3^d3`.
+    Climb {
+        /// The stack the disc leaves.
+        from: u8,
+        /// The stack it climbs onto (of the same height as `from`).
+        to: u8,
+    },
+    /// Phase 3, step 3: no climb; the turn ends. Written `end`.
+    End,
+}
+
+/// Where the game stands (`rules/tricore.md` §Phase 1–3, §End).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    /// Phase 1: Black, White, Black place a Core each.
+    Cores,
+    /// Phase 2: White, Black, White place a Ring each.
+    Rings,
+    /// Phase 3, a turn's first move: place a disc and drive a Ring.
+    Drive,
+    /// Phase 3, a turn's second move: climb or `end`.
+    Climb,
+    /// The game is over.
+    Over,
+}
+
+/// The number of points of the board (`rules/tricore.md` §Board).
+pub const POINTS: usize = 51;
+/// Black's colour index and seat (places the first Core, moves first in the disc phase).
+pub const BLACK: u8 = 0;
+/// White's colour index and seat (places the first Ring).
+pub const WHITE: u8 = 1;
+
+/// Moves of phases 1 and 2 together: 3 Cores, then 3 Rings.
+const PLACEMENTS: u16 = 6;
+/// Directions whose next point has a higher index (right, down-left, down as drawn): the first
+/// obstacle on such a ray is its lowest set bit.
+const RAY_ASCENDS: [bool; 6] = [true, false, false, false, true, true];
+
+/// The board's tables, built once.
+struct Tables {
+    lattice: Lattice,
+    all: Points,
+    inner: Points,
+    adj: [Points; POINTS],
+    /// `ray[p][d]`: every point beyond `p` in direction `d`, to the edge.
+    ray: [[Points; 6]; POINTS],
+}
+
+// One board exists: identity is equality, and the tables stay out of `Debug` output.
+impl PartialEq for Tables {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables({:?})", self.lattice)
+    }
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let lattice = Lattice::new(&resolved::ROWS);
+        assert_eq!(lattice.len, POINTS);
+        let mut adj = [0; POINTS];
+        let mut ray = [[0; 6]; POINTS];
+        for p in 0..POINTS {
+            adj[p] = lattice.adjacent[p];
+            for (d, r) in ray[p].iter_mut().enumerate() {
+                let mut q = lattice.neighbor[p][d];
+                while q != NONE {
+                    debug_assert_eq!(q as usize > p, RAY_ASCENDS[d]);
+                    *r |= 1 << q;
+                    q = lattice.neighbor[q as usize][d];
+                }
+            }
+        }
+        Tables { all: lattice.all, inner: lattice.all & !lattice.boundary, adj, ray, lattice }
+    })
+}
+
+#[inline(always)]
+fn bit(p: usize) -> Points {
+    1 << p
+}
+
+/// The `n`-th lowest point of a set (`n < count`).
+#[inline(always)]
+fn nth_point(mut set: Points, n: usize) -> usize {
+    for _ in 0..n {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as usize
+}
+
+/// A uniformly chosen point of a non-empty set.
+#[inline(always)]
+fn random_point(rng: &mut Rng, set: Points) -> usize {
+    nth_point(set, random_index(rng, set.count_ones() as usize))
+}
+
+/// The points of a set, lowest first.
+#[inline(always)]
+fn points(set: Points) -> impl Iterator<Item = usize> {
+    Lattice::iter(set)
+}
+
+/// A TriCore position: Cores, Rings and the discs of every stack level as bitboards, the discs each
+/// player has left, whose turn it is and the step within it. `Clone` is a copy of about 100 bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TriCore {
+    t: &'static Tables,
+    options: TriCoreOptions,
+    cores: Points,
+    rings: Points,
+    /// `occ[l]`: points whose stack holds a disc at level `l` (height above `l`).
+    occ: [Points; 3],
+    /// `white[l]`: points whose disc at level `l` is White.
+    white: [Points; 3],
+    /// The active (top) discs per colour.
+    top: [Points; 2],
+    left: [u8; 2],
+    mover: u8,
+    /// The disc placed this turn while the turn's climb step is due, else [`NONE`].
+    just: u8,
+    ply: u16,
+    over: bool,
+    /// Rings removed as trapped at the start of the current turn.
+    removed: Points,
+}
+
+impl TriCore {
+    /// The board: 51 points in rows of 6, 7, 8, 9, 8, 7, 6 (`rules/tricore.md` §Board).
+    pub fn lattice(&self) -> &'static Lattice {
+        &self.t.lattice
+    }
+
+    /// Where the game stands.
+    pub fn phase(&self) -> Phase {
+        if self.over {
+            Phase::Over
+        } else if self.ply < 3 {
+            Phase::Cores
+        } else if self.ply < PLACEMENTS {
+            Phase::Rings
+        } else if self.just != NONE {
+            Phase::Climb
+        } else {
+            Phase::Drive
+        }
+    }
+
+    /// The points holding a Core.
+    pub fn cores(&self) -> Points {
+        self.cores
+    }
+
+    /// The points holding a Ring (after trapped Rings left at the start of this turn).
+    pub fn rings(&self) -> Points {
+        self.rings
+    }
+
+    /// The number of discs stacked on point `p`, 0–3.
+    pub fn height(&self, p: usize) -> u8 {
+        self.occ.iter().map(|o| (o >> p & 1) as u8).sum()
+    }
+
+    /// The colour (0 Black, 1 White) of the disc at `level` (0 at the bottom, below
+    /// [`TriCore::height`]) of the stack on `p`, or `None` if there is no disc there.
+    pub fn disc(&self, p: usize, level: u8) -> Option<u8> {
+        let l = level as usize;
+        (l < 3 && self.occ[l] & bit(p) != 0).then(|| (self.white[l] >> p & 1) as u8)
+    }
+
+    /// The colour of the active (top) disc on `p`, or `None` for a point without discs.
+    pub fn top(&self, p: usize) -> Option<u8> {
+        if self.top[0] & bit(p) != 0 {
+            Some(BLACK)
+        } else if self.top[1] & bit(p) != 0 {
+            Some(WHITE)
+        } else {
+            None
+        }
+    }
+
+    /// The discs `player` (0 Black, 1 White) has not placed yet, of 24.
+    pub fn discs_left(&self, player: usize) -> u8 {
+        self.left[player]
+    }
+
+    /// The disc placed this turn, during [`Phase::Climb`] (it may not climb); else `None`.
+    pub fn just_placed(&self) -> Option<usize> {
+        (self.just != NONE).then_some(self.just as usize)
+    }
+
+    /// Where a Ring standing on `ring` may be driven now: the empty points along the six lines from
+    /// it, passing over discs but not over Rings or Cores (`rules/tricore.md` §Phase 3, 2). Empty
+    /// for a trapped Ring.
+    pub fn ring_destinations(&self, ring: usize) -> Points {
+        let t = self.t;
+        let blockers = resolved::ring_blockers(self.rings, self.cores, self.occ[0]);
+        let stops = resolved::ring_stops(t.all, self.rings, self.cores, self.occ[0]);
+        let mut reach = 0;
+        for d in 0..6 {
+            let ray = t.ray[ring][d];
+            let hit = ray & blockers;
+            reach |= if hit == 0 {
+                ray
+            } else if RAY_ASCENDS[d] {
+                // The points below the lowest obstacle.
+                ray & ((hit & hit.wrapping_neg()) - 1)
+            } else {
+                // The points above the highest obstacle.
+                ray & (u64::MAX << (63 - hit.leading_zeros()) << 1)
+            };
+        }
+        reach & stops
+    }
+
+    /// The points holding exactly `h` discs.
+    #[inline(always)]
+    fn exactly(&self, h: usize) -> Points {
+        match h {
+            1 => self.occ[0] & !self.occ[1],
+            2 => self.occ[1] & !self.occ[2],
+            3 => self.occ[2],
+            _ => unreachable!(),
+        }
+    }
+
+    /// The stacks a disc of the mover may climb onto from `from` now (`rules/tricore.md` §Phase 3,
+    /// 3): adjacent stacks of the same height `h`, when `h + 1 ≤ 3`, `from`'s active disc is the
+    /// mover's and not the one placed this turn. Empty outside [`Phase::Climb`].
+    pub fn climb_targets(&self, from: usize) -> Points {
+        if self.just == NONE
+            || from >= POINTS
+            || from == self.just as usize
+            || self.top[self.mover as usize] & bit(from) == 0
+        {
+            return 0;
+        }
+        let h = self.height(from);
+        if h >= resolved::MAX_HEIGHT {
+            return 0;
+        }
+        self.t.adj[from] & self.climb_onto(h as usize)
+    }
+
+    /// The stacks a disc of height `h` may climb onto, adjacency aside: those of height `h`
+    /// ([`resolved::MAY_CLIMB_ONTO_JUST_PLACED`]).
+    #[inline(always)]
+    fn climb_onto(&self, h: usize) -> Points {
+        if resolved::MAY_CLIMB_ONTO_JUST_PLACED { self.exactly(h) } else { self.exactly(h) & !bit(self.just as usize) }
+    }
+
+    /// The discs that may climb now (before their targets are checked): the mover's active discs
+    /// below the maximum height, less the one placed this turn.
+    #[inline(always)]
+    fn climb_sources(&self, h: usize) -> Points {
+        self.top[self.mover as usize] & self.exactly(h) & !bit(self.just as usize)
+    }
+
+    /// The Rings removed as trapped at the start of the current turn (`rules/tricore.md` §Phase 3,
+    /// 1), for the view to fade out; 0 if none. Still set during the turn's climb step, and after the
+    /// game ended at a turn's start.
+    pub fn trapped_rings_removed(&self) -> Points {
+        self.removed
+    }
+
+    /// The discs of `player`'s best group and the Cores it reaches (`rules/tricore.md` §Result,
+    /// [`resolved::group_value`]); `(0, 0)` for a player without active discs. Meaningful at any
+    /// time; the result counts once the game is over.
+    pub fn best_group(&self, player: usize) -> (Points, Points) {
+        let own = self.top[player];
+        let adj = &self.t.adj;
+        let mut best = (0, 0);
+        let mut best_value = 0;
+        let mut rest = own;
+        while rest != 0 {
+            let seed = rest & rest.wrapping_neg();
+            let (mut group, mut frontier, mut around) = (seed, seed, 0);
+            while frontier != 0 {
+                let mut next = 0;
+                for p in points(frontier) {
+                    next |= adj[p];
+                }
+                around |= next;
+                frontier = next & own & !group;
+                group |= frontier;
+            }
+            rest &= !group;
+            let reached = around & self.cores;
+            let value = resolved::group_value(reached.count_ones(), group.count_ones());
+            if value > best_value {
+                best_value = value;
+                best = (group, reached);
+            }
+        }
+        best
+    }
+
+    /// A disc-phase position built directly, for tests and puzzles: Cores and Rings on the named
+    /// points, stacks given as `(point, colours bottom to top)` with `b` for Black and `w` for White
+    /// (`("d4", "bw")`: a White disc on a Black one), and `mover` (0 Black, 1 White) to start a turn.
+    /// The discs left are 24 less those on the board; [`Game::ply`] counts 6 placements and two moves
+    /// per disc on the board. The turn then starts as in play: trapped Rings leave and the game may
+    /// be over (with no Ring, at once).
+    ///
+    /// # Errors
+    /// An unknown point, a point named twice, a stack above 3 or a colour other than `b`/`w`, more
+    /// than 24 discs of a colour, or a mover other than 0 or 1.
+    pub fn setup(cores: &[&str], rings: &[&str], stacks: &[(&str, &str)], mover: u8) -> Result<TriCore, String> {
+        let mut g = TriCore::new(&TriCoreOptions::default())?;
+        if mover > 1 {
+            return Err(format!("mover {mover} is neither 0 (Black) nor 1 (White)"));
+        }
+        let mut used = 0;
+        let mut take = |name: &str| -> Result<usize, String> {
+            let p = g.t.lattice.parse(name).ok_or_else(|| format!("'{name}' is not a point of the board"))?;
+            if used & bit(p) != 0 {
+                return Err(format!("{name} is named twice"));
+            }
+            used |= bit(p);
+            Ok(p)
+        };
+        for name in cores {
+            g.cores |= bit(take(name)?);
+        }
+        for name in rings {
+            g.rings |= bit(take(name)?);
+        }
+        for (name, colours) in stacks {
+            let p = take(name)?;
+            if colours.is_empty() || colours.len() > resolved::MAX_HEIGHT as usize {
+                return Err(format!("the stack on {name} has {} discs (1–3)", colours.len()));
+            }
+            for (level, colour) in colours.bytes().enumerate() {
+                let c = match colour {
+                    b'b' => BLACK,
+                    b'w' => WHITE,
+                    _ => return Err(format!("'{}' on {name} is neither b nor w", colour as char)),
+                } as usize;
+                g.occ[level] |= bit(p);
+                g.white[level] |= (c as u64) << p;
+                g.top[0] &= !bit(p);
+                g.top[1] &= !bit(p);
+                g.top[c] |= bit(p);
+                g.left[c] = g.left[c].checked_sub(1).ok_or("more than 24 discs of one colour")?;
+            }
+        }
+        g.ply = PLACEMENTS + 2 * (g.occ.iter().map(|o| o.count_ones() as u16).sum::<u16>());
+        g.mover = mover;
+        g.start_turn();
+        Ok(g)
+    }
+
+    /// Places the disc of a drive and moves the Ring; the climb step follows.
+    #[inline(always)]
+    fn drive(&mut self, ring: usize, to: usize) {
+        let c = self.mover as usize;
+        self.rings ^= bit(ring) | bit(to);
+        self.occ[0] |= bit(ring);
+        self.white[0] |= (c as u64) << ring;
+        self.top[c] |= bit(ring);
+        self.left[c] -= 1;
+        self.just = ring as u8;
+    }
+
+    /// Moves the mover's top disc from `from` onto the stack of the same height on `to`.
+    #[inline(always)]
+    fn climb(&mut self, from: usize, to: usize) {
+        let c = self.mover as usize;
+        let h = self.height(from) as usize;
+        let (f, t) = (bit(from), bit(to));
+        self.occ[h - 1] &= !f;
+        self.white[h - 1] &= !f;
+        self.top[c] &= !f;
+        if h >= 2 {
+            // The uncovered disc is active again.
+            let below = (self.white[h - 2] >> from & 1) as usize;
+            self.top[below] |= f;
+        }
+        self.top[0] &= !t;
+        self.top[1] &= !t;
+        self.top[c] |= t;
+        self.occ[h] |= t;
+        self.white[h] |= (c as u64) << to;
+    }
+
+    /// Ends the current disc turn and starts the next one.
+    #[inline(always)]
+    fn end_turn(&mut self) {
+        self.just = NONE;
+        self.mover ^= 1;
+        self.start_turn();
+    }
+
+    /// The start of a disc turn (`rules/tricore.md` §Phase 3, 1 and §End): trapped Rings leave, then
+    /// the game may be over.
+    fn start_turn(&mut self) {
+        const _: () = assert!(resolved::TRAPPED_RINGS_LEAVE_ONLY_AT_TURN_START);
+        self.removed = 0;
+        for r in points(self.rings) {
+            if self.ring_destinations(r) == 0 {
+                self.removed |= bit(r);
+            }
+        }
+        self.rings &= !self.removed;
+        self.over = resolved::game_over_at_turn_start(self.rings, self.left, self.mover as usize);
+    }
+
+    /// Checks a move without playing it.
+    fn check(&self, mv: TriCoreMove) -> Result<(), IllegalMove> {
+        let t = self.t;
+        let name = |p: u8| t.lattice.name(p as usize);
+        let on_board = |p: u8| {
+            if (p as usize) < POINTS { Ok(()) } else { Err(IllegalMove::new("that point is not on the board")) }
+        };
+        let phase = self.phase();
+        if phase == Phase::Over {
+            return Err(IllegalMove::new("the game is over"));
+        }
+        let wrong_phase = || {
+            Err(IllegalMove::new(match phase {
+                Phase::Cores => "now a Core is placed (phase 1)",
+                Phase::Rings => "now a Ring is placed (phase 2)",
+                Phase::Drive => "now a disc goes on a Ring, which is driven to an empty point (RING-DEST)",
+                Phase::Climb => "now a disc may climb (FROM^TO), or the turn ends (end)",
+                Phase::Over => unreachable!(),
+            }))
+        };
+        match mv {
+            TriCoreMove::Core(p) => {
+                if phase != Phase::Cores {
+                    return wrong_phase();
+                }
+                on_board(p)?;
+                let p = p as usize;
+                if self.cores & bit(p) != 0 {
+                    Err(IllegalMove::new(format!("{} already holds a Core", name(p as u8))))
+                } else if t.inner & bit(p) == 0 {
+                    Err(IllegalMove::new(format!("{} is a peripheral point; Cores go on inner points", name(p as u8))))
+                } else if let Some(c) = points(t.adj[p] & self.cores).next() {
+                    Err(IllegalMove::new(format!("{} is adjacent to the Core on {}", name(p as u8), name(c as u8))))
+                } else {
+                    Ok(())
+                }
+            }
+            TriCoreMove::Ring(p) => {
+                if phase != Phase::Rings {
+                    return wrong_phase();
+                }
+                on_board(p)?;
+                let p = p as usize;
+                if self.cores & bit(p) != 0 {
+                    Err(IllegalMove::new(format!("{} holds a Core", name(p as u8))))
+                } else if self.rings & bit(p) != 0 {
+                    Err(IllegalMove::new(format!("{} already holds a Ring", name(p as u8))))
+                } else if let Some(c) = points(t.adj[p] & self.cores).next() {
+                    Err(IllegalMove::new(format!("{} is adjacent to the Core on {}", name(p as u8), name(c as u8))))
+                } else if let Some(r) = points(t.adj[p] & self.rings).next() {
+                    Err(IllegalMove::new(format!("{} is adjacent to the Ring on {}", name(p as u8), name(r as u8))))
+                } else {
+                    Ok(())
+                }
+            }
+            TriCoreMove::Drive { ring, to } => {
+                if phase != Phase::Drive {
+                    return wrong_phase();
+                }
+                on_board(ring)?;
+                on_board(to)?;
+                self.check_drive(ring as usize, to as usize)
+            }
+            TriCoreMove::Climb { from, to } => {
+                if phase != Phase::Climb {
+                    return wrong_phase();
+                }
+                on_board(from)?;
+                on_board(to)?;
+                self.check_climb(from as usize, to as usize)
+            }
+            TriCoreMove::End => {
+                if phase != Phase::Climb {
+                    return wrong_phase();
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn check_drive(&self, ring: usize, to: usize) -> Result<(), IllegalMove> {
+        let t = self.t;
+        let name = |p: usize| t.lattice.name(p);
+        if self.rings & bit(ring) == 0 {
+            return Err(IllegalMove::new(format!("there is no Ring on {}", name(ring))));
+        }
+        if self.ring_destinations(ring) & bit(to) != 0 {
+            return Ok(());
+        }
+        if to == ring {
+            return Err(IllegalMove::new(format!("the Ring on {} must move", name(ring))));
+        }
+        let Some(d) = (0..6).find(|&d| t.ray[ring][d] & bit(to) != 0) else {
+            return Err(IllegalMove::new(format!(
+                "{} is not on a straight line from the Ring on {}",
+                name(to),
+                name(ring)
+            )));
+        };
+        let blockers = resolved::ring_blockers(self.rings, self.cores, self.occ[0]);
+        let mut p = t.lattice.neighbor[ring][d] as usize;
+        while p != to {
+            if blockers & bit(p) != 0 {
+                let what = if self.cores & bit(p) != 0 { "Core" } else { "Ring" };
+                return Err(IllegalMove::new(format!("the Ring cannot pass over the {what} on {}", name(p))));
+            }
+            p = t.lattice.neighbor[p][d] as usize;
+        }
+        let what = if self.cores & bit(to) != 0 {
+            "a Core"
+        } else if self.rings & bit(to) != 0 {
+            "a Ring"
+        } else {
+            "discs"
+        };
+        Err(IllegalMove::new(format!("{} holds {what}; a Ring stops only on an empty point", name(to))))
+    }
+
+    fn check_climb(&self, from: usize, to: usize) -> Result<(), IllegalMove> {
+        let t = self.t;
+        let name = |p: usize| t.lattice.name(p);
+        let mover = if self.mover == BLACK { "Black" } else { "White" };
+        if self.occ[0] & bit(from) == 0 {
+            return Err(IllegalMove::new(format!("there is no disc on {}", name(from))));
+        }
+        if self.top[self.mover as usize] & bit(from) == 0 {
+            return Err(IllegalMove::new(format!("the active disc on {} is not {mover}'s", name(from))));
+        }
+        if from == self.just as usize {
+            return Err(IllegalMove::new(format!("the disc on {} was placed this turn; it cannot climb", name(from))));
+        }
+        if t.adj[from] & bit(to) == 0 {
+            return Err(IllegalMove::new(format!("{} is not adjacent to {}", name(to), name(from))));
+        }
+        let (hf, ht) = (self.height(from), self.height(to));
+        if ht == 0 {
+            let what = if self.cores & bit(to) != 0 {
+                "a Core"
+            } else if self.rings & bit(to) != 0 {
+                "a Ring"
+            } else {
+                "no disc"
+            };
+            return Err(IllegalMove::new(format!("{} holds {what}; a disc climbs only onto a stack", name(to))));
+        }
+        if hf != ht {
+            return Err(IllegalMove::new(format!(
+                "the stack on {} has {ht} discs and the one on {} has {hf}; a disc climbs only onto a stack of its own height",
+                name(to),
+                name(from)
+            )));
+        }
+        if ht >= resolved::MAX_HEIGHT {
+            return Err(IllegalMove::new(format!(
+                "the stack on {} is already {} high",
+                name(to),
+                resolved::MAX_HEIGHT
+            )));
+        }
+        if !resolved::MAY_CLIMB_ONTO_JUST_PLACED && to == self.just as usize {
+            return Err(IllegalMove::new(format!(
+                "the disc on {} was placed this turn; it cannot be climbed onto",
+                name(to)
+            )));
+        }
+        Ok(())
+    }
+
+    /// A uniformly random climb of the mover, or `End`, each of these equally likely.
+    #[inline(always)]
+    fn random_climb_or_end(&self, rng: &mut Rng) -> TriCoreMove {
+        let adj = &self.t.adj;
+        let mut total = 0;
+        let mut targets_of = [0; 3];
+        for h in 1..resolved::MAX_HEIGHT as usize {
+            let targets = self.climb_onto(h);
+            targets_of[h] = targets;
+            for s in points(self.climb_sources(h)) {
+                total += (adj[s] & targets).count_ones() as usize;
+            }
+        }
+        let mut k = random_index(rng, total + 1);
+        if k == total {
+            return TriCoreMove::End;
+        }
+        for (h, &targets) in targets_of.iter().enumerate().skip(1) {
+            for s in points(self.climb_sources(h)) {
+                let here = adj[s] & targets;
+                let n = here.count_ones() as usize;
+                if k < n {
+                    return TriCoreMove::Climb { from: s as u8, to: nth_point(here, k) as u8 };
+                }
+                k -= n;
+            }
+        }
+        unreachable!("the climb count and the climbs agree")
+    }
+}
+
+impl Game for TriCore {
+    type Move = TriCoreMove;
+    type Options = TriCoreOptions;
+    const IDS: &'static [&'static str] = &["tricore"];
+
+    fn id(&self) -> &'static str {
+        "tricore"
+    }
+
+    fn new(options: &TriCoreOptions) -> Result<TriCore, String> {
+        Ok(TriCore {
+            t: tables(),
+            options: options.clone(),
+            cores: 0,
+            rings: 0,
+            occ: [0; 3],
+            white: [0; 3],
+            top: [0; 2],
+            left: [resolved::DISCS_PER_PLAYER; 2],
+            mover: BLACK,
+            just: NONE,
+            ply: 0,
+            over: false,
+            removed: 0,
+        })
+    }
+
+    fn options(&self) -> &TriCoreOptions {
+        &self.options
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn to_move(&self) -> Option<Player> {
+        (!self.over).then_some(Player(self.mover))
+    }
+
+    fn ply(&self) -> usize {
+        self.ply as usize
+    }
+
+    fn legal_moves(&self, out: &mut Vec<TriCoreMove>) {
+        out.clear();
+        let t = self.t;
+        match self.phase() {
+            Phase::Over => {}
+            Phase::Cores => {
+                let mut near = self.cores;
+                for c in points(self.cores) {
+                    near |= t.adj[c];
+                }
+                out.extend(points(t.inner & !near).map(|p| TriCoreMove::Core(p as u8)));
+            }
+            Phase::Rings => {
+                let mut near = self.cores | self.rings;
+                for c in points(near) {
+                    near |= t.adj[c];
+                }
+                out.extend(points(t.all & !near).map(|p| TriCoreMove::Ring(p as u8)));
+            }
+            Phase::Drive => {
+                for r in points(self.rings) {
+                    let ring = r as u8;
+                    out.extend(points(self.ring_destinations(r)).map(|to| TriCoreMove::Drive { ring, to: to as u8 }));
+                }
+            }
+            Phase::Climb => {
+                for from in points(self.top[self.mover as usize]) {
+                    let f = from as u8;
+                    out.extend(points(self.climb_targets(from)).map(|to| TriCoreMove::Climb { from: f, to: to as u8 }));
+                }
+                out.push(TriCoreMove::End);
+            }
+        }
+    }
+
+    fn play(&mut self, mv: TriCoreMove) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    fn play_unchecked(&mut self, mv: TriCoreMove) {
+        self.ply += 1;
+        match mv {
+            TriCoreMove::Core(p) => {
+                self.cores |= bit(p as usize);
+                self.mover ^= 1;
+            }
+            TriCoreMove::Ring(p) => {
+                self.rings |= bit(p as usize);
+                self.mover ^= 1;
+                if self.ply == PLACEMENTS {
+                    // §Phase 3: Black moves first.
+                    self.mover = BLACK;
+                    self.start_turn();
+                }
+            }
+            TriCoreMove::Drive { ring, to } => self.drive(ring as usize, to as usize),
+            TriCoreMove::Climb { from, to } => {
+                self.climb(from as usize, to as usize);
+                self.end_turn();
+            }
+            TriCoreMove::End => self.end_turn(),
+        }
+    }
+
+    /// Scores: the Cores each player's best group reaches ([`resolved::score`]); ranks: by
+    /// [`resolved::group_value`] (Cores, then the group's size), 1 / 0, or 0.5 each for a draw.
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        let mut scores = [0; 2];
+        let mut values = [0; 2];
+        for (player, (score, value)) in scores.iter_mut().zip(values.iter_mut()).enumerate() {
+            let (group, reached) = self.best_group(player);
+            let (c, n) = (reached.count_ones(), group.count_ones());
+            *score = resolved::score(c, n);
+            *value = resolved::group_value(c, n);
+        }
+        let mut outcome = Outcome::from_scores(&scores);
+        outcome.ranks[0] = match values[0].cmp(&values[1]) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Less => 0.0,
+            std::cmp::Ordering::Equal => 0.5,
+        };
+        outcome.ranks[1] = 1.0 - outcome.ranks[0];
+        Some(outcome)
+    }
+
+    fn is_turn_boundary(&self) -> bool {
+        self.just == NONE
+    }
+
+    fn parse_move(&self, text: &str) -> Result<TriCoreMove, IllegalMove> {
+        let text = text.trim().to_ascii_lowercase();
+        let lattice = &self.t.lattice;
+        let point = |s: &str| {
+            lattice.parse(s).map(|p| p as u8).ok_or_else(|| {
+                IllegalMove::new(format!("'{s}' is not a point of the board (a1–f1 in row 1 … a4–i4 in row 4)"))
+            })
+        };
+        if text == "end" {
+            return Ok(TriCoreMove::End);
+        }
+        if let Some((a, b)) = text.split_once('-') {
+            return Ok(TriCoreMove::Drive { ring: point(a)?, to: point(b)? });
+        }
+        if let Some((a, b)) = text.split_once('^') {
+            return Ok(TriCoreMove::Climb { from: point(a)?, to: point(b)? });
+        }
+        let p = point(&text).map_err(|_| {
+            IllegalMove::new(format!("'{text}' is neither a point (d4), a drive (d4-d7), a climb (c3^d3) nor 'end'"))
+        })?;
+        Ok(if self.ply < 3 { TriCoreMove::Core(p) } else { TriCoreMove::Ring(p) })
+    }
+
+    fn move_text(&self, mv: TriCoreMove) -> String {
+        let name = |p: u8| self.t.lattice.name(p as usize);
+        match mv {
+            TriCoreMove::Core(p) | TriCoreMove::Ring(p) => name(p),
+            TriCoreMove::Drive { ring, to } => format!("{}-{}", name(ring), name(to)),
+            TriCoreMove::Climb { from, to } => format!("{}^{}", name(from), name(to)),
+            TriCoreMove::End => "end".to_string(),
+        }
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        if player.0 == BLACK { "Black" } else { "White" }
+    }
+
+    fn board_text(&self) -> String {
+        let lattice = &self.t.lattice;
+        let widest = *lattice.rows.iter().max().unwrap() as usize;
+        let mut s = String::new();
+        let mut p = 0;
+        for (r, &n) in lattice.rows.iter().enumerate() {
+            s += &format!("{:>3} {}", r + 1, "  ".repeat(widest - n as usize));
+            for c in 0..n as usize {
+                let cell = match (self.top(p), self.height(p)) {
+                    (Some(BLACK), h) => format!("x{h}"),
+                    (Some(_), h) => format!("o{h}"),
+                    (None, _) if self.cores & bit(p) != 0 => "##".to_string(),
+                    (None, _) if self.rings & bit(p) != 0 => "()".to_string(),
+                    _ => " .".to_string(),
+                };
+                s += &format!("{}:{cell} ", (b'a' + c as u8) as char);
+                p += 1;
+            }
+            s.push('\n');
+        }
+        s += &format!(
+            "    x/o: Black/White active disc and stack height; ## Core, () Ring. Discs left: Black {}, White {}\n",
+            self.left[0], self.left[1]
+        );
+        s
+    }
+
+    /// Cores 0–50, Rings 51–101, drives `102 + 51·ring + to`, climbs `2703 + 6·from + direction`,
+    /// `end` 3009.
+    fn move_key(&self, mv: TriCoreMove) -> usize {
+        const RING: usize = POINTS;
+        const DRIVE: usize = 2 * POINTS;
+        const CLIMB: usize = DRIVE + POINTS * POINTS;
+        match mv {
+            TriCoreMove::Core(p) => p as usize,
+            TriCoreMove::Ring(p) => RING + p as usize,
+            TriCoreMove::Drive { ring, to } => DRIVE + POINTS * ring as usize + to as usize,
+            TriCoreMove::Climb { from, to } => {
+                let d = self.t.lattice.neighbor[from as usize].iter().position(|&n| n == to).unwrap_or(0);
+                CLIMB + 6 * from as usize + d
+            }
+            TriCoreMove::End => CLIMB + 6 * POINTS,
+        }
+    }
+
+    fn move_key_space(&self) -> usize {
+        2 * POINTS + POINTS * POINTS + 6 * POINTS + 1
+    }
+
+    /// A random legal move without generating the list. Placements are uniform. A drive picks a Ring
+    /// uniformly, then one of its destinations uniformly (so a drive of a Ring with few destinations
+    /// is likelier than one of a Ring with many; every Ring left has one, trapped ones having left at
+    /// the turn's start). The climb step is uniform over the climbs and `end`.
+    fn random_move(&mut self, rng: &mut Rng, _buf: &mut Vec<TriCoreMove>) -> Option<TriCoreMove> {
+        let t = self.t;
+        Some(match self.phase() {
+            Phase::Over => return None,
+            Phase::Cores => {
+                let mut near = self.cores;
+                for c in points(self.cores) {
+                    near |= t.adj[c];
+                }
+                TriCoreMove::Core(random_point(rng, t.inner & !near) as u8)
+            }
+            Phase::Rings => {
+                let mut near = self.cores | self.rings;
+                for c in points(near) {
+                    near |= t.adj[c];
+                }
+                TriCoreMove::Ring(random_point(rng, t.all & !near) as u8)
+            }
+            Phase::Drive => {
+                let ring = random_point(rng, self.rings);
+                TriCoreMove::Drive { ring: ring as u8, to: random_point(rng, self.ring_destinations(ring)) as u8 }
+            }
+            Phase::Climb => self.random_climb_or_end(rng),
+        })
+    }
+}
