@@ -401,7 +401,7 @@ fn cores_never_adjacent() {
     let mut g = tricore("e4");
     assert_eq!(g.to_move().unwrap().0, 1, "White places the second Core");
     let legal = legal_texts(&g);
-    // e4 = (1,3) axially; its six neighbours d4 f4 d3 e3 e5 f5... by the naive reading.
+    // e4's six neighbours, by the naive reading of the board.
     let around: BTreeSet<String> = naive::neighbours(naive::parse("e4")).into_iter().map(naive::name).collect();
     assert_eq!(around, set("d3 e3 d4 f4 d5 e5"));
     assert_eq!(legal.len(), 29 - 7);
@@ -431,8 +431,6 @@ fn ring_placement_constraints() {
     let legal = legal_texts(&g);
     // Every point but the Cores, the Ring and their neighbours: 51 - 7·3 (three inner Cores, apart)
     // - (a1 + its 3 neighbours), less the shared neighbours of c4 and e4 (d3, d4, d5 … counted once).
-    let n = naive::State::setup(&[], &[], &[], 0); // only to reach the helpers
-    drop(n);
     let mut blocked: BTreeSet<String> = set("c4 e4 e2 a1");
     for c in ["c4", "e4", "e2", "a1"] {
         blocked.extend(naive::neighbours(naive::parse(c)).into_iter().map(naive::name));
@@ -457,9 +455,10 @@ fn ring_placement_constraints() {
 fn ring_passes_over_stacks_not_rings_or_cores() {
     let stacks = [("f4", "b"), ("g4", "wb"), ("d3", "w"), ("b1", "b"), ("e5", "bwb"), ("e7", "w")];
     let g = setup("d4 a1 i4", "e4 e2 a7", &stacks, 0);
-    let expected = set("h4 i4 e3 c2 d5 c6 b7 e6");
-    // i4 holds a Core in this setup: so not h4 i4 but h4 only.
-    let expected: BTreeSet<String> = expected.into_iter().filter(|s| s != "i4").collect();
+    // Along row 4: over f4 and the stack on g4 to h4 (i4 holds a Core); not past the Core on d4.
+    // Up-right: e3, then the Ring on e2. Up: over d3 to c2, b1 holds a disc. Down-left: d5 c6 b7.
+    // Down: over the stack of 3 on e5 to e6, e7 holds a disc.
+    let expected = set("h4 e3 c2 d5 c6 b7 e6");
     assert_eq!(names(&g, g.ring_destinations(pt(&g, "e4"))), expected);
     // The naive reading agrees.
     let n = naive::State::setup(&["d4", "a1", "i4"], &["e4", "e2", "a7"], &stacks, 0);
@@ -545,13 +544,12 @@ fn climbing() {
     let mut g = setup("e3 g5 b6", "f4 a1 h4", &stacks, 0);
     let n = naive::State::setup(&["e3", "g5", "b6"], &["f4", "a1", "h4"], &stacks, 0);
     agree(&g, &n);
-    // The disc goes on f4, next to the Core e3? No matter: f4 → e4, which is next to c4? No: e4
-    // touches d4 only. Drive f4 along row 4 to e4 (d4 is empty, so d4 too).
+    // Black's disc goes on f4, the Ring to d4 (next to c4, not a stack).
     assert!(legal_texts(&g).contains("f4-d4"));
     play(&mut g, "f4-d4");
     let legal = legal_texts(&g);
-    // c4 (h1) onto c5 (h1, White) and onto f4? Not adjacent. d4 holds the Ring now: not a target.
-    // The disc just placed on f4 (h1) is a target of nothing Black has next to it except … g2 is far.
+    // c4 (height 1) onto c5 (height 1, White); b4 (height 2) onto b5 (height 2); a4 is 3 high, g2
+    // has no neighbour with discs, f4 was placed this turn, d4 holds the Ring.
     assert_eq!(legal, set("c4^c5 b4^b5 end"), "{}", g.board_text());
     assert_eq!(names(&g, g.climb_targets(pt(&g, "c4"))), set("c5"));
     assert_eq!(g.climb_targets(pt(&g, "f4")), 0, "the disc placed this turn does not climb");
@@ -610,10 +608,8 @@ fn outcome_of(cores: &str, stacks: &[(&str, &str)]) -> (TriCore, [i32; 2], [f32;
 // §Result: the best group reaches the most Cores; then the larger group wins; then a draw.
 #[test]
 fn results() {
-    // Black's chain c3-d3 touches the Cores c4? Cores: d4 (touches c3? no). Keep it explicit:
-    // Cores b3 e3 c5. Black d2-c2? Use the naive check for adjacency rather than hand claims.
     // Black: c3 touches b3 (left) and d3; d3 touches e3. Black reaches 2 Cores with 2 discs.
-    // White: a big group g4 h4 g5 f5 f6 reaching nothing, and c6 touching c5 (1 Core).
+    // White: a big group g4 h4 g5 f5 reaching nothing, and c6 touching c5 (1 Core).
     let (g, scores, ranks) = outcome_of(
         "b3 e3 c5",
         &[("c3", "b"), ("d3", "b"), ("g4", "w"), ("h4", "w"), ("g5", "w"), ("f5", "w"), ("c6", "w")],
@@ -639,7 +635,7 @@ fn results() {
     let (g, scores, ranks) =
         outcome_of("b3 g3 c6", &[("c3", "b"), ("d3", "wb"), ("e3", "w"), ("f3", "w"), ("h3", "w")]);
     assert_eq!(names(&g, g.best_group(0).0), set("c3 d3"));
-    assert_eq!(names(&g, g.best_group(1).0), set("e3 f3"), "h3 touches g3 but e3-f3 is larger? no: same Cores");
+    assert_eq!(names(&g, g.best_group(1).0), set("e3 f3"), "e3-f3 and h3 both reach g3: the larger counts");
     assert_eq!(scores, [1, 1]);
     assert_eq!(ranks, [0.5, 0.5]);
 
@@ -694,7 +690,7 @@ fn random_games_agree_with_naive_rules() {
     let mut legal = Vec::new();
     let mut ends = [0usize; 2];
     let mut max_discs = 0;
-    for game in 0..2000 {
+    for game in 0..3000 {
         let mut g = tricore("");
         let mut n = naive::State::new();
         let check_all = game < 300;
@@ -738,14 +734,14 @@ fn random_games_agree_with_naive_rules() {
         agree(&g, &n);
         ends[(g.discs_left(0) + g.discs_left(1) == 0) as usize] += 1;
     }
-    assert_eq!(ends[0] + ends[1], 2000);
+    assert_eq!(ends[0] + ends[1], 3000);
     eprintln!("ends (rings trapped, all discs placed): {ends:?}, most discs {max_discs}");
 }
 
 // The shared harness: legality, refusals, keys, notation, records.
 #[test]
 fn random_games_harness() {
-    let stats = random_games::<TriCore>(&TriCoreOptions::default(), 40, 11, |p: Position<'_, TriCore>| {
+    let stats = random_games::<TriCore>(&TriCoreOptions::default(), 300, 11, |p: Position<'_, TriCore>| {
         let Position { state, history, legal, .. } = p;
         if history.len() < 3 {
             assert!(legal.iter().all(|m| matches!(m, TriCoreMove::Core(_))));
@@ -756,34 +752,36 @@ fn random_games_harness() {
             assert_eq!(legal.last(), Some(&TriCoreMove::End));
         }
     });
-    assert_eq!(stats.games, 40);
+    assert_eq!(stats.games, 300);
     assert!(stats.refusals_checked > 0);
 }
 
-// Perft from the start (plies 1–4) and from the first disc turn (plies 1–3), against the naive rules
-// and pinned.
-#[test]
-fn perft_matches_naive() {
-    let g = tricore("");
-    let counts = perft(&g, 4);
-    let mut naive_counts = vec![0; 4];
-    naive::perft(&naive::State::new(), 4, &mut naive_counts);
-    assert_eq!(counts, naive_counts);
-    eprintln!("perft start: {counts:?}");
-    assert_eq!(counts[0], 29);
-
-    let moves = "e4 c3 g3 a1 i4 d7";
+/// Perft of `moves`' position to `depth`, checked against the naive rules; returns the counts.
+fn perft_both(moves: &str, depth: usize) -> Vec<u64> {
     let g = tricore(moves);
-    assert_eq!(g.phase(), Phase::Drive);
-    let counts = perft(&g, 3);
+    let counts = perft(&g, depth);
     let mut n = naive::State::new();
     for m in moves.split_whitespace() {
         n.play(m);
     }
-    let mut naive_counts = vec![0; 3];
-    naive::perft(&n, 3, &mut naive_counts);
-    assert_eq!(counts, naive_counts);
-    eprintln!("perft after {moves}: {counts:?}");
+    let mut naive_counts = vec![0; depth];
+    naive::perft(&n, depth, &mut naive_counts);
+    assert_eq!(counts, naive_counts, "perft after {moves}");
+    counts
+}
+
+// Perft from the start (plies 1–4: Cores, then the first Ring), from the first disc turn (plies
+// 1–6, the first climbs at ply 6) and from a middle game with stacks (plies 1–3), against the naive rules and pinned.
+#[test]
+fn perft_matches_naive() {
+    assert_eq!(perft_both("", 4), [29, 676, 12306, 386148]);
+    // Entering the disc phase: after the first drive the climb step has only `end`.
+    assert_eq!(perft_both("e4 c3 g3 a1 i4 d7", 6), PERFT_DISC_PHASE);
+    // A middle game (30 turns of a seeded random game): stacks and climbs on the board, two Rings.
+    let moves = MIDDLE_GAME;
+    let g = tricore(moves);
+    assert!((0..51).any(|p| g.height(p) >= 2), "{}", g.board_text());
+    assert_eq!(perft_both(moves, 3), PERFT_MIDDLE_GAME);
 }
 
 // Notation: `d4`, `d4-d7`, `c3^d3`, `end` read back; bad text is refused with a reason.
@@ -867,3 +865,13 @@ fn playout_speed() {
         );
     }
 }
+
+/// Perft after `e4 c3 g3 a1 i4 d7`, plies 1–6.
+const PERFT_DISC_PHASE: [u64; 6] = [29, 29, 862, 862, 25898, 31360];
+/// 30 turns of a seeded random game.
+const MIDDLE_GAME: &str = "e4 c3 g3 a1 i4 d7 a1-a2 end d7-a7 end a2-a4 end a4-d4 end i4-g4 a1^a2 g4-e2 end a7-b7 end \
+    e2-e1 end b7-c6 end c6-c5 end c5-d5 b7^a7 e1-f2 e2^e1 f2-c2 c5^c6 d5-f5 end c2-d2 end f5-e6 end d4-d3 end e6-a6 \
+    g4^f5 d2-d1 c2^d2 a6-b6 end d1-b1 d4^d5 b1-b3 e6^d7 d3-c2 end b6-b4 a6^b6 b4-c4 c6^b6 c4-d4 end b3-b2 b4^b3 b2-b4 \
+    end d4-d6 d3^d4 b4-a3 a4^b4";
+/// Perft of [`MIDDLE_GAME`], plies 1–3.
+const PERFT_MIDDLE_GAME: [u64; 3] = [17, 102, 1740];

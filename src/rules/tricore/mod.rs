@@ -249,12 +249,11 @@ impl TriCore {
         let blockers = resolved::ring_blockers(self.rings, self.cores, self.occ[0]);
         let stops = resolved::ring_stops(t.all, self.rings, self.cores, self.occ[0]);
         let mut reach = 0;
-        for d in 0..6 {
-            let ray = t.ray[ring][d];
+        for (&ray, &ascends) in t.ray[ring].iter().zip(&RAY_ASCENDS) {
             let hit = ray & blockers;
             reach |= if hit == 0 {
                 ray
-            } else if RAY_ASCENDS[d] {
+            } else if ascends {
                 // The points below the lowest obstacle.
                 ray & ((hit & hit.wrapping_neg()) - 1)
             } else {
@@ -630,10 +629,11 @@ impl TriCore {
     fn random_climb_or_end(&self, rng: &mut Rng) -> TriCoreMove {
         let adj = &self.t.adj;
         let mut total = 0;
-        let mut targets_of = [0; 3];
-        for h in 1..resolved::MAX_HEIGHT as usize {
+        // Stacks of heights 1 and 2 may grow (index 0 unused).
+        let mut targets_of = [0; resolved::MAX_HEIGHT as usize];
+        for (h, slot) in targets_of.iter_mut().enumerate().skip(1) {
             let targets = self.climb_onto(h);
-            targets_of[h] = targets;
+            *slot = targets;
             for s in points(self.climb_sources(h)) {
                 total += (adj[s] & targets).count_ones() as usize;
             }
