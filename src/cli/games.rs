@@ -6,6 +6,7 @@ use clap::Args;
 use super::CliError;
 use crate::rules::Game;
 use crate::rules::tri_it_out::{self, Board, TieRule, TriItOut, TriItOutOptions};
+use crate::rules::tricore::{TriCore, TriCoreOptions};
 use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeOptions};
 
@@ -99,10 +100,19 @@ impl CliGame for TriItOut {
         }
         if let Some(variant) = &flags.variant {
             let all = &tri_it_out::Variant::ALL;
-            options.variant = tri_it_out::Variant::from_id(variant)
-                .ok_or_else(|| format!("unknown variant '{variant}' (variants: {})", ids(all, tri_it_out::Variant::id)))?;
+            options.variant = tri_it_out::Variant::from_id(variant).ok_or_else(|| {
+                format!("unknown variant '{variant}' (variants: {})", ids(all, tri_it_out::Variant::id))
+            })?;
         }
         Ok(options)
+    }
+}
+
+impl CliGame for TriCore {
+    /// TriCore has one board and no options (`rules/tricore.md` §Board).
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TriCoreOptions, String> {
+        flags.only(id, &[])?;
+        Ok(TriCoreOptions::default())
     }
 }
 
@@ -115,10 +125,10 @@ pub trait GameTask {
 }
 
 /// The game ids the CLI plays now.
-pub const GAMES: &[&str] = &["trike", "tri-it-out", "trigon", "trigon-2", "trigon-3"];
+pub const GAMES: &[&str] = &["trike", "tri-it-out", "tricore", "trigon", "trigon-2", "trigon-3"];
 
 /// Game ids that are planned but not implemented yet.
-pub const PLANNED_GAMES: &[&str] = &["tricore", "trisq"];
+pub const PLANNED_GAMES: &[&str] = &["trisq"];
 
 /// Runs `task` with the game type that plays `id`: the one table from id to type.
 ///
@@ -129,10 +139,10 @@ pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> 
         "trike" => Ok(task.run::<Trike>(id)),
         "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
         "tri-it-out" => Ok(task.run::<TriItOut>(id)),
+        "tricore" => Ok(task.run::<TriCore>(id)),
         _ if PLANNED_GAMES.contains(&id) => {
             Err(CliError::usage(format!("the game '{id}' is not implemented yet (playable: {})", GAMES.join(", "))))
         }
         _ => Err(CliError::usage(format!("unknown game '{id}' (playable: {})", GAMES.join(", ")))),
     }
 }
-
