@@ -447,8 +447,10 @@ impl TriCore {
     fn start_turn(&mut self) {
         const _: () = assert!(resolved::TRAPPED_RINGS_LEAVE_ONLY_AT_TURN_START);
         self.removed = 0;
+        let stops = resolved::ring_stops(self.t.all, self.rings, self.cores, self.occ[0]);
         for r in points(self.rings) {
-            if self.ring_destinations(r) == 0 {
+            // A Ring next to a stop can move there: the common case, decided without the rays.
+            if self.t.adj[r] & stops == 0 && self.ring_destinations(r) == 0 {
                 self.removed |= bit(r);
             }
         }
