@@ -127,6 +127,10 @@ pub struct TriItOut {
     /// The last move was a capture: the mover places again within the same turn (§A turn 3).
     continuing: bool,
     over: bool,
+    /// `closes[seat]`: points (empty or not) completing a triangle with two of that seat's counters;
+    /// an unrestricted empty one among the enemy's is a placement that forms a mixed triangle
+    /// (playout knowledge).
+    closes: [Points; 2],
 }
 
 impl TriItOut {
@@ -280,6 +284,20 @@ impl TriItOut {
         self.mixed_triangles().fold(0, |acc, t| acc | (t & enemy))
     }
 
+    /// The points completing a triangle with two of `seat`'s counters, from scratch.
+    fn recompute_closes(&mut self, seat: usize) {
+        let mut closes = 0;
+        let mut rest = self.counters[seat];
+        while rest != 0 {
+            let a = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for b in Lattice::iter(rest) {
+                closes |= self.tables.third(a, b);
+            }
+        }
+        self.closes[seat] = closes;
+    }
+
     /// The restricted set from scratch: every red–blue pair's third corners that are empty.
     fn recompute_restricted(&mut self) {
         let mut restricted = 0;
@@ -431,6 +449,7 @@ impl Game for TriItOut {
             mover: 0,
             continuing: false,
             over: false,
+            closes: [0; 2],
         })
     }
 
@@ -474,13 +493,16 @@ impl Game for TriItOut {
         match mv {
             TriItOutMove::Place(p) => {
                 let p = p as usize;
+                let row = &self.tables.third[p * self.tables.lattice.len..][..self.tables.lattice.len];
+                for q in Lattice::iter(self.counters[me]) {
+                    self.closes[me] |= row[q];
+                }
                 self.counters[me] |= 1 << p;
                 let enemy = self.counters[1 - me];
                 // The new counter pairs with each enemy counter: their third corners become
                 // restricted, and those already holding an enemy counter close a mixed triangle
                 // (§A turn 2: the new counter plus two enemy counters — a triangle with one of the
                 // mover's own counters would have made `p` restricted).
-                let row = &self.tables.third[p * self.tables.lattice.len..][..self.tables.lattice.len];
                 let mut restricted = self.restricted;
                 let mut capturable = 0;
                 for q in Lattice::iter(enemy) {
@@ -489,7 +511,9 @@ impl Game for TriItOut {
                     capturable |= t & enemy;
                 }
                 self.restricted = restricted & !self.occupied();
-                if self.options.variant == Variant::AnyMixedTriangle {
+                // §Variant: older mixed triangles count too. A turn only ends with none on the
+                // board, so they exist only after a capture in this turn.
+                if self.options.variant == Variant::AnyMixedTriangle && self.continuing {
                     capturable = self.enemies_in_mixed_triangles(me);
                 }
                 self.capturable = capturable;
@@ -504,6 +528,7 @@ impl Game for TriItOut {
                 self.capturable = 0;
                 self.continuing = true;
                 self.recompute_restricted();
+                self.recompute_closes(1 - me);
                 self.check_end();
             }
         }
@@ -612,6 +637,42 @@ impl Game for TriItOut {
         } else {
             Some(TriItOutMove::Place(random_point(rng, self.free())))
         }
+    }
+
+    /// Playout knowledge (`rules/tri-it-out.md` §A turn, misère): a placement that forms a mixed
+    /// triangle costs its mover a counter and gives the enemy one fewer, so playouts place where no
+    /// mixed triangle forms whenever such a point is free, uniformly among those, else uniformly
+    /// among all. A capture is chosen uniformly among those after which the mover has such a point
+    /// for the placement that must follow (so the turn can end), else among all.
+    ///
+    /// Measured with `triboard selfplay tri-it-out --a ai:L --b ai:L --plain b` on hex-3-4 (A with
+    /// this knowledge, B with random playouts; seats alternate): level 2, 300 games, seed 7: safe
+    /// placements alone 65.7 %, with the capture choice 75.3 %; seed 0: 72.7 %; level 3, 200 games:
+    /// 84.5 % (A as Red wins 69 of 100, B as Red 0 of 100 — Blue, second, wins every game without
+    /// captures). Priors against mixed-triangle placements (value 0.1 over 10 or 40 simulations)
+    /// and a 15 % share of the count margin in the reward did not measurably help and are left out.
+    fn playout_move(&mut self, rng: &mut Rng, _buf: &mut Vec<TriItOutMove>) -> Option<TriItOutMove> {
+        if self.over {
+            return None;
+        }
+        let me = self.mover as usize;
+        if self.capturable != 0 {
+            let mut keeps_safe = 0u64;
+            if self.capturable & (self.capturable - 1) != 0 {
+                for c in Lattice::iter(self.capturable) {
+                    let mut next = self.clone();
+                    next.play_unchecked(TriItOutMove::Capture(c as u8));
+                    if next.free() & !next.closes[1 - me] != 0 {
+                        keeps_safe |= 1 << c;
+                    }
+                }
+            }
+            let choice = if keeps_safe != 0 { keeps_safe } else { self.capturable };
+            return Some(TriItOutMove::Capture(random_point(rng, choice)));
+        }
+        let free = self.free();
+        let safe = free & !self.closes[1 - me];
+        Some(TriItOutMove::Place(random_point(rng, if safe != 0 { safe } else { free })))
     }
 }
 
