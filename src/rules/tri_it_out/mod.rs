@@ -111,6 +111,18 @@ pub const NAMES: [&str; 2] = ["Red", "Blue"];
 
 /// A Tri-It-Out position: each colour's counters as a bitboard, the restricted points, the enemy
 /// counters open to a pending capture, and whose move it is. `Clone` copies a few dozen bytes.
+///
+/// ```
+/// use triboard::rules::tri_it_out::{TriItOut, TriItOutOptions};
+/// use triboard::rules::{Game, play_moves};
+///
+/// let mut g = TriItOut::new(&TriItOutOptions::default()).unwrap(); // hex-3-4
+/// play_moves(&mut g, "a1 a2").unwrap(); // Red a1, Blue a2: b2 closes their triangle
+/// let b2 = g.parse_move("b2").unwrap();
+/// let refused = g.play(b2).unwrap_err();
+/// assert_eq!(refused.reason, "b2 is restricted: it would complete a triangle with Red a1 and Blue a2");
+/// assert_eq!(g.counts(), [1, 1]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TriItOut {
     tables: &'static Tables,
