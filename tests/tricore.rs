@@ -827,8 +827,15 @@ fn notation() {
     }
 }
 
-/// Random playouts per second from the start, release build (the best of 15 rounds of 0.2 s, as
-/// the machine is shared; `triboard bench tricore` measures the same loop):
+/// This thread's CPU time in seconds (Linux), so that a speed measured on a busy shared machine
+/// counts only the time the loop ran.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(text.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
+}
+
+/// Random playouts per second from the start, release build, per second of this thread's CPU time
+/// (and per wall-clock second; `triboard bench tricore` measures the same loop by the clock):
 /// `CARGO_TARGET_DIR=/work/target-tc cargo test --release --no-default-features --test tricore -- --ignored --nocapture playout_speed`
 #[test]
 #[ignore]
@@ -838,36 +845,31 @@ fn playout_speed() {
     let mut rng = rng_from_seed(1);
     let mut buf = Vec::new();
     for with_outcome in [false, true] {
-        let mut rates = Vec::new();
-        let (mut all_playouts, mut all_plies, mut black) = (0u64, 0u64, 0.0f64);
-        for _ in 0..15 {
-            let (mut playouts, mut plies) = (0u64, 0u64);
-            let t = Instant::now();
-            while t.elapsed().as_secs_f64() < 0.2 {
-                for _ in 0..64 {
-                    let mut g = start.clone();
-                    while let Some(m) = g.random_move(&mut rng, &mut buf) {
-                        g.play_unchecked(m);
-                        plies += 1;
-                    }
-                    if with_outcome {
-                        black += g.outcome().unwrap().ranks[0] as f64;
-                    }
-                    playouts += 1;
+        let (mut playouts, mut plies, mut black) = (0u64, 0u64, 0.0f64);
+        let (wall, cpu) = (Instant::now(), thread_cpu_seconds());
+        while wall.elapsed().as_secs_f64() < 3.0 {
+            for _ in 0..64 {
+                let mut g = start.clone();
+                while let Some(m) = g.random_move(&mut rng, &mut buf) {
+                    g.play_unchecked(m);
+                    plies += 1;
                 }
+                if with_outcome {
+                    black += g.outcome().unwrap().ranks[0] as f64;
+                }
+                playouts += 1;
             }
-            rates.push(playouts as f64 / t.elapsed().as_secs_f64());
-            all_playouts += playouts;
-            all_plies += plies;
         }
-        rates.sort_by(f64::total_cmp);
+        let wall = wall.elapsed().as_secs_f64();
+        let cpu = cpu.and_then(|c0| Some(thread_cpu_seconds()? - c0)).unwrap_or(wall);
         eprintln!(
-            "{:.0} playouts/s best, {:.0} median ({:.1} plies each){}",
-            rates[rates.len() - 1],
-            rates[rates.len() / 2],
-            all_plies as f64 / all_playouts as f64,
+            "{:.0} playouts per CPU second ({:.0} per wall second, {:.0} % CPU; {:.1} plies each){}",
+            playouts as f64 / cpu,
+            playouts as f64 / wall,
+            100.0 * cpu / wall,
+            plies as f64 / playouts as f64,
             if with_outcome {
-                format!(", with the outcome; Black's mean rank {:.3}", black / all_playouts as f64)
+                format!(", with the outcome; Black's mean rank {:.3}", black / playouts as f64)
             } else {
                 String::new()
             }

@@ -78,18 +78,46 @@ pub const WHITE: u8 = 1;
 
 /// Moves of phases 1 and 2 together: 3 Cores, then 3 Rings.
 const PLACEMENTS: u16 = 6;
-/// Directions whose next point has a higher index (right, down-left, down as drawn): the first
-/// obstacle on such a ray is its lowest set bit.
+
+// Internally the state's bitboards do not use the lattice's point numbers but *slots*: axial
+// `(q, r)` at `9·r + q + 3` (`q` runs from -3 to 5 over the board's rows), 63 slots of which 51 are
+// points. A step in a lattice direction is then a constant shift of the whole bitboard, so the
+// neighbours of a set, the climbs of every disc at once and the groups at the end are a few shifts
+// instead of a loop over points. The public interface speaks lattice points; the conversion is at
+// its edge.
+
+/// A set of slots (see above).
+type Slots = u64;
+/// Slots per row.
+const WIDTH: i32 = 9;
+/// Slot offset of a step in each of the lattice's [`DIRECTIONS`](crate::rules::geometry::lattice::DIRECTIONS).
+const STEP: [i32; 6] = [1, 1 - WIDTH, -WIDTH, -1, WIDTH - 1, WIDTH];
+/// The first and last slot columns: a step with `dq = ±1` from them would wrap to another row.
+const COLUMN_FIRST: Slots = 1 | 1 << 9 | 1 << 18 | 1 << 27 | 1 << 36 | 1 << 45 | 1 << 54;
+const COLUMN_LAST: Slots = COLUMN_FIRST << 8;
+/// Slots that may step in each direction without wrapping.
+const NO_WRAP: [Slots; 6] = [!COLUMN_LAST, !COLUMN_LAST, !0, !COLUMN_FIRST, !COLUMN_FIRST, !0];
+/// Directions whose next slot is higher (right, down-left, down as drawn): the first obstacle on
+/// such a ray is its lowest set bit.
 const RAY_ASCENDS: [bool; 6] = [true, false, false, false, true, true];
 
 /// The board's tables, built once.
 struct Tables {
     lattice: Lattice,
-    all: Points,
-    inner: Points,
-    adj: [Points; POINTS],
-    /// `ray[p][d]`: every point beyond `p` in direction `d`, to the edge.
-    ray: [[Points; 6]; POINTS],
+    /// `slot[p]`: the slot of lattice point `p`.
+    slot: [u8; POINTS],
+    /// `point[s]`: the lattice point of slot `s`, or [`NONE`].
+    point: [u8; 64],
+    /// Every point, as slots.
+    all: Slots,
+    /// The inner points (`rules/tricore.md` §Board), as slots.
+    inner: Slots,
+    /// `adj[s]`: the neighbours of slot `s`.
+    adj: [Slots; 64],
+    /// `nb[s][d]`: the neighbour of slot `s` in direction `d`, or [`NONE`].
+    nb: [[u8; 6]; 64],
+    /// `ray[s][d]`: every slot beyond `s` in direction `d`, to the edge.
+    ray: [[Slots; 6]; 64],
 }
 
 // One board exists: identity is equality, and the tables stay out of `Debug` output.
@@ -105,76 +133,168 @@ impl std::fmt::Debug for Tables {
     }
 }
 
+impl Tables {
+    /// The slots of a set of lattice points.
+    fn slots(&self, points: Points) -> Slots {
+        Lattice::iter(points).fold(0, |x, p| x | bit(self.slot[p] as usize))
+    }
+    /// The lattice points of a set of slots.
+    fn points(&self, slots: Slots) -> Points {
+        Lattice::iter(slots).fold(0, |x, s| x | 1 << self.point[s])
+    }
+    /// The name of a slot's point (`c4`).
+    fn name(&self, s: usize) -> String {
+        self.lattice.name(self.point[s] as usize)
+    }
+}
+
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let lattice = Lattice::new(&resolved::ROWS);
         assert_eq!(lattice.len, POINTS);
-        let mut adj = [0; POINTS];
-        let mut ray = [[0; 6]; POINTS];
+        let mut t = Tables {
+            slot: [0; POINTS],
+            point: [NONE; 64],
+            all: 0,
+            inner: 0,
+            adj: [0; 64],
+            nb: [[NONE; 6]; 64],
+            ray: [[0; 6]; 64],
+            lattice,
+        };
         for p in 0..POINTS {
-            adj[p] = lattice.adjacent[p];
-            for (d, r) in ray[p].iter_mut().enumerate() {
-                let mut q = lattice.neighbor[p][d];
+            let s = WIDTH * t.lattice.r[p] as i32 + t.lattice.q[p] as i32 + 3;
+            assert!((0..63).contains(&s) && (0..WIDTH).contains(&(t.lattice.q[p] as i32 + 3)));
+            t.slot[p] = s as u8;
+            t.point[s as usize] = p as u8;
+        }
+        t.all = t.slots(t.lattice.all);
+        t.inner = t.slots(t.lattice.all & !t.lattice.boundary);
+        for p in 0..POINTS {
+            let s = t.slot[p] as usize;
+            t.adj[s] = t.slots(t.lattice.adjacent[p]);
+            for (d, &step) in STEP.iter().enumerate() {
+                let mut q = t.lattice.neighbor[p][d];
+                if q != NONE {
+                    t.nb[s][d] = t.slot[q as usize];
+                    assert_eq!(t.slot[q as usize] as i32 - s as i32, step, "a step is a shift");
+                }
                 while q != NONE {
-                    debug_assert_eq!(q as usize > p, RAY_ASCENDS[d]);
-                    *r |= 1 << q;
-                    q = lattice.neighbor[q as usize][d];
+                    t.ray[s][d] |= bit(t.slot[q as usize] as usize);
+                    q = t.lattice.neighbor[q as usize][d];
                 }
             }
         }
-        Tables { all: lattice.all, inner: lattice.all & !lattice.boundary, adj, ray, lattice }
+        for s in Lattice::iter(t.all) {
+            for d in 0..6 {
+                assert_eq!(shift(bit(s), d, t.all), if t.nb[s][d] == NONE { 0 } else { bit(t.nb[s][d] as usize) });
+            }
+        }
+        t
     })
 }
 
 #[inline(always)]
-fn bit(p: usize) -> Points {
-    1 << p
+fn bit(s: usize) -> Slots {
+    1 << s
 }
 
-/// The `n`-th lowest point of a set (`n < count`).
+/// The neighbours in direction `d` of the slots of `x`, on the board `all`.
 #[inline(always)]
-fn nth_point(mut set: Points, n: usize) -> usize {
-    for _ in 0..n {
-        set &= set - 1;
+fn shift(x: Slots, d: usize, all: Slots) -> Slots {
+    let x = x & NO_WRAP[d];
+    let moved = if STEP[d] > 0 { x << STEP[d] } else { x >> -STEP[d] };
+    moved & all
+}
+
+/// Every neighbour of the slots of `x`, on the board `all`.
+#[inline(always)]
+fn around(x: Slots, all: Slots) -> Slots {
+    let a = x & !COLUMN_LAST;
+    let b = x & !COLUMN_FIRST;
+    (a << 1 | a >> 8 | x >> 9 | b >> 1 | b << 8 | x << 9) & all
+}
+
+/// The number of set bits of each byte of `x`, in that byte (the first steps of a popcount: this
+/// target has no popcount instruction by default).
+#[inline(always)]
+fn bits_per_byte(x: u64) -> u64 {
+    let b = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    let b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+    (b + (b >> 4)) & 0x0f0f_0f0f_0f0f_0f0f
+}
+
+/// The `n`-th lowest slot of a set (`n < count`), without a loop: bytes' bit counts, their running
+/// sums, the byte holding the `n`-th bit, then the bit within the byte from a table.
+#[inline(always)]
+fn nth_slot(x: Slots, n: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = bits_per_byte(x);
+    // Byte i of `sums`: the bits in bytes 0..=i (at most 64, so no carry between bytes).
+    let sums = b.wrapping_mul(ONES);
+    // High bit of byte i set ⇔ sums_i ≤ n; those bytes are a prefix, and their number is the byte
+    // holding the n-th bit.
+    let at_most = ((n as u64 * ONES) | HIGH).wrapping_sub(sums) & HIGH;
+    let byte = ((at_most >> 7).wrapping_mul(ONES) >> 56) as usize;
+    let before = if byte == 0 { 0 } else { (sums >> (8 * byte - 8)) as u8 as usize };
+    8 * byte + SELECT_IN_BYTE[n - before][(x >> (8 * byte)) as u8 as usize] as usize
+}
+
+/// `SELECT_IN_BYTE[k][b]`: the position of the `k`-th lowest set bit of byte `b` (8 if none).
+static SELECT_IN_BYTE: [[u8; 256]; 8] = {
+    let mut table = [[8u8; 256]; 8];
+    let mut b = 0;
+    while b < 256 {
+        let (mut k, mut i) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 != 0 {
+                table[k][b] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
     }
-    set.trailing_zeros() as usize
+    table
+};
+
+/// A uniformly chosen slot of a non-empty set.
+#[inline(always)]
+fn random_slot(rng: &mut Rng, set: Slots) -> usize {
+    nth_slot(set, random_index(rng, set.count_ones() as usize))
 }
 
-/// A uniformly chosen point of a non-empty set.
+/// The slots of a set, lowest first.
 #[inline(always)]
-fn random_point(rng: &mut Rng, set: Points) -> usize {
-    nth_point(set, random_index(rng, set.count_ones() as usize))
-}
-
-/// The points of a set, lowest first.
-#[inline(always)]
-fn points(set: Points) -> impl Iterator<Item = usize> {
+fn slots(set: Slots) -> impl Iterator<Item = usize> {
     Lattice::iter(set)
 }
 
-/// A TriCore position: Cores, Rings and the discs of every stack level as bitboards, the discs each
-/// player has left, whose turn it is and the step within it. `Clone` is a copy of about 100 bytes.
+/// A TriCore position: Cores, Rings and the discs of every stack level as bitboards of slots, the
+/// discs each player has left, whose turn it is and the step within it. `Clone` is a copy of about
+/// 100 bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TriCore {
     t: &'static Tables,
     options: TriCoreOptions,
-    cores: Points,
-    rings: Points,
-    /// `occ[l]`: points whose stack holds a disc at level `l` (height above `l`).
-    occ: [Points; 3],
-    /// `white[l]`: points whose disc at level `l` is White.
-    white: [Points; 3],
+    cores: Slots,
+    rings: Slots,
+    /// `occ[l]`: slots whose stack holds a disc at level `l` (height above `l`).
+    occ: [Slots; 3],
+    /// `white[l]`: slots whose disc at level `l` is White.
+    white: [Slots; 3],
     /// The active (top) discs per colour.
-    top: [Points; 2],
+    top: [Slots; 2],
     left: [u8; 2],
     mover: u8,
-    /// The disc placed this turn while the turn's climb step is due, else [`NONE`].
+    /// The slot of the disc placed this turn while the turn's climb step is due, else [`NONE`].
     just: u8,
     ply: u16,
     over: bool,
     /// Rings removed as trapped at the start of the current turn.
-    removed: Points,
+    removed: Slots,
 }
 
 impl TriCore {
@@ -200,31 +320,38 @@ impl TriCore {
 
     /// The points holding a Core.
     pub fn cores(&self) -> Points {
-        self.cores
+        self.t.points(self.cores)
     }
 
     /// The points holding a Ring (after trapped Rings left at the start of this turn).
     pub fn rings(&self) -> Points {
-        self.rings
+        self.t.points(self.rings)
     }
 
     /// The number of discs stacked on point `p`, 0–3.
     pub fn height(&self, p: usize) -> u8 {
-        self.occ.iter().map(|o| (o >> p & 1) as u8).sum()
+        self.height_at(self.t.slot[p] as usize)
+    }
+
+    /// The number of discs stacked on slot `s`.
+    #[inline(always)]
+    fn height_at(&self, s: usize) -> u8 {
+        self.occ.iter().map(|o| (o >> s & 1) as u8).sum()
     }
 
     /// The colour (0 Black, 1 White) of the disc at `level` (0 at the bottom, below
     /// [`TriCore::height`]) of the stack on `p`, or `None` if there is no disc there.
     pub fn disc(&self, p: usize, level: u8) -> Option<u8> {
-        let l = level as usize;
-        (l < 3 && self.occ[l] & bit(p) != 0).then(|| (self.white[l] >> p & 1) as u8)
+        let (s, l) = (self.t.slot[p] as usize, level as usize);
+        (l < 3 && self.occ[l] & bit(s) != 0).then(|| (self.white[l] >> s & 1) as u8)
     }
 
     /// The colour of the active (top) disc on `p`, or `None` for a point without discs.
     pub fn top(&self, p: usize) -> Option<u8> {
-        if self.top[0] & bit(p) != 0 {
+        let s = self.t.slot[p] as usize;
+        if self.top[0] & bit(s) != 0 {
             Some(BLACK)
-        } else if self.top[1] & bit(p) != 0 {
+        } else if self.top[1] & bit(s) != 0 {
             Some(WHITE)
         } else {
             None
@@ -238,13 +365,19 @@ impl TriCore {
 
     /// The disc placed this turn, during [`Phase::Climb`] (it may not climb); else `None`.
     pub fn just_placed(&self) -> Option<usize> {
-        (self.just != NONE).then_some(self.just as usize)
+        (self.just != NONE).then(|| self.t.point[self.just as usize] as usize)
     }
 
     /// Where a Ring standing on `ring` may be driven now: the empty points along the six lines from
     /// it, passing over discs but not over Rings or Cores (`rules/tricore.md` §Phase 3, 2). Empty
     /// for a trapped Ring.
     pub fn ring_destinations(&self, ring: usize) -> Points {
+        self.t.points(self.destinations(self.t.slot[ring] as usize))
+    }
+
+    /// [`TriCore::ring_destinations`] in slots.
+    #[inline(always)]
+    fn destinations(&self, ring: usize) -> Slots {
         let t = self.t;
         let blockers = resolved::ring_blockers(self.rings, self.cores, self.occ[0]);
         let stops = resolved::ring_stops(t.all, self.rings, self.cores, self.occ[0]);
@@ -254,19 +387,19 @@ impl TriCore {
             reach |= if hit == 0 {
                 ray
             } else if ascends {
-                // The points below the lowest obstacle.
+                // The slots below the lowest obstacle.
                 ray & ((hit & hit.wrapping_neg()) - 1)
             } else {
-                // The points above the highest obstacle.
+                // The slots above the highest obstacle.
                 ray & (u64::MAX << (63 - hit.leading_zeros()) << 1)
             };
         }
         reach & stops
     }
 
-    /// The points holding exactly `h` discs.
+    /// The slots holding exactly `h` discs.
     #[inline(always)]
-    fn exactly(&self, h: usize) -> Points {
+    fn exactly(&self, h: usize) -> Slots {
         match h {
             1 => self.occ[0] & !self.occ[1],
             2 => self.occ[1] & !self.occ[2],
@@ -279,14 +412,18 @@ impl TriCore {
     /// 3): adjacent stacks of the same height `h`, when `h + 1 ≤ 3`, `from`'s active disc is the
     /// mover's and not the one placed this turn. Empty outside [`Phase::Climb`].
     pub fn climb_targets(&self, from: usize) -> Points {
-        if self.just == NONE
-            || from >= POINTS
-            || from == self.just as usize
-            || self.top[self.mover as usize] & bit(from) == 0
-        {
+        if from >= POINTS {
             return 0;
         }
-        let h = self.height(from);
+        self.t.points(self.targets(self.t.slot[from] as usize))
+    }
+
+    /// [`TriCore::climb_targets`] in slots.
+    fn targets(&self, from: usize) -> Slots {
+        if self.just == NONE || from == self.just as usize || self.top[self.mover as usize] & bit(from) == 0 {
+            return 0;
+        }
+        let h = self.height_at(from);
         if h >= resolved::MAX_HEIGHT {
             return 0;
         }
@@ -296,14 +433,14 @@ impl TriCore {
     /// The stacks a disc of height `h` may climb onto, adjacency aside: those of height `h`
     /// ([`resolved::MAY_CLIMB_ONTO_JUST_PLACED`]).
     #[inline(always)]
-    fn climb_onto(&self, h: usize) -> Points {
+    fn climb_onto(&self, h: usize) -> Slots {
         if resolved::MAY_CLIMB_ONTO_JUST_PLACED { self.exactly(h) } else { self.exactly(h) & !bit(self.just as usize) }
     }
 
     /// The discs that may climb now (before their targets are checked): the mover's active discs
     /// below the maximum height, less the one placed this turn.
     #[inline(always)]
-    fn climb_sources(&self, h: usize) -> Points {
+    fn climb_sources(&self, h: usize) -> Slots {
         self.top[self.mover as usize] & self.exactly(h) & !bit(self.just as usize)
     }
 
@@ -311,32 +448,35 @@ impl TriCore {
     /// 1), for the view to fade out; 0 if none. Still set during the turn's climb step, and after the
     /// game ended at a turn's start.
     pub fn trapped_rings_removed(&self) -> Points {
-        self.removed
+        self.t.points(self.removed)
     }
 
     /// The discs of `player`'s best group and the Cores it reaches (`rules/tricore.md` §Result,
     /// [`resolved::group_value`]); `(0, 0)` for a player without active discs. Meaningful at any
     /// time; the result counts once the game is over.
     pub fn best_group(&self, player: usize) -> (Points, Points) {
+        let (group, reached) = self.best_group_slots(player);
+        (self.t.points(group), self.t.points(reached))
+    }
+
+    /// [`TriCore::best_group`] in slots.
+    fn best_group_slots(&self, player: usize) -> (Slots, Slots) {
         let own = self.top[player];
-        let adj = &self.t.adj;
+        let all = self.t.all;
         let mut best = (0, 0);
         let mut best_value = 0;
         let mut rest = own;
         while rest != 0 {
-            let seed = rest & rest.wrapping_neg();
-            let (mut group, mut frontier, mut around) = (seed, seed, 0);
-            while frontier != 0 {
-                let mut next = 0;
-                for p in points(frontier) {
-                    next |= adj[p];
+            let mut group = rest & rest.wrapping_neg();
+            loop {
+                let grown = group | (around(group, all) & own);
+                if grown == group {
+                    break;
                 }
-                around |= next;
-                frontier = next & own & !group;
-                group |= frontier;
+                group = grown;
             }
             rest &= !group;
-            let reached = around & self.cores;
+            let reached = around(group, all) & self.cores;
             let value = resolved::group_value(reached.count_ones(), group.count_ones());
             if value > best_value {
                 best_value = value;
@@ -364,11 +504,12 @@ impl TriCore {
         let mut used = 0;
         let mut take = |name: &str| -> Result<usize, String> {
             let p = g.t.lattice.parse(name).ok_or_else(|| format!("'{name}' is not a point of the board"))?;
-            if used & bit(p) != 0 {
+            let s = g.t.slot[p] as usize;
+            if used & bit(s) != 0 {
                 return Err(format!("{name} is named twice"));
             }
-            used |= bit(p);
-            Ok(p)
+            used |= bit(s);
+            Ok(s)
         };
         for name in cores {
             g.cores |= bit(take(name)?);
@@ -417,7 +558,7 @@ impl TriCore {
     #[inline(always)]
     fn climb(&mut self, from: usize, to: usize) {
         let c = self.mover as usize;
-        let h = self.height(from) as usize;
+        let h = self.height_at(from) as usize;
         let (f, t) = (bit(from), bit(to));
         self.occ[h - 1] &= !f;
         self.white[h - 1] &= !f;
@@ -448,9 +589,9 @@ impl TriCore {
         const _: () = assert!(resolved::TRAPPED_RINGS_LEAVE_ONLY_AT_TURN_START);
         self.removed = 0;
         let stops = resolved::ring_stops(self.t.all, self.rings, self.cores, self.occ[0]);
-        for r in points(self.rings) {
+        for r in slots(self.rings) {
             // A Ring next to a stop can move there: the common case, decided without the rays.
-            if self.t.adj[r] & stops == 0 && self.ring_destinations(r) == 0 {
+            if self.t.adj[r] & stops == 0 && self.destinations(r) == 0 {
                 self.removed |= bit(r);
             }
         }
@@ -461,9 +602,14 @@ impl TriCore {
     /// Checks a move without playing it.
     fn check(&self, mv: TriCoreMove) -> Result<(), IllegalMove> {
         let t = self.t;
-        let name = |p: u8| t.lattice.name(p as usize);
+        let name = |s: usize| t.name(s);
+        // The slot of a move's point.
         let on_board = |p: u8| {
-            if (p as usize) < POINTS { Ok(()) } else { Err(IllegalMove::new("that point is not on the board")) }
+            if (p as usize) < POINTS {
+                Ok(t.slot[p as usize] as usize)
+            } else {
+                Err(IllegalMove::new("that point is not on the board"))
+            }
         };
         let phase = self.phase();
         if phase == Phase::Over {
@@ -483,14 +629,13 @@ impl TriCore {
                 if phase != Phase::Cores {
                     return wrong_phase();
                 }
-                on_board(p)?;
-                let p = p as usize;
+                let p = on_board(p)?;
                 if self.cores & bit(p) != 0 {
-                    Err(IllegalMove::new(format!("{} already holds a Core", name(p as u8))))
+                    Err(IllegalMove::new(format!("{} already holds a Core", name(p))))
                 } else if t.inner & bit(p) == 0 {
-                    Err(IllegalMove::new(format!("{} is a peripheral point; Cores go on inner points", name(p as u8))))
-                } else if let Some(c) = points(t.adj[p] & self.cores).next() {
-                    Err(IllegalMove::new(format!("{} is adjacent to the Core on {}", name(p as u8), name(c as u8))))
+                    Err(IllegalMove::new(format!("{} is a peripheral point; Cores go on inner points", name(p))))
+                } else if let Some(c) = slots(t.adj[p] & self.cores).next() {
+                    Err(IllegalMove::new(format!("{} is adjacent to the Core on {}", name(p), name(c))))
                 } else {
                     Ok(())
                 }
@@ -499,16 +644,15 @@ impl TriCore {
                 if phase != Phase::Rings {
                     return wrong_phase();
                 }
-                on_board(p)?;
-                let p = p as usize;
+                let p = on_board(p)?;
                 if self.cores & bit(p) != 0 {
-                    Err(IllegalMove::new(format!("{} holds a Core", name(p as u8))))
+                    Err(IllegalMove::new(format!("{} holds a Core", name(p))))
                 } else if self.rings & bit(p) != 0 {
-                    Err(IllegalMove::new(format!("{} already holds a Ring", name(p as u8))))
-                } else if let Some(c) = points(t.adj[p] & self.cores).next() {
-                    Err(IllegalMove::new(format!("{} is adjacent to the Core on {}", name(p as u8), name(c as u8))))
-                } else if let Some(r) = points(t.adj[p] & self.rings).next() {
-                    Err(IllegalMove::new(format!("{} is adjacent to the Ring on {}", name(p as u8), name(r as u8))))
+                    Err(IllegalMove::new(format!("{} already holds a Ring", name(p))))
+                } else if let Some(c) = slots(t.adj[p] & self.cores).next() {
+                    Err(IllegalMove::new(format!("{} is adjacent to the Core on {}", name(p), name(c))))
+                } else if let Some(r) = slots(t.adj[p] & self.rings).next() {
+                    Err(IllegalMove::new(format!("{} is adjacent to the Ring on {}", name(p), name(r))))
                 } else {
                     Ok(())
                 }
@@ -517,17 +661,13 @@ impl TriCore {
                 if phase != Phase::Drive {
                     return wrong_phase();
                 }
-                on_board(ring)?;
-                on_board(to)?;
-                self.check_drive(ring as usize, to as usize)
+                self.check_drive(on_board(ring)?, on_board(to)?)
             }
             TriCoreMove::Climb { from, to } => {
                 if phase != Phase::Climb {
                     return wrong_phase();
                 }
-                on_board(from)?;
-                on_board(to)?;
-                self.check_climb(from as usize, to as usize)
+                self.check_climb(on_board(from)?, on_board(to)?)
             }
             TriCoreMove::End => {
                 if phase != Phase::Climb {
@@ -538,13 +678,14 @@ impl TriCore {
         }
     }
 
+    /// Checks a drive, in slots.
     fn check_drive(&self, ring: usize, to: usize) -> Result<(), IllegalMove> {
         let t = self.t;
-        let name = |p: usize| t.lattice.name(p);
+        let name = |s: usize| t.name(s);
         if self.rings & bit(ring) == 0 {
             return Err(IllegalMove::new(format!("there is no Ring on {}", name(ring))));
         }
-        if self.ring_destinations(ring) & bit(to) != 0 {
+        if self.destinations(ring) & bit(to) != 0 {
             return Ok(());
         }
         if to == ring {
@@ -558,13 +699,13 @@ impl TriCore {
             )));
         };
         let blockers = resolved::ring_blockers(self.rings, self.cores, self.occ[0]);
-        let mut p = t.lattice.neighbor[ring][d] as usize;
+        let mut p = t.nb[ring][d] as usize;
         while p != to {
             if blockers & bit(p) != 0 {
                 let what = if self.cores & bit(p) != 0 { "Core" } else { "Ring" };
                 return Err(IllegalMove::new(format!("the Ring cannot pass over the {what} on {}", name(p))));
             }
-            p = t.lattice.neighbor[p][d] as usize;
+            p = t.nb[p][d] as usize;
         }
         let what = if self.cores & bit(to) != 0 {
             "a Core"
@@ -576,9 +717,10 @@ impl TriCore {
         Err(IllegalMove::new(format!("{} holds {what}; a Ring stops only on an empty point", name(to))))
     }
 
+    /// Checks a climb, in slots.
     fn check_climb(&self, from: usize, to: usize) -> Result<(), IllegalMove> {
         let t = self.t;
-        let name = |p: usize| t.lattice.name(p);
+        let name = |s: usize| t.name(s);
         let mover = if self.mover == BLACK { "Black" } else { "White" };
         if self.occ[0] & bit(from) == 0 {
             return Err(IllegalMove::new(format!("there is no disc on {}", name(from))));
@@ -592,7 +734,7 @@ impl TriCore {
         if t.adj[from] & bit(to) == 0 {
             return Err(IllegalMove::new(format!("{} is not adjacent to {}", name(to), name(from))));
         }
-        let (hf, ht) = (self.height(from), self.height(to));
+        let (hf, ht) = (self.height_at(from), self.height_at(to));
         if ht == 0 {
             let what = if self.cores & bit(to) != 0 {
                 "a Core"
@@ -626,33 +768,41 @@ impl TriCore {
         Ok(())
     }
 
-    /// A uniformly random climb of the mover, or `End`, each of these equally likely.
+    /// A uniformly random climb of the mover, or `End`, each of these equally likely: the climbs
+    /// are counted per height and direction with shifts, then the chosen one is looked up.
     #[inline(always)]
     fn random_climb_or_end(&self, rng: &mut Rng) -> TriCoreMove {
-        let adj = &self.t.adj;
-        let mut total = 0;
-        // Stacks of heights 1 and 2 may grow (index 0 unused).
-        let mut targets_of = [0; resolved::MAX_HEIGHT as usize];
-        for (h, slot) in targets_of.iter_mut().enumerate().skip(1) {
+        let t = self.t;
+        // `pairs[6·(h-1) + d]`: the sources of height h whose neighbour in direction d is a target.
+        let mut pairs = [0 as Slots; 12];
+        // The bit counts of every byte of every pair set, summed bytewise (at most 6·8 per byte).
+        let mut byte_counts = 0;
+        for h in 1..resolved::MAX_HEIGHT as usize {
+            let sources = self.climb_sources(h);
+            if sources == 0 {
+                continue;
+            }
             let targets = self.climb_onto(h);
-            *slot = targets;
-            for s in points(self.climb_sources(h)) {
-                total += (adj[s] & targets).count_ones() as usize;
+            for d in 0..6 {
+                // The targets stepped back against d are the slots whose d-neighbour is a target.
+                let i = 6 * (h - 1) + d;
+                pairs[i] = sources & shift(targets, (d + 3) % 6, t.all);
+                byte_counts += bits_per_byte(pairs[i]);
             }
         }
-        let mut k = random_index(rng, total + 1);
+        let total = (byte_counts.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+        let mut k = random_index(rng, total as usize + 1) as u32;
         if k == total {
             return TriCoreMove::End;
         }
-        for (h, &targets) in targets_of.iter().enumerate().skip(1) {
-            for s in points(self.climb_sources(h)) {
-                let here = adj[s] & targets;
-                let n = here.count_ones() as usize;
-                if k < n {
-                    return TriCoreMove::Climb { from: s as u8, to: nth_point(here, k) as u8 };
-                }
-                k -= n;
+        for (i, &from) in pairs.iter().enumerate() {
+            let n = from.count_ones();
+            if k < n {
+                let s = nth_slot(from, k as usize);
+                let to = (s as i32 + STEP[i % 6]) as usize;
+                return TriCoreMove::Climb { from: t.point[s], to: t.point[to] };
             }
+            k -= n;
         }
         unreachable!("the climb count and the climbs agree")
     }
@@ -704,32 +854,30 @@ impl Game for TriCore {
     fn legal_moves(&self, out: &mut Vec<TriCoreMove>) {
         out.clear();
         let t = self.t;
+        // Slots ascend with the lattice's points (both row by row, left to right), so the moves come
+        // in the order of their points.
+        let point = |s: usize| t.point[s];
         match self.phase() {
             Phase::Over => {}
             Phase::Cores => {
-                let mut near = self.cores;
-                for c in points(self.cores) {
-                    near |= t.adj[c];
-                }
-                out.extend(points(t.inner & !near).map(|p| TriCoreMove::Core(p as u8)));
+                let near = self.cores | around(self.cores, t.all);
+                out.extend(slots(t.inner & !near).map(|s| TriCoreMove::Core(point(s))));
             }
             Phase::Rings => {
-                let mut near = self.cores | self.rings;
-                for c in points(near) {
-                    near |= t.adj[c];
-                }
-                out.extend(points(t.all & !near).map(|p| TriCoreMove::Ring(p as u8)));
+                let taken = self.cores | self.rings;
+                let near = taken | around(taken, t.all);
+                out.extend(slots(t.all & !near).map(|s| TriCoreMove::Ring(point(s))));
             }
             Phase::Drive => {
-                for r in points(self.rings) {
-                    let ring = r as u8;
-                    out.extend(points(self.ring_destinations(r)).map(|to| TriCoreMove::Drive { ring, to: to as u8 }));
+                for r in slots(self.rings) {
+                    let ring = point(r);
+                    out.extend(slots(self.destinations(r)).map(|to| TriCoreMove::Drive { ring, to: point(to) }));
                 }
             }
             Phase::Climb => {
-                for from in points(self.top[self.mover as usize]) {
-                    let f = from as u8;
-                    out.extend(points(self.climb_targets(from)).map(|to| TriCoreMove::Climb { from: f, to: to as u8 }));
+                for from in slots(self.top[self.mover as usize]) {
+                    let f = point(from);
+                    out.extend(slots(self.targets(from)).map(|to| TriCoreMove::Climb { from: f, to: point(to) }));
                 }
                 out.push(TriCoreMove::End);
             }
@@ -744,13 +892,14 @@ impl Game for TriCore {
 
     fn play_unchecked(&mut self, mv: TriCoreMove) {
         self.ply += 1;
+        let slot = |p: u8| self.t.slot[p as usize] as usize;
         match mv {
             TriCoreMove::Core(p) => {
-                self.cores |= bit(p as usize);
+                self.cores |= bit(slot(p));
                 self.mover ^= 1;
             }
             TriCoreMove::Ring(p) => {
-                self.rings |= bit(p as usize);
+                self.rings |= bit(slot(p));
                 self.mover ^= 1;
                 if self.ply == PLACEMENTS {
                     // §Phase 3: Black moves first.
@@ -758,9 +907,9 @@ impl Game for TriCore {
                     self.start_turn();
                 }
             }
-            TriCoreMove::Drive { ring, to } => self.drive(ring as usize, to as usize),
+            TriCoreMove::Drive { ring, to } => self.drive(slot(ring), slot(to)),
             TriCoreMove::Climb { from, to } => {
-                self.climb(from as usize, to as usize);
+                self.climb(slot(from), slot(to));
                 self.end_turn();
             }
             TriCoreMove::End => self.end_turn(),
@@ -776,7 +925,7 @@ impl Game for TriCore {
         let mut scores = [0; 2];
         let mut values = [0; 2];
         for (player, (score, value)) in scores.iter_mut().zip(values.iter_mut()).enumerate() {
-            let (group, reached) = self.best_group(player);
+            let (group, reached) = self.best_group_slots(player);
             let (c, n) = (reached.count_ones(), group.count_ones());
             *score = resolved::score(c, n);
             *value = resolved::group_value(c, n);
@@ -887,25 +1036,21 @@ impl Game for TriCore {
     /// the turn's start). The climb step is uniform over the climbs and `end`.
     fn random_move(&mut self, rng: &mut Rng, _buf: &mut Vec<TriCoreMove>) -> Option<TriCoreMove> {
         let t = self.t;
+        let point = |s: usize| t.point[s];
         Some(match self.phase() {
             Phase::Over => return None,
             Phase::Cores => {
-                let mut near = self.cores;
-                for c in points(self.cores) {
-                    near |= t.adj[c];
-                }
-                TriCoreMove::Core(random_point(rng, t.inner & !near) as u8)
+                let near = self.cores | around(self.cores, t.all);
+                TriCoreMove::Core(point(random_slot(rng, t.inner & !near)))
             }
             Phase::Rings => {
-                let mut near = self.cores | self.rings;
-                for c in points(near) {
-                    near |= t.adj[c];
-                }
-                TriCoreMove::Ring(random_point(rng, t.all & !near) as u8)
+                let taken = self.cores | self.rings;
+                let near = taken | around(taken, t.all);
+                TriCoreMove::Ring(point(random_slot(rng, t.all & !near)))
             }
             Phase::Drive => {
-                let ring = random_point(rng, self.rings);
-                TriCoreMove::Drive { ring: ring as u8, to: random_point(rng, self.ring_destinations(ring)) as u8 }
+                let ring = random_slot(rng, self.rings);
+                TriCoreMove::Drive { ring: point(ring), to: point(random_slot(rng, self.destinations(ring))) }
             }
             Phase::Climb => self.random_climb_or_end(rng),
         })
