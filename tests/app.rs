@@ -686,3 +686,9 @@ fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
     assert_eq!(model.redo.len(), 4);
     assert!(placed(&mut app).is_empty());
 }
+
+// Each game's view has its tests in its own file of this test binary (one Bevy link for all).
+#[path = "app/tri_it_out.rs"]
+mod tri_it_out;
+#[path = "app/tricore.rs"]
+mod tricore;

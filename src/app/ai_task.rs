@@ -14,6 +14,8 @@ use web_time::Instant;
 
 use super::model::{AppGame, Model, MoveIntent, Step};
 use crate::ai::{Level, Mcts, SearchConfig, SearchHandle};
+use crate::rules::tri_it_out::TriItOut;
+use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
@@ -104,6 +106,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<AiRunner>();
     game_plugin::<Trike>(app);
     game_plugin::<Trigon>(app);
+    game_plugin::<TriItOut>(app);
+    game_plugin::<TriCore>(app);
 }
 
 fn game_plugin<G: AppGame>(app: &mut App) {

@@ -11,6 +11,8 @@ use super::ai_task::AiSearch;
 use super::files;
 use super::menu::root_ui;
 use super::model::{AppGame, Command, Model, MoveIntent, Status};
+use crate::rules::tri_it_out::TriItOut;
+use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
 use crate::rules::{Game, Outcome, Player};
@@ -127,6 +129,8 @@ pub(super) fn plugin(app: &mut App) {
         (
             panels::<Trike>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trike>>)),
             panels::<Trigon>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+            panels::<TriItOut>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriItOut>>)),
+            panels::<TriCore>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriCore>>)),
         ),
     );
 }

@@ -7,6 +7,7 @@ use super::Screen;
 use super::model::{Setup, Status};
 use crate::ai::Level;
 use crate::ai::Seat;
+use crate::rules::tri_it_out::{Board, TieRule, TriItOutOptions, Variant as TriItOutVariant};
 use crate::rules::trigon::Variant;
 use crate::rules::trike::{MAX_SIZE, MIN_SIZE, TrikeOptions};
 
@@ -15,11 +16,19 @@ use crate::rules::trike::{MAX_SIZE, MIN_SIZE, TrikeOptions};
 enum Choice {
     Trike,
     Trigon(Variant),
+    TriItOut,
+    TriCore,
 }
 
 impl Choice {
-    const ALL: [Choice; 4] =
-        [Choice::Trike, Choice::Trigon(Variant::Four), Choice::Trigon(Variant::Two), Choice::Trigon(Variant::Three)];
+    const ALL: [Choice; 6] = [
+        Choice::Trike,
+        Choice::TriItOut,
+        Choice::TriCore,
+        Choice::Trigon(Variant::Four),
+        Choice::Trigon(Variant::Two),
+        Choice::Trigon(Variant::Three),
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -27,6 +36,8 @@ impl Choice {
             Choice::Trigon(Variant::Four) => "Blokus Trigon (4 players)",
             Choice::Trigon(Variant::Two) => "Blokus Trigon Two-Player",
             Choice::Trigon(Variant::Three) => "Blokus Trigon Three-Player",
+            Choice::TriItOut => "Tri-It-Out",
+            Choice::TriCore => "TriCore",
         }
     }
 
@@ -37,6 +48,8 @@ impl Choice {
             Choice::Trigon(Variant::Four) => &["Blue", "Yellow", "Red", "Green"],
             Choice::Trigon(Variant::Two) => &["Blue & Red", "Yellow & Green"],
             Choice::Trigon(Variant::Three) => &["Blue", "Yellow", "Red"],
+            Choice::TriItOut => &["Red (places first)", "Blue"],
+            Choice::TriCore => &["Black (first core)", "White (first ring)"],
         }
     }
 
@@ -54,6 +67,14 @@ impl Choice {
                 "Place your pieces corner to corner, never edge to edge with your own colour.\n\
                  A colour that cannot place is out. Most triangles wins; all 22 pieces earn a bonus."
             }
+            Choice::TriItOut => {
+                "Place counters; completing a triangle with two enemy counters captures one of them.\n\
+                 Points that would complete a mixed triangle are closed. Fewest counters wins."
+            }
+            Choice::TriCore => {
+                "Place cores and rings, then drive rings to lay discs and climb stacks.\n\
+                 The group that reaches the most cores wins."
+            }
         }
     }
 }
@@ -65,11 +86,18 @@ struct Choices {
     size: u8,
     ai: [bool; 4],
     level: [u8; 4],
+    tri_it_out: TriItOutOptions,
 }
 
 impl Default for Choices {
     fn default() -> Self {
-        Choices { game: Choice::Trike, size: 13, ai: [false, true, true, true], level: [3, 3, 3, 3] }
+        Choices {
+            game: Choice::Trike,
+            size: 13,
+            ai: [false, true, true, true],
+            level: [3, 3, 3, 3],
+            tri_it_out: TriItOutOptions::default(),
+        }
     }
 }
 
@@ -156,6 +184,11 @@ fn start_screen(
                             let cells = if variant == Variant::Three { 384 } else { 486 };
                             ui.label(egui::RichText::new(format!("{cells} triangles, 22 pieces per colour")).weak());
                         }
+                        Choice::TriItOut => tri_it_out_options(ui, &mut choices.tri_it_out),
+                        Choice::TriCore => {
+                            ui.label("Board");
+                            ui.label(egui::RichText::new("51 points; 3 cores, 3 rings, 24 discs each").weak());
+                        }
                     }
                     ui.end_row();
 
@@ -196,8 +229,40 @@ fn start_screen(
         *setup = match choices.game {
             Choice::Trike => Setup::trike(TrikeOptions { size: choices.size }, [seats[0], seats[1]]),
             Choice::Trigon(variant) => Setup::trigon(variant, &seats),
+            Choice::TriItOut => Setup::tri_it_out(choices.tri_it_out.clone(), [seats[0], seats[1]]),
+            Choice::TriCore => Setup::tricore([seats[0], seats[1]]),
         };
         next.set(Screen::Playing);
     }
     Ok(())
+}
+
+/// Tri-It-Out's options: the board, the tie rule and the variant (`rules/tri-it-out.md`).
+fn tri_it_out_options(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
+    ui.label("Board");
+    egui::ComboBox::from_id_salt("tio-board").width(260.0).selected_text(board_label(options.board)).show_ui(
+        ui,
+        |ui| {
+            for board in Board::ALL {
+                ui.selectable_value(&mut options.board, board, board_label(board));
+            }
+        },
+    );
+    ui.end_row();
+    ui.label("A tie");
+    ui.vertical(|ui| {
+        ui.radio_value(&mut options.tie, TieRule::StuckPlayerLoses, "the player who cannot place loses");
+        ui.radio_value(&mut options.tie, TieRule::LastMoverLoses, "the player who moved last loses (Ludii)");
+    });
+    ui.end_row();
+    ui.label("Variant");
+    let mut any = options.variant == TriItOutVariant::AnyMixedTriangle;
+    ui.checkbox(&mut any, "capture from any mixed triangle")
+        .on_hover_text("A capture may take from any mixed triangle on the board; keep placing until none is left");
+    options.variant = if any { TriItOutVariant::AnyMixedTriangle } else { TriItOutVariant::Standard };
+}
+
+/// A board's name on the start screen: its id and its number of points.
+fn board_label(board: Board) -> String {
+    format!("{} ({} points)", board.id(), board.lattice().len)
 }

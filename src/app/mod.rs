@@ -19,8 +19,11 @@ pub mod share;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+use crate::rules::tri_it_out::TriItOut;
+use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
@@ -94,16 +97,49 @@ pub fn title_text<G: AppGame>(model: Option<&Model<G>>) -> String {
     format!("{} · {n} move{} · {state} — triboard", game.display_name(), if n == 1 { "" } else { "s" })
 }
 
-fn window_title(
-    trike: Option<Res<Model<Trike>>>,
-    trigon: Option<Res<Model<Trigon>>>,
-    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
-) {
+/// The model of the game in play, whichever game it is: the one list of the app's game types for
+/// systems that serve every game (window title, share link, browser state).
+#[derive(SystemParam)]
+pub struct Playing<'w> {
+    trike: Option<Res<'w, Model<Trike>>>,
+    trigon: Option<Res<'w, Model<Trigon>>>,
+    tri_it_out: Option<Res<'w, Model<TriItOut>>>,
+    tricore: Option<Res<'w, Model<TriCore>>>,
+}
+
+/// Something done with the model in play, whatever its game type ([`Playing::with`]).
+pub trait WithModel {
+    /// What it returns.
+    type Output;
+    /// Does it with game type `G`'s model (`Res`, so that `is_changed` can be asked).
+    fn run<G: AppGame>(self, model: &Res<Model<G>>) -> Self::Output;
+}
+
+impl Playing<'_> {
+    /// Runs `task` on the model in play; `None` when no game is (the start screen).
+    pub fn with<T: WithModel>(&self, task: T) -> Option<T::Output> {
+        if let Some(model) = &self.trike {
+            Some(task.run(model))
+        } else if let Some(model) = &self.trigon {
+            Some(task.run(model))
+        } else if let Some(model) = &self.tri_it_out {
+            Some(task.run(model))
+        } else {
+            self.tricore.as_ref().map(|model| task.run(model))
+        }
+    }
+}
+
+fn window_title(playing: Playing, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+    struct Title;
+    impl WithModel for Title {
+        type Output = String;
+        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> String {
+            title_text(Some(&**model))
+        }
+    }
     let Ok(mut window) = windows.single_mut() else { return };
-    let title = match (trike, trigon) {
-        (_, Some(model)) => title_text(Some(&*model)),
-        (model, None) => title_text(model.as_deref()),
-    };
+    let title = playing.with(Title).unwrap_or_else(|| title_text::<Trike>(None));
     if window.title != title {
         window.title = title;
     }

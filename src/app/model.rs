@@ -7,6 +7,8 @@ use super::Screen;
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::record::Record;
+use crate::rules::tri_it_out::{TriItOut, TriItOutOptions};
+use crate::rules::tricore::{TriCore, TriCoreOptions};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Player};
@@ -104,13 +106,17 @@ pub enum GameOptions {
     Trike(TrikeOptions),
     /// Blokus Trigon, with its variant.
     Trigon(TrigonOptions),
+    /// Tri-It-Out, with its board, tie rule and variant.
+    TriItOut(TriItOutOptions),
+    /// TriCore (no options).
+    TriCore(TriCoreOptions),
 }
 
 impl GameOptions {
     /// How many seats the game has.
     pub fn seats(&self) -> usize {
         match self {
-            GameOptions::Trike(_) => 2,
+            GameOptions::Trike(_) | GameOptions::TriItOut(_) | GameOptions::TriCore(_) => 2,
             GameOptions::Trigon(o) => match o.variant {
                 Variant::Four => 4,
                 Variant::Two => 2,
@@ -148,6 +154,18 @@ impl Setup {
         let mut seats = seats.to_vec();
         seats.resize(game.seats(), Seat::Human);
         Setup { game, seats }
+    }
+}
+
+impl Setup {
+    /// A game of Tri-It-Out (seat 0 is Red and places first).
+    pub fn tri_it_out(options: TriItOutOptions, seats: [Seat; 2]) -> Setup {
+        Setup { game: GameOptions::TriItOut(options), seats: seats.to_vec() }
+    }
+
+    /// A game of TriCore (seat 0 is Black and places the first core).
+    pub fn tricore(seats: [Seat; 2]) -> Setup {
+        Setup { game: GameOptions::TriCore(TriCoreOptions::default()), seats: seats.to_vec() }
     }
 }
 
@@ -399,9 +417,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
             commands.remove_resource::<Model<Trike>>();
             commands.remove_resource::<Model<Trigon>>();
+            commands.remove_resource::<Model<TriItOut>>();
+            commands.remove_resource::<Model<TriCore>>();
         });
     game_plugin::<Trike>(app);
     game_plugin::<Trigon>(app);
+    game_plugin::<TriItOut>(app);
+    game_plugin::<TriCore>(app);
 }
 
 /// The model's systems for one game type.
@@ -423,6 +445,8 @@ fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Stat
     match &setup.game {
         GameOptions::Trike(options) => insert::<Trike>(&mut commands, &mut status, options, &setup.seats),
         GameOptions::Trigon(options) => insert::<Trigon>(&mut commands, &mut status, options, &setup.seats),
+        GameOptions::TriItOut(options) => insert::<TriItOut>(&mut commands, &mut status, options, &setup.seats),
+        GameOptions::TriCore(options) => insert::<TriCore>(&mut commands, &mut status, options, &setup.seats),
     }
 }
 

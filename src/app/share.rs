@@ -7,12 +7,14 @@
 use bevy::prelude::*;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
-use super::Screen;
 use super::model::AppGame;
-use super::model::{Command, Model, Setup, Status, Step};
+use super::model::{Command, GameOptions, Model, Setup, Status, Step};
+use super::{Playing, Screen, WithModel};
 use crate::ai::Seat;
 use crate::rules::Game;
-use crate::rules::record::Record;
+use crate::rules::record::{Record, RecordError};
+use crate::rules::tri_it_out::TriItOut;
+use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
@@ -60,18 +62,35 @@ pub(super) fn plugin(app: &mut App) {
 fn open_record(
     mut commands: Commands,
     open: Res<OpenRecord>,
-    trike: Option<Res<Model<Trike>>>,
-    trigon: Option<Res<Model<Trigon>>>,
+    playing: Playing,
     mut setup: ResMut<Setup>,
     mut status: ResMut<Status>,
     mut next: ResMut<NextState<Screen>>,
     mut orders: MessageWriter<Command>,
 ) {
     let record = with_variant(&open.0);
-    let checked = if Trike::IDS.contains(&record.game.as_str()) {
-        record.replay::<Trike>().map(|(start, _, _)| (start.game_options(), start.num_players(), trike.is_some()))
+    /// The record's game, its seat count, and whether its board is up already.
+    fn check<G: AppGame>(record: &Record, playing: &Playing) -> Result<(GameOptions, usize, bool), RecordError> {
+        struct Same;
+        impl WithModel for Same {
+            type Output = &'static [&'static str];
+            fn run<H: AppGame>(self, _: &Res<Model<H>>) -> Self::Output {
+                H::IDS
+            }
+        }
+        let (start, _, _) = record.replay::<G>()?;
+        Ok((start.game_options(), start.num_players(), playing.with(Same) == Some(G::IDS)))
+    }
+    let id = record.game.as_str();
+    let checked = if Trigon::IDS.contains(&id) {
+        check::<Trigon>(&record, &playing)
+    } else if TriItOut::IDS.contains(&id) {
+        check::<TriItOut>(&record, &playing)
+    } else if TriCore::IDS.contains(&id) {
+        check::<TriCore>(&record, &playing)
     } else {
-        record.replay::<Trigon>().map(|(start, _, _)| (start.game_options(), start.num_players(), trigon.is_some()))
+        // Trike's replay names the game it expected when the record is of none of these.
+        check::<Trike>(&record, &playing)
     };
     let (game, players, present) = match checked {
         Ok(found) => found,

@@ -1,7 +1,11 @@
 //! The board's entities: every cell, the pawn and every checker is an entity with components
 //! (cell, owner). [`plugin`] keeps them in step with the [`Model`] headless; [`view_plugin`] gives
-//! them meshes and colours. One view per game: [`trike`], [`trigon`].
+//! them meshes and colours. One view per game: [`trike`], [`trigon`], [`tri_it_out`], [`tricore`];
+//! the last two share the point lattice's board ([`lattice`]).
 
+pub mod lattice;
+pub mod tri_it_out;
+pub mod tricore;
 pub mod trigon;
 pub mod trike;
 
@@ -67,12 +71,18 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, trike_clicks.in_set(Step::Intents).run_if(resource_exists::<Model>))
         .add_systems(Update, sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model>));
     trigon::plugin(app);
+    lattice::plugin(app);
+    tri_it_out::plugin(app);
+    tricore::plugin(app);
 }
 
 /// The view: meshes, colours, coordinate labels and the camera fit.
 pub(super) fn view_plugin(app: &mut App) {
     trike::view_plugin(app);
     trigon::view_plugin(app);
+    lattice::view_plugin(app);
+    tri_it_out::view_plugin(app);
+    tricore::view_plugin(app);
 }
 
 /// In Trike a pressed cell is where the pawn should go.

@@ -133,12 +133,12 @@ pub(super) fn view_plugin(app: &mut App) {
 
 fn dress_cell(
     add: On<Add, BoardCell>,
-    trigon: Query<(), With<super::trigon::TrigonCell>>,
+    others: Query<(), Or<(With<super::trigon::TrigonCell>, With<super::lattice::LatticePoint>)>>,
     art: Res<Art>,
     mut commands: Commands,
 ) {
-    // Trigon's cells are board cells too (for picking); its view dresses them.
-    if trigon.contains(add.entity) {
+    // The other games' cells and points are board cells too (for picking); their views dress them.
+    if others.contains(add.entity) {
         return;
     }
     commands.entity(add.entity).insert((Mesh2d(art.hex.clone()), MeshMaterial2d(art.cell.clone()))).with_child((

@@ -19,7 +19,11 @@ use super::files;
 use super::frame_log::FrameTimes;
 use super::model::{AppGame, Command, Model, MoveIntent, Status, Step};
 use super::share::{self, OpenRecord};
+use super::{Playing, WithModel};
 use crate::rules::Game;
+use crate::rules::record::Record;
+use crate::rules::tri_it_out::TriItOut;
+use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
@@ -70,7 +74,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (follow_link, (take_played::<Trike>, take_played::<Trigon>).chain(), take_uploads).in_set(Step::Intents),
+        (
+            follow_link,
+            (take_played::<Trike>, take_played::<TriItOut>, take_played::<TriCore>, take_played::<Trigon>).chain(),
+            take_uploads,
+        )
+            .in_set(Step::Intents),
     )
     .add_systems(Last, (first_frame.run_if(run_once), page_title, publish_state, publish_frames));
 }
@@ -105,8 +114,7 @@ fn page_title(windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>) {
 /// on the start screen), and opens the game of a link pasted or opened in it.
 fn follow_link(
     mut commands: Commands,
-    trike: Option<Res<Model<Trike>>>,
-    trigon: Option<Res<Model<Trigon>>>,
+    playing: Playing,
     opening: Option<Res<OpenRecord>>,
     mut status: ResMut<Status>,
     mut shown: Local<Option<String>>,
@@ -129,11 +137,14 @@ fn follow_link(
         return;
     }
     // The game in play, if its model changed this frame.
-    let changed = match (&trike, &trigon) {
-        (Some(model), _) => Some(model.is_changed().then(|| model.record())),
-        (None, Some(model)) => Some(model.is_changed().then(|| model.record())),
-        (None, None) => None,
-    };
+    struct ChangedRecord;
+    impl WithModel for ChangedRecord {
+        type Output = Option<Record>;
+        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> Option<Record> {
+            model.is_changed().then(|| model.record())
+        }
+    }
+    let changed = playing.with(ChangedRecord);
     let wanted = match changed {
         Some(Some(record)) => share::fragment(&record),
         Some(None) => return,
@@ -159,9 +170,9 @@ fn take_played<G: AppGame>(
     mut status: ResMut<Status>,
     mut intents: MessageWriter<MoveIntent<G::Move>>,
 ) {
-    // Whichever game is in play takes the moves; Trike's runs first and leaves them when Trike is
-    // not in play, and Trigon's, last, says when no game is.
-    if model.is_none() && G::IDS == Trike::IDS {
+    // Whichever game is in play takes the moves; the others, run before Trigon's, leave them when
+    // their game is not in play, and Trigon's, last, says when no game is.
+    if model.is_none() && G::IDS != Trigon::IDS {
         return;
     }
     let played: Vec<String> = std::mem::take(&mut *lock(&PLAYED));
@@ -191,19 +202,30 @@ fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) 
 /// Rebuilt only when the game, the status line or the thinking flag changed.
 #[allow(clippy::too_many_arguments)]
 fn publish_state(
-    trike: Option<Res<Model<Trike>>>,
-    trigon: Option<Res<Model<Trigon>>>,
+    playing: Playing,
     status: Res<Status>,
     trike_search: Res<AiSearch<Trike>>,
     trigon_search: Res<AiSearch<Trigon>>,
+    tri_it_out_search: Res<AiSearch<TriItOut>>,
+    tricore_search: Res<AiSearch<TriCore>>,
     mut shown: Local<Option<(Option<u64>, Status, bool)>>,
 ) {
-    let revision = trike.as_ref().map(|m| m.revision).or(trigon.as_ref().map(|m| m.revision));
-    let key = (revision, status.clone(), trike_search.is_thinking() || trigon_search.is_thinking());
+    struct Revision;
+    impl WithModel for Revision {
+        type Output = u64;
+        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> u64 {
+            model.revision
+        }
+    }
+    let thinking = trike_search.is_thinking()
+        || trigon_search.is_thinking()
+        || tri_it_out_search.is_thinking()
+        || tricore_search.is_thinking();
+    let key = (playing.with(Revision), status.clone(), thinking);
     if shown.as_ref() == Some(&key) {
         return;
     }
-    fn playing<G: AppGame>(model: &Model<G>, status: &Status, thinking: bool) -> serde_json::Value {
+    fn in_play<G: AppGame>(model: &Model<G>, status: &Status, thinking: bool) -> serde_json::Value {
         let record = model.record();
         serde_json::json!({
             "screen": "playing",
@@ -217,11 +239,16 @@ fn publish_state(
             "status_error": status.error,
         })
     }
-    let state = match (&trike, &trigon) {
-        (Some(model), _) => playing(&**model, &status, key.2),
-        (None, Some(model)) => playing(&**model, &status, key.2),
-        (None, None) => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
-    };
+    struct State<'a>(&'a Status, bool);
+    impl WithModel for State<'_> {
+        type Output = serde_json::Value;
+        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> serde_json::Value {
+            in_play(&**model, self.0, self.1)
+        }
+    }
+    let state = playing.with(State(&status, key.2)).unwrap_or_else(
+        || serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
+    );
     *lock(&STATE) = state.to_string();
     *shown = Some(key);
 }

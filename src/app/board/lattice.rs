@@ -1,0 +1,253 @@
+//! What the two point-lattice boards share (Tri-It-Out and TriCore, `rules::geometry::lattice`):
+//! every point is a pickable entity drawn as a hexagonal patch of board with a dot, the lattice's
+//! lines join neighbours, row numbers run down the left edge, the hovered point's name shows beside
+//! it, and the camera fits the board left of the side panel. Each game's view spawns its pieces on
+//! top and paints the points with [`paint_points`].
+
+use bevy::picking::Pickable;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
+
+use super::{BoardCell, Hovered};
+use crate::app::Screen;
+use crate::app::hud::PanelWidth;
+use crate::rules::geometry::lattice::{Lattice, NONE};
+
+/// Distance between neighbouring points in world units (pixels at camera scale 1).
+pub const SPACING: f32 = 64.0;
+const SQRT3: f32 = 1.732_050_8;
+
+/// A point of a lattice board (with [`BoardCell`], whose `cell` is the point's index).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LatticePoint {
+    /// The point's index in the board's [`Lattice`].
+    pub point: usize,
+}
+
+/// Marks every entity of a lattice board (points, lines, pieces), so a new board replaces them.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct LatticeEntity;
+
+/// The rows of the lattice board whose entities exist, if any.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LatticeBoard(pub Option<Vec<u8>>);
+
+/// How a point is painted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mark {
+    /// The plain board.
+    #[default]
+    Plain,
+    /// Closed to the player to move (Tri-It-Out's restricted locations), darker.
+    Shaded,
+    /// A legal target of the move being made.
+    Legal,
+    /// The legal target under the pointer.
+    Hover,
+    /// The piece chosen for a move (TriCore's ring or climbing disc).
+    Chosen,
+    /// Part of a result (TriCore's best group), gold.
+    Gold,
+}
+
+/// The centre of point `p`, the board centred on the origin, `y` up.
+pub fn point_center(lattice: &Lattice, p: usize) -> Vec2 {
+    let (cx, cy) = lattice.centre();
+    let (x, y) = lattice.position(p);
+    Vec2::new(x - cx, cy - y) * SPACING
+}
+
+/// Spawns the points and lines of `lattice` (despawning a previous board's entities) unless they
+/// are already up. Returns true when it spawned them.
+pub fn ensure_board(
+    commands: &mut Commands,
+    board: &mut LatticeBoard,
+    lattice: &Lattice,
+    existing: impl IntoIterator<Item = Entity>,
+) -> bool {
+    if board.0.as_deref() == Some(&lattice.rows[..]) {
+        return false;
+    }
+    for entity in existing {
+        commands.entity(entity).despawn();
+    }
+    for p in 0..lattice.len {
+        commands.spawn((
+            BoardCell { cell: p },
+            LatticePoint { point: p },
+            LatticeEntity,
+            DespawnOnExit(Screen::Playing),
+            Transform::from_translation(point_center(lattice, p).extend(1.0)),
+            Visibility::default(),
+        ));
+        for d in 0..3 {
+            let n = lattice.neighbor[p][d];
+            if n != NONE {
+                let (a, b) = (point_center(lattice, p), point_center(lattice, n as usize));
+                commands.spawn((
+                    Line,
+                    LatticeEntity,
+                    DespawnOnExit(Screen::Playing),
+                    Transform::from_translation(((a + b) / 2.0).extend(1.5))
+                        .with_rotation(Quat::from_rotation_z((b - a).to_angle())),
+                    Visibility::default(),
+                    Pickable::IGNORE,
+                ));
+            }
+        }
+    }
+    board.0 = Some(lattice.rows.clone());
+    true
+}
+
+/// A line of the lattice between two neighbouring points.
+#[derive(Component)]
+struct Line;
+
+/// The board's meshes and the materials of every [`Mark`].
+#[derive(Resource)]
+pub struct LatticeArt {
+    patch: Handle<Mesh>,
+    dot: Handle<Mesh>,
+    line: Handle<Mesh>,
+    ink: Handle<ColorMaterial>,
+    marks: [Handle<ColorMaterial>; 6],
+}
+
+impl FromWorld for LatticeArt {
+    fn from_world(world: &mut World) -> Self {
+        let mut meshes = world.resource_mut::<Assets<Mesh>>();
+        // A point's patch is its cell of the hexagonal tiling the lattice's points span (flat sides
+        // facing the six neighbours), so the patches together make the board.
+        let patch = meshes.add(RegularPolygon::new(SPACING / SQRT3 * 0.995, 6));
+        let dot = meshes.add(Circle::new(SPACING * 0.07).mesh().resolution(20));
+        let line = meshes.add(Rectangle::new(SPACING, SPACING * 0.035));
+        let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
+        let mut add = |c: Color| materials.add(ColorMaterial::from_color(c));
+        LatticeArt {
+            patch,
+            dot,
+            line,
+            ink: add(Color::srgb_u8(0x7a, 0x64, 0x4a)),
+            marks: [
+                add(Color::srgb_u8(0xdc, 0xc4, 0x98)),
+                add(Color::srgb_u8(0x9c, 0x88, 0x6c)),
+                add(Color::srgb_u8(0xc6, 0xd9, 0x9b)),
+                add(Color::srgb_u8(0x8f, 0xc7, 0x6b)),
+                add(Color::srgb_u8(0x9f, 0xc4, 0xe8)),
+                add(Color::srgb_u8(0xf2, 0xc1, 0x4e)),
+            ],
+        }
+    }
+}
+
+impl LatticeArt {
+    fn mark(&self, mark: Mark) -> &Handle<ColorMaterial> {
+        &self.marks[mark as usize]
+    }
+}
+
+pub(super) fn view_plugin(app: &mut App) {
+    app.init_resource::<LatticeArt>()
+        .add_observer(dress_point)
+        .add_observer(dress_line)
+        .add_systems(PostUpdate, fit_camera.run_if(|board: Res<LatticeBoard>| board.0.is_some()));
+}
+
+/// Where the headless core keeps the board's resource too (the views' systems run without a window).
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LatticeBoard>()
+        .add_systems(OnExit(Screen::Playing), |mut board: ResMut<LatticeBoard>| board.0 = None);
+}
+
+fn dress_point(add: On<Add, LatticePoint>, art: Res<LatticeArt>, mut commands: Commands) {
+    commands
+        .entity(add.entity)
+        .insert((Mesh2d(art.patch.clone()), MeshMaterial2d(art.mark(Mark::Plain).clone())))
+        .with_child((
+            Mesh2d(art.dot.clone()),
+            MeshMaterial2d(art.ink.clone()),
+            Transform::from_xyz(0.0, 0.0, 0.6),
+            Pickable::IGNORE,
+        ));
+}
+
+fn dress_line(add: On<Add, Line>, art: Res<LatticeArt>, mut commands: Commands) {
+    commands.entity(add.entity).insert((Mesh2d(art.line.clone()), MeshMaterial2d(art.ink.clone())));
+}
+
+/// Paints every point with its mark (`marks[p]`, plain past the end).
+pub fn paint_points(
+    marks: &[Mark],
+    art: &LatticeArt,
+    points: &mut Query<(&LatticePoint, &mut MeshMaterial2d<ColorMaterial>)>,
+) {
+    for (point, mut material) in points.iter_mut() {
+        let want = art.mark(marks.get(point.point).copied().unwrap_or_default());
+        if material.0 != *want {
+            material.0 = want.clone();
+        }
+    }
+}
+
+/// Row numbers left of every row and the hovered point's name beside it, painted by egui at the
+/// points' places on screen, the size following the camera's zoom.
+pub fn label_points(
+    contexts: &mut EguiContexts,
+    lattice: &Lattice,
+    hovered: &Hovered,
+    camera: &(&Camera, &GlobalTransform, &Projection),
+) -> Result {
+    let (camera, at, projection) = *camera;
+    let scale = match projection {
+        Projection::Orthographic(ortho) => ortho.scale,
+        _ => 1.0,
+    };
+    let painter = contexts.ctx_mut()?.layer_painter(egui::LayerId::background());
+    let font = egui::FontId::monospace(15.0 / scale);
+    let color = egui::Color32::from_rgb(0xb8, 0xae, 0x9c);
+    let to_screen = |world: Vec2| camera.world_to_viewport(at, world.extend(0.0)).ok().map(|p| egui::pos2(p.x, p.y));
+    let mut first = 0;
+    for (row, &n) in lattice.rows.iter().enumerate() {
+        if let Some(p) = to_screen(point_center(lattice, first) - Vec2::new(SPACING * 0.85, 0.0)) {
+            painter.text(p, egui::Align2::CENTER_CENTER, format!("{}", row + 1), font.clone(), color);
+        }
+        first += n as usize;
+    }
+    if let Some(p) = hovered.0.filter(|&p| p < lattice.len)
+        && let Some(at) = to_screen(point_center(lattice, p) + Vec2::new(0.0, SPACING * 0.5))
+    {
+        let name = lattice.name(p);
+        let font = egui::FontId::proportional(14.0 / scale.max(0.5));
+        painter.text(at, egui::Align2::CENTER_BOTTOM, name, font, egui::Color32::WHITE);
+    }
+    Ok(())
+}
+
+/// Scales and shifts the camera so the board fills the window left of the side panel.
+fn fit_camera(
+    board: Res<LatticeBoard>,
+    panel: Option<Res<PanelWidth>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let Some(rows) = &board.0 else { return };
+    let widest = rows.iter().copied().max().unwrap_or(1) as f32;
+    let panel = panel.map_or(0.0, |p| p.0);
+    let board_w = (widest - 1.0 + 2.6) * SPACING;
+    let board_h = ((rows.len() as f32 - 1.0) * SQRT3 / 2.0 + 2.4) * SPACING;
+    let avail_w = (window.width() - panel).max(100.0);
+    let avail_h = window.height().max(100.0);
+    let scale = (board_w / avail_w).max(board_h / avail_h);
+    let (mut transform, mut projection) = camera.into_inner();
+    if let Projection::Orthographic(ortho) = projection.as_mut()
+        && (ortho.scale - scale).abs() > 1e-4
+    {
+        ortho.scale = scale;
+    }
+    let target = Vec3::new(panel / 2.0 * scale, 0.0, transform.translation.z);
+    if transform.translation != target {
+        transform.translation = target;
+    }
+}
