@@ -886,3 +886,28 @@ const MIDDLE_GAME: &str = "e4 c3 g3 a1 i4 d7 a1-a2 end d7-a7 end a2-a4 end a4-d4
     end d4-d6 d3^d4 b4-a3 a4^b4";
 /// Perft of [`MIDDLE_GAME`], plies 1–3.
 const PERFT_MIDDLE_GAME: [u64; 3] = [17, 102, 1740];
+
+// The terminal diagram shows every Core, Ring and stack on its point.
+#[test]
+fn board_text_shows_the_position() {
+    let g = tricore(MIDDLE_GAME);
+    let text = g.board_text();
+    let rows: Vec<&str> = text.lines().collect();
+    for p in 0..51 {
+        let name = g.lattice().name(p);
+        let (letter, row) = name.split_at(1);
+        let row: usize = row.parse().unwrap();
+        let cell = if g.cores() >> p & 1 != 0 {
+            "##".to_string()
+        } else if g.rings() >> p & 1 != 0 {
+            "()".to_string()
+        } else {
+            match g.top(p) {
+                None => " .".to_string(),
+                Some(c) => format!("{}{}", if c == 0 { 'x' } else { 'o' }, g.height(p)),
+            }
+        };
+        assert!(rows[row - 1].contains(&format!("{letter}:{cell}")), "{name} {cell} in\n{text}");
+    }
+    assert_eq!(names(&g, g.cores()), set("e4 c3 g3"));
+}

@@ -984,6 +984,7 @@ impl Game for TriCore {
     fn board_text(&self) -> String {
         let lattice = &self.t.lattice;
         let widest = *lattice.rows.iter().max().unwrap() as usize;
+        let (cores, rings) = (self.cores(), self.rings());
         let mut s = String::new();
         let mut p = 0;
         for (r, &n) in lattice.rows.iter().enumerate() {
@@ -992,8 +993,8 @@ impl Game for TriCore {
                 let cell = match (self.top(p), self.height(p)) {
                     (Some(BLACK), h) => format!("x{h}"),
                     (Some(_), h) => format!("o{h}"),
-                    (None, _) if self.cores & bit(p) != 0 => "##".to_string(),
-                    (None, _) if self.rings & bit(p) != 0 => "()".to_string(),
+                    (None, _) if cores >> p & 1 != 0 => "##".to_string(),
+                    (None, _) if rings >> p & 1 != 0 => "()".to_string(),
                     _ => " .".to_string(),
                 };
                 s += &format!("{}:{cell} ", (b'a' + c as u8) as char);
