@@ -911,3 +911,71 @@ fn board_text_shows_the_position() {
     }
     assert_eq!(names(&g, g.cores()), set("e4 c3 g3"));
 }
+
+/// A fixed amount of playout work, for instruction counts (`valgrind --tool=cachegrind`), which do
+/// not depend on the machine's load.
+#[test]
+#[ignore]
+fn playouts_fixed() {
+    let start = tricore("");
+    let mut rng = rng_from_seed(1);
+    let mut buf = Vec::new();
+    let mut plies = 0;
+    for _ in 0..20_000 {
+        let mut g = start.clone();
+        while let Some(m) = g.random_move(&mut rng, &mut buf) {
+            g.play_unchecked(m);
+            plies += 1;
+        }
+    }
+    assert!(plies > 0);
+}
+
+/// How often `random_move` picks each legal move of `g` over `n` draws.
+fn frequencies(g: &TriCore, n: usize, seed: u64) -> std::collections::BTreeMap<String, usize> {
+    let mut rng = rng_from_seed(seed);
+    let mut buf = Vec::new();
+    let mut counts = std::collections::BTreeMap::new();
+    for text in legal_texts(g) {
+        counts.insert(text, 0);
+    }
+    for _ in 0..n {
+        let mut copy = g.clone();
+        let m = copy.random_move(&mut rng, &mut buf).unwrap();
+        *counts.get_mut(&g.move_text(m)).expect("a legal move") += 1;
+    }
+    counts
+}
+
+// `random_move`'s documented distribution: the climb step is uniform over the climbs and `end`; a
+// drive picks a Ring uniformly, then one of its destinations uniformly.
+#[test]
+fn random_move_distribution() {
+    let mut g = tricore(MIDDLE_GAME);
+    let n = 120_000;
+    // The drive.
+    let counts = frequencies(&g, n, 5);
+    let rings: BTreeSet<String> = names(&g, g.rings());
+    for ring in &rings {
+        let dests = g.ring_destinations(pt(&g, ring)).count_ones() as f64;
+        for (text, &c) in counts.iter().filter(|(t, _)| t.starts_with(&format!("{ring}-"))) {
+            let expected = n as f64 / rings.len() as f64 / dests;
+            assert!((c as f64 - expected).abs() < 5.0 * expected.sqrt() + 1.0, "{text}: {c} vs {expected:.0}");
+        }
+    }
+    // The climb step: find a drive after which there are several climbs.
+    let drive = legal_texts(&g)
+        .into_iter()
+        .find(|d| {
+            let mut h = g.clone();
+            play(&mut h, d);
+            legal_texts(&h).len() >= 4
+        })
+        .expect("a drive with climbs after it");
+    play(&mut g, &drive);
+    let counts = frequencies(&g, n, 6);
+    let expected = n as f64 / counts.len() as f64;
+    for (text, &c) in &counts {
+        assert!((c as f64 - expected).abs() < 5.0 * expected.sqrt(), "{text}: {c} vs {expected:.0} ({counts:?})");
+    }
+}

@@ -229,9 +229,14 @@ fn bits_per_byte(x: u64) -> u64 {
 /// sums, the byte holding the `n`-th bit, then the bit within the byte from a table.
 #[inline(always)]
 fn nth_slot(x: Slots, n: usize) -> usize {
+    nth_slot_counted(x, bits_per_byte(x), n)
+}
+
+/// [`nth_slot`] given [`bits_per_byte`] of `x`.
+#[inline(always)]
+fn nth_slot_counted(x: Slots, b: u64, n: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let b = bits_per_byte(x);
     // Byte i of `sums`: the bits in bytes 0..=i (at most 64, so no carry between bytes).
     let sums = b.wrapping_mul(ONES);
     // High bit of byte i set ⇔ sums_i ≤ n; those bytes are a prefix, and their number is the byte
@@ -264,6 +269,27 @@ static SELECT_IN_BYTE: [[u8; 256]; 8] = {
 #[inline(always)]
 fn random_slot(rng: &mut Rng, set: Slots) -> usize {
     nth_slot(set, random_index(rng, set.count_ones() as usize))
+}
+
+/// A uniformly chosen slot of a non-empty set, cheaper than [`random_slot`] for the Rings' sets of
+/// at most three.
+#[inline(always)]
+fn random_ring(rng: &mut Rng, rings: Slots) -> usize {
+    let rest = rings & (rings - 1);
+    if rest == 0 {
+        return rings.trailing_zeros() as usize;
+    }
+    let third = rest & (rest - 1);
+    if third & (third - 1) != 0 {
+        // More than three (a set-up position).
+        return random_slot(rng, rings);
+    }
+    let n = 2 + (third != 0) as usize;
+    let mut set = rings;
+    for _ in 0..random_index(rng, n) {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as usize
 }
 
 /// The slots of a set, lowest first.
@@ -769,37 +795,36 @@ impl TriCore {
     }
 
     /// A uniformly random climb of the mover, or `End`, each of these equally likely: the climbs
-    /// are counted per height and direction with shifts, then the chosen one is looked up.
+    /// are counted per direction with shifts, then the chosen one is looked up.
     #[inline(always)]
     fn random_climb_or_end(&self, rng: &mut Rng) -> TriCoreMove {
+        const ONES: u64 = 0x0101_0101_0101_0101;
         let t = self.t;
-        // `pairs[6·(h-1) + d]`: the sources of height h whose neighbour in direction d is a target.
-        let mut pairs = [0 as Slots; 12];
-        // The bit counts of every byte of every pair set, summed bytewise (at most 6·8 per byte).
-        let mut byte_counts = 0;
-        for h in 1..resolved::MAX_HEIGHT as usize {
-            let sources = self.climb_sources(h);
-            if sources == 0 {
-                continue;
-            }
-            let targets = self.climb_onto(h);
-            for d in 0..6 {
-                // The targets stepped back against d are the slots whose d-neighbour is a target.
-                let i = 6 * (h - 1) + d;
-                pairs[i] = sources & shift(targets, (d + 3) % 6, t.all);
-                byte_counts += bits_per_byte(pairs[i]);
-            }
+        let (s1, s2) = (self.climb_sources(1), self.climb_sources(2));
+        let (t1, t2) = (self.climb_onto(1), self.climb_onto(2));
+        // `pairs[d]`: the sources whose neighbour in direction d is a target of their height (a
+        // source has one height, so both heights share the set); the targets stepped back against
+        // d are the slots whose d-neighbour is a target. `counts[d]`: its bits per byte.
+        let mut pairs = [0 as Slots; 6];
+        let mut counts = [0u64; 6];
+        let mut sum = 0;
+        for d in 0..6 {
+            let back = (d + 3) % 6;
+            pairs[d] = s1 & shift(t1, back, t.all) | s2 & shift(t2, back, t.all);
+            counts[d] = bits_per_byte(pairs[d]);
+            // At most 6·8 per byte: no carry between bytes.
+            sum += counts[d];
         }
-        let total = (byte_counts.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
-        let mut k = random_index(rng, total as usize + 1) as u32;
+        let total = (sum.wrapping_mul(ONES) >> 56) as usize;
+        let mut k = random_index(rng, total + 1);
         if k == total {
             return TriCoreMove::End;
         }
-        for (i, &from) in pairs.iter().enumerate() {
-            let n = from.count_ones();
+        for d in 0..6 {
+            let n = (counts[d].wrapping_mul(ONES) >> 56) as usize;
             if k < n {
-                let s = nth_slot(from, k as usize);
-                let to = (s as i32 + STEP[i % 6]) as usize;
+                let s = nth_slot_counted(pairs[d], counts[d], k);
+                let to = (s as i32 + STEP[d]) as usize;
                 return TriCoreMove::Climb { from: t.point[s], to: t.point[to] };
             }
             k -= n;
@@ -1050,7 +1075,7 @@ impl Game for TriCore {
                 TriCoreMove::Ring(point(random_slot(rng, t.all & !near)))
             }
             Phase::Drive => {
-                let ring = random_slot(rng, self.rings);
+                let ring = random_ring(rng, self.rings);
                 TriCoreMove::Drive { ring: point(ring), to: point(random_slot(rng, self.destinations(ring))) }
             }
             Phase::Climb => self.random_climb_or_end(rng),
