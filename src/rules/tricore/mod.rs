@@ -301,6 +301,23 @@ fn slots(set: Slots) -> impl Iterator<Item = usize> {
 /// A TriCore position: Cores, Rings and the discs of every stack level as bitboards of slots, the
 /// discs each player has left, whose turn it is and the step within it. `Clone` is a copy of about
 /// 100 bytes.
+///
+/// ```
+/// use triboard::rules::tricore::{Phase, TriCore, TriCoreOptions};
+/// use triboard::rules::{Game, play_moves};
+///
+/// let mut g = TriCore::new(&TriCoreOptions::default()).unwrap();
+/// // Three Cores (Black, White, Black), three Rings (White, Black, White).
+/// play_moves(&mut g, "e4 c3 g3 a1 i4 d7").unwrap();
+/// assert_eq!(g.phase(), Phase::Drive);
+/// // Black's disc goes on a1, the Ring slides to f1; then the same player may climb or end.
+/// play_moves(&mut g, "a1-f1").unwrap();
+/// assert_eq!((g.phase(), g.is_turn_boundary()), (Phase::Climb, false));
+/// let err = g.play(g.parse_move("a1^b1").unwrap()).unwrap_err();
+/// assert_eq!(err.reason, "the disc on a1 was placed this turn; it cannot climb");
+/// play_moves(&mut g, "end").unwrap();
+/// assert_eq!(g.player_name(g.to_move().unwrap()), "White");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TriCore {
     t: &'static Tables,
