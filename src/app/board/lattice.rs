@@ -1,6 +1,6 @@
 //! What the two point-lattice boards share (Tri-It-Out and TriCore, `rules::geometry::lattice`):
-//! every point is a pickable entity drawn as a hexagonal patch of board with a dot, the lattice's
-//! lines join neighbours, row numbers run down the left edge, the hovered point's name shows beside
+//! one board polygon around the points, every point a pickable entity drawn as a round patch
+//! (the board's colour until it is marked) with a dot, the lattice's lines joining neighbours, row numbers run down the left edge, the hovered point's name shows beside
 //! it, and the camera fits the board left of the side panel. Each game's view spawns its pieces on
 //! top and paints the points with [`paint_points`].
 
@@ -97,9 +97,54 @@ pub fn ensure_board(
             }
         }
     }
+    commands.spawn((
+        Outline(outline(lattice)),
+        LatticeEntity,
+        DespawnOnExit(Screen::Playing),
+        Transform::from_xyz(0.0, 0.0, 0.5),
+        Visibility::default(),
+        Pickable::IGNORE,
+    ));
     board.0 = Some(lattice.rows.clone());
     true
 }
+
+/// The board's outline: the convex hull of the points' centres pushed out by most of a spacing,
+/// counter-clockwise.
+fn outline(lattice: &Lattice) -> Vec<Vec2> {
+    let mut points: Vec<Vec2> = (0..lattice.len).map(|p| point_center(lattice, p)).collect();
+    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    // Andrew's monotone chain.
+    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    let mut hull: Vec<Vec2> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &Vec2>> =
+            if pass == 0 { Box::new(points.iter()) } else { Box::new(points.iter().rev()) };
+        for &p in iter {
+            while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 1e-3 {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    let n = hull.len();
+    let margin = SPACING * 0.62;
+    (0..n)
+        .map(|i| {
+            let (prev, v, next) = (hull[(i + n - 1) % n], hull[i], hull[(i + 1) % n]);
+            // Outward normals of the two edges at `v` (the hull runs counter-clockwise).
+            let n1 = -(v - prev).normalize().perp();
+            let n2 = -(next - v).normalize().perp();
+            v + (n1 + n2) * margin / (1.0 + n1.dot(n2))
+        })
+        .collect()
+}
+
+/// The board's polygon, behind the points.
+#[derive(Component)]
+struct Outline(Vec<Vec2>);
 
 /// A line of the lattice between two neighbouring points.
 #[derive(Component)]
@@ -112,15 +157,15 @@ pub struct LatticeArt {
     dot: Handle<Mesh>,
     line: Handle<Mesh>,
     ink: Handle<ColorMaterial>,
+    frame: Handle<ColorMaterial>,
     marks: [Handle<ColorMaterial>; 6],
 }
 
 impl FromWorld for LatticeArt {
     fn from_world(world: &mut World) -> Self {
         let mut meshes = world.resource_mut::<Assets<Mesh>>();
-        // A point's patch is its cell of the hexagonal tiling the lattice's points span (flat sides
-        // facing the six neighbours), so the patches together make the board.
-        let patch = meshes.add(RegularPolygon::new(SPACING / SQRT3 * 0.995, 6));
+        // A point's patch: the board's colour until the point is marked.
+        let patch = meshes.add(Circle::new(SPACING * 0.42).mesh().resolution(40));
         let dot = meshes.add(Circle::new(SPACING * 0.07).mesh().resolution(20));
         let line = meshes.add(Rectangle::new(SPACING, SPACING * 0.035));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
@@ -130,6 +175,7 @@ impl FromWorld for LatticeArt {
             dot,
             line,
             ink: add(Color::srgb_u8(0x7a, 0x64, 0x4a)),
+            frame: add(Color::srgb_u8(0x5a, 0x46, 0x32)),
             marks: [
                 add(Color::srgb_u8(0xdc, 0xc4, 0x98)),
                 add(Color::srgb_u8(0x9c, 0x88, 0x6c)),
@@ -152,6 +198,7 @@ pub(super) fn view_plugin(app: &mut App) {
     app.init_resource::<LatticeArt>()
         .add_observer(dress_point)
         .add_observer(dress_line)
+        .add_observer(dress_outline)
         .add_systems(PostUpdate, fit_camera.run_if(|board: Res<LatticeBoard>| board.0.is_some()));
 }
 
@@ -175,6 +222,30 @@ fn dress_point(add: On<Add, LatticePoint>, art: Res<LatticeArt>, mut commands: C
 
 fn dress_line(add: On<Add, Line>, art: Res<LatticeArt>, mut commands: Commands) {
     commands.entity(add.entity).insert((Mesh2d(art.line.clone()), MeshMaterial2d(art.ink.clone())));
+}
+
+fn dress_outline(
+    add: On<Add, Outline>,
+    outlines: Query<&Outline>,
+    art: Res<LatticeArt>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut commands: Commands,
+) {
+    let Ok(Outline(corners)) = outlines.get(add.entity) else { return };
+    let Ok(board) = ConvexPolygon::new(corners.iter().copied()) else { return };
+    // The frame: the same polygon a little larger, behind.
+    let centre = corners.iter().copied().sum::<Vec2>() / corners.len() as f32;
+    let rim = corners.iter().map(|&c| c + (c - centre).normalize() * SPACING * 0.12);
+    let mut entity = commands.entity(add.entity);
+    entity.insert((Mesh2d(meshes.add(board.mesh())), MeshMaterial2d(art.mark(Mark::Plain).clone())));
+    if let Ok(frame) = ConvexPolygon::new(rim) {
+        entity.with_child((
+            Mesh2d(meshes.add(frame.mesh())),
+            MeshMaterial2d(art.frame.clone()),
+            Transform::from_xyz(0.0, 0.0, -0.1),
+            Pickable::IGNORE,
+        ));
+    }
 }
 
 /// Paints every point with its mark (`marks[p]`, plain past the end).
@@ -210,7 +281,7 @@ pub fn label_points(
     let to_screen = |world: Vec2| camera.world_to_viewport(at, world.extend(0.0)).ok().map(|p| egui::pos2(p.x, p.y));
     let mut first = 0;
     for (row, &n) in lattice.rows.iter().enumerate() {
-        if let Some(p) = to_screen(point_center(lattice, first) - Vec2::new(SPACING * 0.85, 0.0)) {
+        if let Some(p) = to_screen(point_center(lattice, first) - Vec2::new(SPACING * 1.1, 0.0)) {
             painter.text(p, egui::Align2::CENTER_CENTER, format!("{}", row + 1), font.clone(), color);
         }
         first += n as usize;

@@ -139,7 +139,7 @@ impl HudGame for TriItOut {
         } else if game.options().variant == Variant::AnyMixedTriangle && red == blue {
             ui.label("A mixed triangle was left on the board of the player who could not place.");
         }
-        if let Some(p) = game.to_move() {
+        if let Some(p) = game.stuck() {
             ui.label(egui::RichText::new(format!("{} could not place.", NAMES[p.index()])).weak());
         }
     }
