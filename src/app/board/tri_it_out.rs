@@ -39,6 +39,10 @@ pub struct Counter {
 #[derive(Component)]
 struct Glow;
 
+/// The dot on the counter placed last (shown only there).
+#[derive(Component)]
+struct LastDot;
+
 impl AppGame for TriItOut {
     fn display_name(&self) -> String {
         "Tri-It-Out".to_string()
@@ -249,9 +253,11 @@ struct Art {
     disc: Handle<Mesh>,
     rim: Handle<Mesh>,
     glow: Handle<Mesh>,
+    dot: Handle<Mesh>,
     fill: [Handle<ColorMaterial>; 2],
     outline: [Handle<ColorMaterial>; 2],
     glow_colour: Handle<ColorMaterial>,
+    last: Handle<ColorMaterial>,
 }
 
 impl FromWorld for Art {
@@ -261,15 +267,18 @@ impl FromWorld for Art {
         let disc = meshes.add(Circle::new(s * 0.33).mesh().resolution(40));
         let rim = meshes.add(Circle::new(s * 0.37).mesh().resolution(40));
         let glow = meshes.add(Annulus::new(s * 0.40, s * 0.47).mesh().resolution(40));
+        let dot = meshes.add(Circle::new(s * 0.07).mesh().resolution(20));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
         let mut add = |[r, g, b]: [u8; 3]| materials.add(ColorMaterial::from_color(Color::srgb_u8(r, g, b)));
         Art {
             disc,
             rim,
             glow,
+            dot,
             fill: FILL.map(&mut add),
             outline: OUTLINE.map(&mut add),
             glow_colour: add([0xff, 0xe0, 0x6a]),
+            last: add([0xf5, 0xf2, 0xea]),
         }
     }
 }
@@ -311,6 +320,14 @@ fn dress_counter(add: On<Add, Counter>, counters: Query<&Counter>, art: Res<Art>
                 Visibility::Hidden,
                 Pickable::IGNORE,
             ));
+            parent.spawn((
+                LastDot,
+                Mesh2d(art.dot.clone()),
+                MeshMaterial2d(art.last.clone()),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+                Visibility::Hidden,
+                Pickable::IGNORE,
+            ));
         });
 }
 
@@ -341,14 +358,19 @@ fn paint(
     paint_points(&marks, &art, &mut points);
 }
 
-/// The counters that may be captured now glow, pulsing.
+/// The counters that may be captured now glow, pulsing; the counter placed last has a dot.
 fn glow(
     model: Res<Model<TriItOut>>,
     time: Res<Time>,
     counters: Query<(&Counter, &Children), Without<Vanish>>,
-    mut glows: Query<(&mut Visibility, &mut Transform), With<Glow>>,
+    mut glows: Query<(&mut Visibility, &mut Transform), (With<Glow>, Without<LastDot>)>,
+    mut dots: Query<&mut Visibility, (With<LastDot>, Without<Glow>)>,
 ) {
     let capturable = model.game.capturable();
+    let last = model.moves.iter().rev().find_map(|mv| match mv {
+        TriItOutMove::Place(p) => Some(*p as usize),
+        TriItOutMove::Capture(_) => None,
+    });
     let pulse = 1.0 + 0.06 * (time.elapsed_secs() * 5.0).sin();
     for (counter, children) in &counters {
         let on = capturable & (1 << counter.point) != 0;
@@ -360,6 +382,12 @@ fn glow(
                 }
                 if on {
                     transform.scale = Vec3::new(pulse, pulse, 1.0);
+                }
+            }
+            if let Ok(mut visibility) = dots.get_mut(child) {
+                let want = if last == Some(counter.point) { Visibility::Inherited } else { Visibility::Hidden };
+                if *visibility != want {
+                    *visibility = want;
                 }
             }
         }
