@@ -75,7 +75,10 @@ fn discs(app: &mut App) -> Vec<(usize, u8, u8)> {
 }
 
 /// The model's pieces in the same form as the entities.
-fn model_pieces(app: &App) -> (Vec<usize>, Vec<usize>, Vec<(usize, u8, u8)>) {
+/// Cores' points, Rings' points and discs (point, level, colour).
+type Pieces = (Vec<usize>, Vec<usize>, Vec<(usize, u8, u8)>);
+
+fn model_pieces(app: &App) -> Pieces {
     let game = &model(app).game;
     let set = |points: u64| (0..game.lattice().len).filter(|p| points & (1 << p) != 0).collect::<Vec<_>>();
     let mut all = Vec::new();
@@ -87,7 +90,7 @@ fn model_pieces(app: &App) -> (Vec<usize>, Vec<usize>, Vec<(usize, u8, u8)>) {
     (set(game.cores()), set(game.rings()), all)
 }
 
-fn shown(app: &mut App) -> (Vec<usize>, Vec<usize>, Vec<(usize, u8, u8)>) {
+fn shown(app: &mut App) -> Pieces {
     (cores(app), rings(app), discs(app))
 }
 
@@ -189,8 +192,7 @@ fn a_refused_click_changes_nothing_and_says_why() {
 #[test]
 fn end_turn_passes_to_the_other_player_and_a_climb_stacks_a_disc() {
     let mut app = opened();
-    // Black drives a1 to b1, White a7 to b7, Black f1 to e1? Play through intents of the first
-    // legal drive and check the climb path when one appears.
+    // Drive by two clicks each turn and end it, until a climb is possible: then climb by two clicks.
     let mut climbed = false;
     for _ in 0..40 {
         let game = model(&app).game.clone();

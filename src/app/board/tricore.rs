@@ -57,6 +57,10 @@ pub struct Disc {
     pub owner: u8,
 }
 
+/// The gold ring around the top disc of a best group, shown once the game is over.
+#[derive(Component)]
+struct Halo;
+
 /// The piece a person chose for a two-click move: a Ring to drive, or a disc to climb. It holds
 /// only for the model revision it was chosen in, so any move, undo or load drops it.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -206,39 +210,34 @@ impl HudGame for TriCore {
         let game = &model.game;
         let lattice = game.lattice();
         let groups = [game.best_group(0), game.best_group(1)];
-        for (player, (discs, cores)) in groups.iter().enumerate() {
-            let n = discs.count_ones();
-            let text = if n == 0 {
-                format!("{}: no active disc.", NAMES[player])
-            } else {
+        // Kept narrow: the window stands over the board's corner.
+        egui::Grid::new("tricore-groups").num_columns(3).spacing([12.0, 2.0]).show(ui, |ui| {
+            for (player, (discs, cores)) in groups.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    crate::app::hud::stone(ui, swatch(player), 6.0);
+                    ui.label(NAMES[player]);
+                });
+                let n = discs.count_ones();
+                ui.label(format!("{n} disc{}", if n == 1 { "" } else { "s" }));
                 let reached: Vec<String> = Lattice::iter(*cores).map(|p| lattice.name(p)).collect();
-                let reaches = match reached.len() {
-                    0 => "reaching no Core".to_string(),
-                    1 => format!("reaching 1 Core ({})", reached[0]),
-                    k => format!("reaching {k} Cores ({})", reached.join(", ")),
-                };
-                format!("{}: best group of {n} disc{}, {reaches}.", NAMES[player], if n == 1 { "" } else { "s" })
-            };
-            ui.horizontal(|ui| {
-                crate::app::hud::stone(ui, swatch(player), 7.0);
-                ui.label(text);
-            });
-        }
+                ui.label(match reached.len() {
+                    0 => "no Core".to_string(),
+                    1 => format!("1 Core: {}", reached[0]),
+                    k => format!("{k} Cores: {}", reached.join(" ")),
+                });
+                ui.end_row();
+            }
+        });
         let [(b, bc), (w, wc)] = groups.map(|(d, c)| (d.count_ones(), c.count_ones()));
         let how = if outcome.winners().len() > 1 {
-            "Equal Cores and equal group sizes: a draw.".to_string()
+            "Same Cores, same size: a draw.".to_string()
         } else if bc == wc {
-            format!(
-                "Both reach {bc} Core{}: the larger group wins ({} to {}).",
-                if bc == 1 { "" } else { "s" },
-                b.max(w),
-                b.min(w)
-            )
+            format!("Same Cores: the larger group wins, {} to {}.", b.max(w), b.min(w))
         } else {
-            "The best group reaching more Cores wins.".to_string()
+            "More Cores reached wins.".to_string()
         };
         ui.label(how);
-        ui.label(egui::RichText::new("The best groups are marked in gold.").weak());
+        ui.label(egui::RichText::new("Best groups in gold.").weak());
     }
     fn mover_swatch(before: &TriCore) -> Swatch {
         swatch(before.to_move().map_or(0, |p| p.index()))
@@ -359,7 +358,7 @@ fn sync(
 ) {
     let game = &model.game;
     let lattice = game.lattice();
-    let rebuilt = ensure_board(&mut commands, &mut board, lattice, &everything);
+    let rebuilt = ensure_board(&mut commands, &mut board, lattice, everything);
     let last = model.last_move();
 
     // Cores never move.
@@ -460,9 +459,9 @@ fn sync(
     for (entity, _, _) in stray {
         commands.entity(entity).despawn();
     }
-    for p in 0..lattice.len {
+    for (p, kept) in kept.iter().enumerate() {
         for level in 0..game.height(p) {
-            if kept[p][level as usize] {
+            if kept[level as usize] {
                 continue;
             }
             let Some(owner) = game.disc(p, level) else { continue };
@@ -501,6 +500,7 @@ struct Art {
     core_heart: Handle<Mesh>,
     ring: Handle<Mesh>,
     ring_rim: Handle<Mesh>,
+    halo: Handle<Mesh>,
     fill: [Handle<ColorMaterial>; 2],
     outline: [Handle<ColorMaterial>; 2],
     red: Handle<ColorMaterial>,
@@ -508,6 +508,7 @@ struct Art {
     heart: Handle<ColorMaterial>,
     blue: Handle<ColorMaterial>,
     dark_blue: Handle<ColorMaterial>,
+    gold: Handle<ColorMaterial>,
 }
 
 impl FromWorld for Art {
@@ -521,9 +522,12 @@ impl FromWorld for Art {
         let core_heart = meshes.add(Circle::new(s * 0.12).mesh().resolution(24));
         let ring = meshes.add(Annulus::new(s * 0.20, s * 0.33).mesh().resolution(40));
         let ring_rim = meshes.add(Annulus::new(s * 0.175, s * 0.36).mesh().resolution(40));
+        let halo = meshes.add(Annulus::new(s * 0.33, s * 0.43).mesh().resolution(40));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
         let mut add = |[r, g, b]: [u8; 3]| materials.add(ColorMaterial::from_color(Color::srgb_u8(r, g, b)));
         Art {
+            halo,
+            gold: add([0xf2, 0xb8, 0x2e]),
             disc,
             rim,
             core,
@@ -549,7 +553,7 @@ pub(super) fn view_plugin(app: &mut App) {
         .add_observer(dress_disc)
         .add_systems(
             Update,
-            paint
+            (paint, halos)
                 .after(sync)
                 .in_set(Step::View)
                 .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriCore>>)),
@@ -593,7 +597,10 @@ fn dress_disc(add: On<Add, Disc>, discs: Query<&Disc, Without<Mesh2d>>, art: Res
     commands
         .entity(add.entity)
         .insert((Mesh2d(art.disc.clone()), MeshMaterial2d(art.fill[c].clone()), Pickable::IGNORE))
-        .with_child(under(&art.rim, &art.outline[c], -0.05));
+        .with_children(|parent| {
+            parent.spawn(under(&art.rim, &art.outline[c], -0.05));
+            parent.spawn((Halo, under(&art.halo, &art.gold, -0.1), Visibility::Hidden));
+        });
 }
 
 /// The points to click light up: legal placements; in the disc phase the Rings, then the chosen
@@ -647,6 +654,27 @@ fn paint(
         }
     }
     paint_points(&marks, &art, &mut points);
+}
+
+/// Once the game is over, the top discs of each player's best group wear a gold ring.
+fn halos(
+    model: Res<Model<TriCore>>,
+    discs: Query<(&Disc, &Children), Without<Vanish>>,
+    mut halos: Query<&mut Visibility, With<Halo>>,
+) {
+    let game = &model.game;
+    let gold = if game.phase() == Phase::Over { game.best_group(0).0 | game.best_group(1).0 } else { 0 };
+    for (disc, children) in &discs {
+        let on = gold & (1 << disc.point) != 0 && disc.level + 1 == game.height(disc.point);
+        let want = if on { Visibility::Inherited } else { Visibility::Hidden };
+        for child in children.iter() {
+            if let Ok(mut visibility) = halos.get_mut(child)
+                && *visibility != want
+            {
+                *visibility = want;
+            }
+        }
+    }
 }
 
 /// Row numbers, the hovered point's name and each stack's height (2 or 3) beside its top disc; Enter
