@@ -279,3 +279,42 @@ fn ai_seats_play_a_whole_game_to_its_end() {
     app.update();
     assert_eq!(shown(&mut app), model_pieces(&app));
 }
+
+/// A game of two level-2 AI seats (`triboard play tricore --black ai:2 --white ai:2 --seed 7`), in
+/// which a Ring is trapped before the end.
+const AI_GAME: &str = "e6 f4 d5 b2 d2 a5 d2-c5 end c5-d1 end d1-f1 end f1-c1 end c1-c3 d1^d2 c3-d4 end a5-b4 end \
+    b2-e2 end b4-b1 end e2-e1 b2^c3 d4-c4 b4^a5 c4-b4 c5^d4 b4-b7 end b1-c2 c3^d4 c2-a6 c1^c2 b7-c6 c3^c4 c6-b6 \
+    d2^c2 b6-a3 e2^d2 a3-a4 end a6-b5 b6^a6 a4-a7 end e1-f2 f1^e1 f2-e2 a4^b4 b5-c3 b7^c6 c3-b3 b4^c4 a7-e7 a6^a5 \
+    e7-h4 b4^b5 b3-d3 a7^a6 d3-e4 c3^b3 e4-e3 end e3-c1 d3^e4 e2-g5 end g5-g4 e3^e2 c1-e3 b1^c1 e3-h3 end h3-d3 \
+    c1^d2 d3-f3 end g4-g6 e1^e2 f3-g3 e3^f3 g3-e3 h3^g3 e3-h3 f3^g3 h4-h5 a6^b5 h5-i4 f3^g4 g6-f7 h4^h5 f7-i4 \
+    f2^e1 h3-g2 g6^g5 g2-f2 e3^d3 i4-f1 h3^i4";
+
+#[test]
+fn a_trapped_ring_shrinks_away_and_the_status_says_so() {
+    let mut game = TriCore::new(&Default::default()).unwrap();
+    let mut moves = Vec::new();
+    for text in AI_GAME.split_whitespace() {
+        moves.push(game.parse_move(text).unwrap());
+        game.play(*moves.last().unwrap()).unwrap();
+        if moves.len() > 6 && game.rings().count_ones() < 3 {
+            break;
+        }
+    }
+    assert!(game.rings().count_ones() < 3, "a Ring is trapped in the game");
+    let trapping = moves.pop().unwrap();
+    let trapped = game.trapped_rings_removed();
+    let mut app = humans();
+    let record = triboard::rules::record::Record::new(&game, &moves);
+    app.world_mut().write_message(Command::Load(record));
+    app.update();
+    assert_eq!(model(&app).moves, moves);
+    assert_eq!(shown(&mut app), model_pieces(&app));
+    app.world_mut().write_message(MoveIntent { mv: trapping, from_ai: false });
+    app.update();
+    assert_eq!(model(&app).game.rings(), game.rings());
+    let world = app.world_mut();
+    let going: Vec<usize> = world.query_filtered::<&Ring, With<Vanish>>().iter(world).map(|r| r.point).collect();
+    assert!(!going.is_empty() && going.iter().all(|&p| trapped & (1 << p) != 0), "{going:?}");
+    assert!(status(&app).text.contains("trapped"), "{:?}", status(&app));
+    assert_eq!(shown(&mut app), model_pieces(&app));
+}
