@@ -979,3 +979,38 @@ fn random_move_distribution() {
         assert!((c as f64 - expected).abs() < 5.0 * expected.sqrt(), "{text}: {c} vs {expected:.0} ({counts:?})");
     }
 }
+
+// The playout policy (`tricore::knowledge`) plays legal moves, and a climb onto an opponent's active
+// disc whenever there is one that uncovers none of the opponent's.
+#[test]
+fn playout_policy() {
+    let mut rng = rng_from_seed(9);
+    let mut buf = Vec::new();
+    let mut legal = Vec::new();
+    let mut covering = 0;
+    for _ in 0..300 {
+        let mut g = tricore("");
+        while let Some(m) = g.playout_move(&mut rng, &mut buf) {
+            g.legal_moves(&mut legal);
+            assert!(legal.contains(&m), "{m:?} is legal");
+            if g.phase() == Phase::Climb {
+                let mover = g.to_move().unwrap().0;
+                let covers = |m: &TriCoreMove| match *m {
+                    TriCoreMove::Climb { from, to } => {
+                        let (from, to) = (from as usize, to as usize);
+                        let h = g.height(from);
+                        g.top(to) == Some(1 - mover) && (h == 1 || g.disc(from, h - 2) == Some(mover))
+                    }
+                    _ => false,
+                };
+                if legal.iter().any(covers) {
+                    assert!(covers(&m), "{} is not a covering climb", g.move_text(m));
+                    covering += 1;
+                }
+            }
+            g.play(m).unwrap();
+        }
+        assert!(g.outcome().is_some());
+    }
+    assert!(covering > 1000, "{covering} covering climbs");
+}

@@ -12,6 +12,7 @@
 //! turn is two moves of the same player, the drive `RING-DEST` and then a climb `FROM^TO` or `end`.
 //! Trapped Rings leave automatically at the start of a turn.
 
+mod knowledge;
 pub mod resolved;
 
 use std::sync::OnceLock;
@@ -1097,5 +1098,11 @@ impl Game for TriCore {
             }
             Phase::Climb => self.random_climb_or_end(rng),
         })
+    }
+
+    /// The playout policy of [`knowledge`]: a climb onto an opponent's active disc whenever there is
+    /// one, else `end` more often than uniform play; drives as [`Game::random_move`].
+    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TriCoreMove>) -> Option<TriCoreMove> {
+        self.policy_move(rng, buf)
     }
 }
