@@ -61,6 +61,10 @@ pub struct Disc {
 #[derive(Component)]
 struct Halo;
 
+/// The dot on the disc that moved last (placed or climbed), shown only there.
+#[derive(Component)]
+struct LastDot;
+
 /// The piece a person chose for a two-click move: a Ring to drive, or a disc to climb. It holds
 /// only for the model revision it was chosen in, so any move, undo or load drops it.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -501,6 +505,7 @@ struct Art {
     ring: Handle<Mesh>,
     ring_rim: Handle<Mesh>,
     halo: Handle<Mesh>,
+    dot: Handle<Mesh>,
     fill: [Handle<ColorMaterial>; 2],
     outline: [Handle<ColorMaterial>; 2],
     red: Handle<ColorMaterial>,
@@ -522,10 +527,12 @@ impl FromWorld for Art {
         let core_heart = meshes.add(Circle::new(s * 0.12).mesh().resolution(24));
         let ring = meshes.add(Annulus::new(s * 0.20, s * 0.33).mesh().resolution(40));
         let ring_rim = meshes.add(Annulus::new(s * 0.175, s * 0.36).mesh().resolution(40));
+        let dot = meshes.add(Circle::new(s * 0.07).mesh().resolution(20));
         let halo = meshes.add(Annulus::new(s * 0.33, s * 0.43).mesh().resolution(40));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
         let mut add = |[r, g, b]: [u8; 3]| materials.add(ColorMaterial::from_color(Color::srgb_u8(r, g, b)));
         Art {
+            dot,
             halo,
             gold: add([0xf2, 0xb8, 0x2e]),
             disc,
@@ -600,6 +607,7 @@ fn dress_disc(add: On<Add, Disc>, discs: Query<&Disc, Without<Mesh2d>>, art: Res
         .with_children(|parent| {
             parent.spawn(under(&art.rim, &art.outline[c], -0.05));
             parent.spawn((Halo, under(&art.halo, &art.gold, -0.1), Visibility::Hidden));
+            parent.spawn((LastDot, under(&art.dot, &art.outline[c], 0.05), Visibility::Hidden));
         });
 }
 
@@ -656,22 +664,35 @@ fn paint(
     paint_points(&marks, &art, &mut points);
 }
 
-/// Once the game is over, the top discs of each player's best group wear a gold ring.
+/// Once the game is over, the top discs of each player's best group wear a gold ring; the disc
+/// that moved last (placed, or climbed) has a dot while it is on top.
 fn halos(
     model: Res<Model<TriCore>>,
     discs: Query<(&Disc, &Children), Without<Vanish>>,
-    mut halos: Query<&mut Visibility, With<Halo>>,
+    mut halos: Query<&mut Visibility, (With<Halo>, Without<LastDot>)>,
+    mut dots: Query<&mut Visibility, (With<LastDot>, Without<Halo>)>,
 ) {
     let game = &model.game;
     let gold = if game.phase() == Phase::Over { game.best_group(0).0 | game.best_group(1).0 } else { 0 };
-    for (disc, children) in &discs {
-        let on = gold & (1 << disc.point) != 0 && disc.level + 1 == game.height(disc.point);
+    let last = model.moves.iter().rev().find_map(|mv| match *mv {
+        TriCoreMove::Drive { ring, .. } => Some(ring as usize),
+        TriCoreMove::Climb { to, .. } => Some(to as usize),
+        _ => None,
+    });
+    let show = |visibility: &mut Mut<Visibility>, on: bool| {
         let want = if on { Visibility::Inherited } else { Visibility::Hidden };
+        if **visibility != want {
+            **visibility = want;
+        }
+    };
+    for (disc, children) in &discs {
+        let top = disc.level + 1 == game.height(disc.point);
         for child in children.iter() {
-            if let Ok(mut visibility) = halos.get_mut(child)
-                && *visibility != want
-            {
-                *visibility = want;
+            if let Ok(mut visibility) = halos.get_mut(child) {
+                show(&mut visibility, top && gold & (1 << disc.point) != 0);
+            }
+            if let Ok(mut visibility) = dots.get_mut(child) {
+                show(&mut visibility, top && last == Some(disc.point));
             }
         }
     }
