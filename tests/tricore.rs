@@ -795,6 +795,7 @@ fn notation() {
     assert_eq!(mv(&g, "d4-d7"), TriCoreMove::Drive { ring: pt(&g, "d4") as u8, to: pt(&g, "d7") as u8 });
     assert_eq!(mv(&g, "c3^d3"), TriCoreMove::Climb { from: pt(&g, "c3") as u8, to: pt(&g, "d3") as u8 });
     assert_eq!(mv(&g, "end"), TriCoreMove::End);
+    assert_eq!(mv(&g, "D4 - D7"), mv(&g, "d4-d7"));
     for text in ["e4", "d4-d7", "c3^d3", "end", "i4-a4", "f7^e7"] {
         assert_eq!(g.move_text(mv(&g, text)), text);
     }

@@ -991,6 +991,7 @@ impl Game for TriCore {
         let text = text.trim().to_ascii_lowercase();
         let lattice = &self.t.lattice;
         let point = |s: &str| {
+            let s = s.trim();
             lattice.parse(s).map(|p| p as u8).ok_or_else(|| {
                 IllegalMove::new(format!("'{s}' is not a point of the board (a1–f1 in row 1 … a4–i4 in row 4)"))
             })
