@@ -1015,3 +1015,40 @@ fn playout_policy() {
     }
     assert!(covering > 1000, "{covering} covering climbs");
 }
+
+// The search's priors (`tricore::knowledge`): in the climb step, climbs onto an opponent's active disc
+// that uncover none of theirs first; nothing for `end` or other phases. The reward stays in [0, 1]
+// and orders the players as the ranks do.
+#[test]
+fn priors_and_reward() {
+    let stacks = [("c4", "b"), ("c5", "w"), ("b4", "wb"), ("b5", "bw"), ("a4", "bww"), ("g2", "b"), ("c3", "b")];
+    let mut g = setup("e3 g5 b6", "f4 a1 h4", &stacks, 0);
+    let mut moves = Vec::new();
+    let mut priors = Vec::new();
+    g.legal_moves(&mut moves);
+    g.move_priors(&moves, &mut priors);
+    assert!(priors.iter().all(|&p| p == (0.0, 0.0)), "no priors for drives");
+    play(&mut g, "f4-d4");
+    g.legal_moves(&mut moves);
+    g.move_priors(&moves, &mut priors);
+    let by_text: BTreeSet<(String, String)> =
+        moves.iter().zip(&priors).map(|(&m, p)| (g.move_text(m), format!("{p:?}"))).collect();
+    // c4 covers White's c5; b4 covers b5 (White on top) but uncovers White's disc in b4; c3 and c4
+    // are both Black's.
+    let expected: BTreeSet<(String, String)> = [
+        ("c4^c5", "(1.0, 10.0)"),
+        ("b4^b5", "(0.3, 10.0)"),
+        ("c4^c3", "(0.3, 10.0)"),
+        ("c3^c4", "(0.3, 10.0)"),
+        ("end", "(0.0, 0.0)"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(by_text, expected);
+
+    let (g, _, ranks) = outcome_of("b3 e3 c5", &[("c3", "b"), ("d3", "b"), ("g4", "w"), ("c6", "w")]);
+    let reward = g.reward(&g.outcome().unwrap());
+    assert_eq!(ranks, [1.0, 0.0]);
+    assert!(reward[0] > 0.85 && reward[0] <= 1.0 && reward[1] >= 0.0 && reward[1] < 0.15, "{reward:?}");
+}
