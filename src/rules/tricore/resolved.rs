@@ -2,7 +2,9 @@
 //! alone if the designer's diagrams say otherwise. The rules file marks the first five *resolved*;
 //! the others are this implementation's readings of its text (see each item's doc).
 //!
-//! The rest of the module reads these items and nothing else for these questions.
+//! The rest of the module reads these items and nothing else for these questions. The sets the
+//! functions take and return are bitsets of points in any one numbering (the state passes its
+//! internal slots), since they only combine them bitwise.
 
 use crate::rules::geometry::lattice::Points;
 
