@@ -281,7 +281,7 @@ fn random_ring(rng: &mut Rng, rings: Slots) -> usize {
         return rings.trailing_zeros() as usize;
     }
     let third = rest & (rest - 1);
-    if third & (third - 1) != 0 {
+    if third != 0 && third & (third - 1) != 0 {
         // More than three (a set-up position).
         return random_slot(rng, rings);
     }
