@@ -337,12 +337,13 @@ fn panels<G: HudGame>(
         egui::Window::new(title("Game over"))
             .collapsible(false)
             .resizable(false)
-            // Over the board's top left, or where there is a panel left of the board (Trigon's
-            // chooser, mostly empty by the end), at its foot.
+            // Off the board: at the foot of the panel left of it where there is one (Trigon's
+            // chooser, mostly empty by the end), else over the foot of the side panel's move list.
             .anchor(
-                if left.0 > 0.0 { egui::Align2::LEFT_BOTTOM } else { egui::Align2::LEFT_TOP },
-                if left.0 > 0.0 { [8.0, -8.0] } else { [16.0, 16.0] },
+                egui::Align2::LEFT_BOTTOM,
+                if left.0 > 0.0 { [8.0, -8.0] } else { [ctx.content_rect().width() - panel_width.0 + 8.0, -8.0] },
             )
+            .max_width(panel_width.0 - 40.0)
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
                     for winner in &winners {
@@ -356,10 +357,12 @@ fn panels<G: HudGame>(
                         .collect();
                     let verdict = if winners.len() == 1 {
                         format!("{} wins", names[0])
+                    } else if winners.len() == game.num_players() {
+                        "A draw".to_string()
                     } else {
                         format!("{} share first place", names.join(" and "))
                     };
-                    ui.label(egui::RichText::new(verdict).size(20.0).strong());
+                    ui.add(egui::Label::new(egui::RichText::new(verdict).size(20.0).strong()).wrap());
                 });
                 G::game_over(ui, &model, &outcome);
                 ui.horizontal(|ui| {
