@@ -229,7 +229,7 @@ fn start_screen(
         *setup = match choices.game {
             Choice::Trike => Setup::trike(TrikeOptions { size: choices.size }, [seats[0], seats[1]]),
             Choice::Trigon(variant) => Setup::trigon(variant, &seats),
-            Choice::TriItOut => Setup::tri_it_out(choices.tri_it_out.clone(), [seats[0], seats[1]]),
+            Choice::TriItOut => Setup::tri_it_out(choices.tri_it_out, [seats[0], seats[1]]),
             Choice::TriCore => Setup::tricore([seats[0], seats[1]]),
         };
         next.set(Screen::Playing);

@@ -55,7 +55,7 @@ impl AppGame for TriItOut {
         "the game is over: no counter can be placed"
     }
     fn game_options(&self) -> GameOptions {
-        GameOptions::TriItOut(self.options().clone())
+        GameOptions::TriItOut(*self.options())
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
         match text.strip_prefix('x') {
@@ -212,7 +212,7 @@ fn sync(
 ) {
     let game = &model.game;
     let lattice = game.lattice();
-    let rebuilt = ensure_board(&mut commands, &mut board, lattice, &everything);
+    let rebuilt = ensure_board(&mut commands, &mut board, lattice, everything.iter());
     let last = model.last_move();
     let mut present = vec![false; lattice.len];
     if !rebuilt {
@@ -226,8 +226,8 @@ fn sync(
             }
         }
     }
-    for p in 0..lattice.len {
-        if let (Some(owner), false) = (game.counter(p), present[p]) {
+    for (p, &shown) in present.iter().enumerate() {
+        if let (Some(owner), false) = (game.counter(p), shown) {
             let mut counter = commands.spawn(counter_bundle(lattice, p, owner));
             if last == Some(TriItOutMove::Place(p as u8)) {
                 counter.insert(DropIn::default());
@@ -358,12 +358,15 @@ fn paint(
     paint_points(&marks, &art, &mut points);
 }
 
+/// What the glow system changes on a glow ring.
+type GlowParts = (&'static mut Visibility, &'static mut Transform);
+
 /// The counters that may be captured now glow, pulsing; the counter placed last has a dot.
 fn glow(
     model: Res<Model<TriItOut>>,
     time: Res<Time>,
     counters: Query<(&Counter, &Children), Without<Vanish>>,
-    mut glows: Query<(&mut Visibility, &mut Transform), (With<Glow>, Without<LastDot>)>,
+    mut glows: Query<GlowParts, (With<Glow>, Without<LastDot>)>,
     mut dots: Query<&mut Visibility, (With<LastDot>, Without<Glow>)>,
 ) {
     let capturable = model.game.capturable();

@@ -131,9 +131,12 @@ pub(super) fn view_plugin(app: &mut App) {
         .add_systems(PostUpdate, fit_camera);
 }
 
+/// The cells and points of the other games' boards, which are board cells too.
+type OtherGamesCells = Or<(With<super::trigon::TrigonCell>, With<super::lattice::LatticePoint>)>;
+
 fn dress_cell(
     add: On<Add, BoardCell>,
-    others: Query<(), Or<(With<super::trigon::TrigonCell>, With<super::lattice::LatticePoint>)>>,
+    others: Query<(), OtherGamesCells>,
     art: Res<Art>,
     mut commands: Commands,
 ) {
