@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 
 use crate::ai::Level;
 pub use crate::ai::Seat;
-pub use games::{CliGame, GAMES, GameFlags, GameTask, PLANNED_GAMES, with_game};
 use crate::rules::{Game, play_moves};
+pub use games::{CliGame, GAMES, GameFlags, GameTask, PLANNED_GAMES, with_game};
 
 /// triboard: abstract strategy games on triangle-flavoured boards.
 ///
@@ -314,9 +314,12 @@ mod tests {
 
     #[test]
     fn bad_moves_name_their_place() {
-        let e = start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("a1 zz9")).unwrap_err();
+        let e = start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("a1 zz9"))
+            .unwrap_err();
         assert!(matches!(&e, CliError::Usage(m) if m.starts_with("--moves: move 2 (zz9): ")), "{e}");
-        let (g, moves) = start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("c3 c4")).unwrap();
+        let (g, moves) =
+            start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("c3 c4"))
+                .unwrap();
         assert_eq!(g.ply(), 2);
         assert_eq!(move_texts(&Trike::new(g.options()).unwrap(), &moves), ["c3", "c4"]);
     }
