@@ -248,6 +248,11 @@ fn dress_outline(
     }
 }
 
+/// A side-panel swatch from a piece's fill and outline colours (sRGB bytes).
+pub fn swatch([r, g, b]: [u8; 3], [or, og, ob]: [u8; 3]) -> crate::app::hud::Swatch {
+    (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(or, og, ob))
+}
+
 /// Paints every point with its mark (`marks[p]`, plain past the end).
 pub fn paint_points(
     marks: &[Mark],

@@ -154,9 +154,7 @@ impl HudGame for TriItOut {
 
 /// A colour's swatch for the side panel.
 fn swatch(colour: usize) -> Swatch {
-    let [r, g, b] = FILL[colour];
-    let [or, og, ob] = OUTLINE[colour];
-    (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(or, og, ob))
+    super::lattice::swatch(FILL[colour], OUTLINE[colour])
 }
 
 pub(super) fn plugin(app: &mut App) {
