@@ -4,3 +4,4 @@ pub mod lattice;
 pub mod polyiamond;
 pub mod triangle;
 pub mod trigon;
+pub mod trisq;
