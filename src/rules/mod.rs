@@ -10,6 +10,7 @@ pub mod tri_it_out;
 pub mod tricore;
 pub mod trigon;
 pub mod trike;
+pub mod trisq;
 
 use std::fmt;
 

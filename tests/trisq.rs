@@ -1,0 +1,178 @@
+//! Trisq's rules (`rules/trisq.md`): counts on the empty board, the end-of-turn bridging condition
+//! in hand-built positions, and random games checked against a naive reading of the rules.
+
+use triboard::rules::geometry::trisq::{BOTTOM, LEFT, RIGHT, TOP, TrisqBoard};
+use triboard::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
+use triboard::rules::{Game, Player, play_moves, rng_from_seed};
+
+fn trisq(size: u8) -> Trisq {
+    Trisq::new(&TrisqOptions { size }).unwrap()
+}
+
+fn legal(game: &Trisq) -> Vec<TrisqMove> {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves
+}
+
+/// §What a test can rely on: every slot is a legal first placement.
+#[test]
+fn empty_board_single_placements() {
+    assert_eq!(legal(&trisq(8)).len(), 512);
+    assert_eq!(legal(&trisq(6)).len(), 288);
+}
+
+/// The pieces of colour `c`.
+fn pieces(game: &Trisq, c: u8) -> Vec<usize> {
+    (0..game.board().slots()).filter(|&s| game.piece(s) == Some(c)).collect()
+}
+
+/// §Play, read naively: every two point-adjacent pieces of `c` have a third of `c` edge-adjacent
+/// to both.
+fn bridged_everywhere(game: &Trisq, c: u8) -> bool {
+    let b = game.board();
+    let own = pieces(game, c);
+    own.iter().all(|&p| {
+        b.point_adjacent[p].iter().map(|&q| q as usize).filter(|q| own.contains(q)).all(|q| {
+            own.iter().any(|&r| b.edge_adjacent[r].contains(&(p as u16)) && b.edge_adjacent[r].contains(&(q as u16)))
+        })
+    })
+}
+
+/// §End, read naively: a path of edge-adjacent pieces of `c` from one of its edges to the other.
+fn connected(game: &Trisq, c: u8) -> bool {
+    let b = game.board();
+    let own = pieces(game, c);
+    let (from, to) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+    let mut seen: Vec<usize> = own.iter().copied().filter(|&s| b.edges[s] & from != 0).collect();
+    let mut k = 0;
+    while k < seen.len() {
+        let s = seen[k];
+        if b.edges[s] & to != 0 {
+            return true;
+        }
+        for &n in &b.edge_adjacent[s] {
+            if own.contains(&(n as usize)) && !seen.contains(&(n as usize)) {
+                seen.push(n as usize);
+            }
+        }
+        k += 1;
+    }
+    false
+}
+
+#[test]
+fn notation_round_trips_and_refuses_nonsense() {
+    let g = trisq(8);
+    for mv in legal(&g) {
+        assert_eq!(g.parse_move(&g.move_text(mv)).unwrap(), mv);
+    }
+    assert_eq!(g.move_text(g.parse_move("a1H0").unwrap()), "a1H0");
+    assert_eq!(g.parse_move("a1H0").unwrap().slot(), Some(0));
+    assert_eq!(g.parse_move("b1V3").unwrap().slot(), Some(8 + 4 + 3));
+    for bad in ["i1H0", "a9H0", "a1X0", "a1H4", "a0H1", "", "c4"] {
+        assert!(g.parse_move(bad).is_err(), "{bad}");
+    }
+    assert_eq!(g.parse_move("end").unwrap(), TrisqMove::END);
+}
+
+#[test]
+fn red_opens_with_one_piece_then_turns_are_one_or_two() {
+    let mut g = trisq(6);
+    play_moves(&mut g, "c3H0").unwrap();
+    assert_eq!(g.to_move(), Some(Player(1)), "Red's first turn is one piece");
+    assert!(g.is_turn_boundary());
+    play_moves(&mut g, "a1H0").unwrap();
+    assert_eq!(g.to_move(), Some(Player(1)));
+    assert!(!g.is_turn_boundary());
+    // After one piece: end, or a second piece.
+    assert!(legal(&g).contains(&TrisqMove::END));
+    play_moves(&mut g, "f6H3").unwrap();
+    assert_eq!(g.to_move(), Some(Player(0)), "a second piece ends the turn");
+    play_moves(&mut g, "d4H0 end").unwrap();
+    assert_eq!(g.to_move(), Some(Player(1)));
+    // The filling of a square is fixed by its first piece: c3 is H now.
+    assert!(g.parse_move("c3V0").map(|mv| g.clone().play(mv).is_err()).unwrap());
+}
+
+#[test]
+fn a_point_contact_needs_a_bridge_and_forces_the_second_piece() {
+    // Blue holds p; on its next turn it places q, point-adjacent to p. Alone q is not a turn (no
+    // bridge): `end` is refused and the second piece must be a bridge of p and q.
+    let b = TrisqBoard::get(5);
+    let g0 = trisq(5);
+    let name = |s: usize| g0.move_text(TrisqMove::place(s));
+    let red_far = [(4, 4), (4, 0)].map(|sq| (0..b.slots()).find(|&s| b.square(s) == sq).unwrap());
+    let mut checked = 0;
+    for p in 0..b.slots() {
+        let (pc, pr) = b.square(p);
+        if !(1..=2).contains(&pc) || !(1..=2).contains(&pr) {
+            continue;
+        }
+        for &q in &b.point_adjacent[p] {
+            let q = q as usize;
+            let mut g = trisq(5);
+            play_moves(&mut g, &format!("{} {} end {} end", name(red_far[0]), name(p), name(red_far[1]))).unwrap();
+            if g.play(TrisqMove::place(q)).is_err() {
+                continue;
+            }
+            let moves = legal(&g);
+            assert!(!moves.contains(&TrisqMove::END), "{} then {}: end is offered", name(p), name(q));
+            let err = g.clone().play(TrisqMove::END).unwrap_err().reason;
+            assert!(err.contains("cannot end") && err.contains("without a bridge"), "{err}");
+            assert!(!moves.is_empty());
+            for mv in moves {
+                let r = mv.slot().unwrap();
+                assert!(
+                    b.edge_adjacent[r].contains(&(p as u16)) && b.edge_adjacent[r].contains(&(q as u16)),
+                    "{} after {} {} is no bridge",
+                    name(r),
+                    name(p),
+                    name(q)
+                );
+                let mut h = g.clone();
+                h.play(mv).unwrap();
+                assert!(bridged_everywhere(&h, 1));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} forced seconds found");
+}
+
+#[test]
+fn random_games_keep_the_rules() {
+    let mut games = 0;
+    // `rules/trisq.md` §What a test can rely on, over sizes 2–9: 10,000 games.
+    for size in 2..=9u8 {
+        let count = match size {
+            2 | 3 => 3_000,
+            4 | 5 => 1_500,
+            6 => 400,
+            7 => 300,
+            8 => 200,
+            _ => 100,
+        };
+        for seed in 0..count {
+            games += 1;
+            let mut g = trisq(size);
+            let mut rng = rng_from_seed(seed * 31 + size as u64);
+            let mut buf = Vec::new();
+            while g.to_move().is_some() {
+                let mover = g.to_move().unwrap().0;
+                let moves = legal(&g);
+                assert!(!moves.is_empty(), "size {size} seed {seed}: the player to move has no legal move");
+                let mv = g.random_move(&mut rng, &mut buf).unwrap();
+                assert!(moves.contains(&mv));
+                g.play(mv).unwrap_or_else(|e| panic!("size {size} seed {seed}: {e}"));
+                if g.to_move().is_some() && g.is_turn_boundary() {
+                    assert!(bridged_everywhere(&g, mover), "size {size} seed {seed}: an unbridged point contact");
+                }
+            }
+            let winner = g.winner().expect("a finished game has a winner").0;
+            assert!(connected(&g, winner), "size {size} seed {seed}: the winner is connected");
+            assert!(!connected(&g, 1 - winner), "size {size} seed {seed}: never both connected");
+        }
+    }
+    assert_eq!(games, 10_000);
+}
