@@ -88,7 +88,7 @@ fn usage_errors_exit_2_with_one_line() {
         &["perft", "trike", "--size", "5", "--moves", "c3 c4 c3", "--depth", "2"][..],
         &["perft", "trike", "--size", "25", "--depth", "1"],
         &["perft", "chess", "--depth", "1"],
-        &["perft", "trisq", "--depth", "1"],
+        &["perft", "trisq", "--size", "12", "--depth", "1"],
         &["perft", "trigon", "--size", "9", "--depth", "1"],
         &["bench", "trike", "--size", "5", "--moves", "a1 q7"],
         &["play", "trike", "--white", "robot"],
@@ -102,8 +102,8 @@ fn usage_errors_exit_2_with_one_line() {
     assert_eq!(run.code, 2);
     assert_eq!(run.stderr.trim(), "triboard: --moves: move 3 (c3): c3 already holds a checker");
     assert_eq!(run.json()["error"], "--moves: move 3 (c3): c3 already holds a checker");
-    let run = triboard(&["perft", "trisq", "--depth", "1"], "");
-    assert!(run.stderr.contains("not implemented yet"), "{}", run.stderr);
+    let run = triboard(&["perft", "trisq", "--size", "12", "--depth", "1"], "");
+    assert!(run.stderr.contains("size 12 is outside 2–9"), "{}", run.stderr);
 }
 
 #[test]

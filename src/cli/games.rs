@@ -9,6 +9,7 @@ use crate::rules::tri_it_out::{self, Board, TieRule, TriItOut, TriItOutOptions};
 use crate::rules::tricore::{TriCore, TriCoreOptions};
 use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeOptions};
+use crate::rules::trisq::{Trisq, TrisqOptions};
 
 /// The game flags every command shares; each game turns them into its options
 /// ([`CliGame::options_from_flags`]) and refuses the ones it does not have.
@@ -116,6 +117,18 @@ impl CliGame for TriCore {
     }
 }
 
+impl CliGame for Trisq {
+    /// `--size`: squares a side (`rules/trisq.md` §Board).
+    fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrisqOptions, String> {
+        flags.only(id, &["size"])?;
+        let mut options = TrisqOptions::default();
+        if let Some(size) = flags.size {
+            options.size = size;
+        }
+        Ok(options)
+    }
+}
+
 /// Something a command does with one game type, chosen by id at run time.
 pub trait GameTask {
     /// What the task returns.
@@ -125,10 +138,10 @@ pub trait GameTask {
 }
 
 /// The game ids the CLI plays now.
-pub const GAMES: &[&str] = &["trike", "tri-it-out", "tricore", "trigon", "trigon-2", "trigon-3"];
+pub const GAMES: &[&str] = &["trike", "tri-it-out", "tricore", "trigon", "trigon-2", "trigon-3", "trisq"];
 
 /// Game ids that are planned but not implemented yet.
-pub const PLANNED_GAMES: &[&str] = &["trisq"];
+pub const PLANNED_GAMES: &[&str] = &[];
 
 /// Runs `task` with the game type that plays `id`: the one table from id to type.
 ///
@@ -140,6 +153,7 @@ pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> 
         "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
         "tri-it-out" => Ok(task.run::<TriItOut>(id)),
         "tricore" => Ok(task.run::<TriCore>(id)),
+        "trisq" => Ok(task.run::<Trisq>(id)),
         _ if PLANNED_GAMES.contains(&id) => {
             Err(CliError::usage(format!("the game '{id}' is not implemented yet (playable: {})", GAMES.join(", "))))
         }
