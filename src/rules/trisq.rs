@@ -144,13 +144,31 @@ impl Trisq {
         if c == 0 { [base, base + 1] } else { [base + 2, base + 3] }
     }
 
-    /// True when placing `slot` for the mover would join the mover's two edges.
+    /// The root of `x` without compressing paths (for questions that change nothing).
+    fn root(&self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            x = self.parent[x] as usize;
+        }
+        x
+    }
+
+    /// True when placing `slot` for the mover would join the mover's two edges: the groups it
+    /// would join (its own edge-adjacent pieces' and the edges it lies on) hold both edges.
     fn completes_chain(&self, slot: usize) -> bool {
         let c = self.mover as usize;
-        let mut parent = self.parent;
-        self.link(&mut parent, c, slot);
         let [a, b] = Self::edge_nodes(c);
-        Self::find(&mut parent, a) == Self::find(&mut parent, b)
+        let (ra, rb) = (self.root(a), self.root(b));
+        let edges = self.board.edges[slot];
+        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+        let (mut hit_a, mut hit_b) = (edges & ea != 0, edges & eb != 0);
+        for &n in &self.board.edge_adjacent[slot] {
+            if self.own[c].contains(n as usize) {
+                let r = self.root(n as usize);
+                hit_a |= r == ra;
+                hit_b |= r == rb;
+            }
+        }
+        hit_a && hit_b
     }
 
     fn link(&self, parent: &mut [u16; NODES], c: usize, slot: usize) {
@@ -437,7 +455,21 @@ impl Game for Trisq {
         self.board.slots() + 1
     }
 
+    /// Uniform over the legal moves, by rejection: a random slot (or `end`) is drawn until one is
+    /// legal, which needs a handful of checks instead of generating every move; after 64 misses it
+    /// falls back to [`Game::legal_moves`].
     fn random_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrisqMove>) -> Option<TrisqMove> {
+        if self.winner.is_some() {
+            return None;
+        }
+        let slots = self.board.slots();
+        for _ in 0..64 {
+            let k = random_index(rng, slots + 1);
+            let mv = if k == slots { TrisqMove::END } else { TrisqMove::place(k) };
+            if (k == slots || self.available(k)) && self.legal(mv).is_ok() {
+                return Some(mv);
+            }
+        }
         self.legal_moves(buf);
         (!buf.is_empty()).then(|| buf[random_index(rng, buf.len())])
     }
