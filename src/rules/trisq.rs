@@ -171,23 +171,6 @@ impl Trisq {
         hit_a && hit_b
     }
 
-    fn link(&self, parent: &mut [u16; NODES], c: usize, slot: usize) {
-        for &n in &self.board.edge_adjacent[slot] {
-            if self.own[c].contains(n as usize) {
-                Self::union(parent, slot, n as usize);
-            }
-        }
-        let edges = self.board.edges[slot];
-        let [a, b] = Self::edge_nodes(c);
-        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
-        if edges & ea != 0 {
-            Self::union(parent, slot, a);
-        }
-        if edges & eb != 0 {
-            Self::union(parent, slot, b);
-        }
-    }
-
     /// Whether `s` may be the first placement of a turn (not the opening): legal alone, or with a
     /// second piece that makes the pair legal, or completing the chain.
     fn first_ok(&self, s: usize) -> bool {
@@ -202,11 +185,11 @@ impl Trisq {
 
     /// Whether some second piece `t` completes a legal pair with first piece `s` (already in `own`).
     fn has_second(&self, own: &Slots, s: usize) -> bool {
-        let unbridged: Vec<usize> = self.unbridged(own, s).collect();
         // The second piece must bridge `s` to each unbridged partner: it is edge-adjacent to `s`.
         let bridges = self.board.edge_adjacent[s].iter().any(|&t| {
             let t = t as usize;
-            unbridged.iter().all(|&q| self.board.edge_adjacent[t].contains(&(q as u16))) && self.second_ok(own, s, t)
+            self.unbridged(own, s).all(|q| self.board.edge_adjacent[t].contains(&(q as u16)))
+                && self.second_ok(own, s, t)
         });
         bridges || {
             // A second piece that completes the chain ends the game at once, whatever the condition.
@@ -216,14 +199,26 @@ impl Trisq {
         }
     }
 
-    /// Puts the mover's piece into `slot` and joins it to its own neighbours and edges.
+    /// Puts the mover's piece into `slot` and joins it to its own edge-adjacent pieces and to the
+    /// mover's edges it lies on.
     fn place_piece(&mut self, slot: usize) {
         let c = self.mover as usize;
         self.own[c].insert(slot);
         self.filling[slot / 8] = (slot / 4 % 2) as u8 + 1;
-        let mut parent = self.parent;
-        self.link(&mut parent, c, slot);
-        self.parent = parent;
+        for &n in &self.board.edge_adjacent[slot] {
+            if self.own[c].contains(n as usize) {
+                Self::union(&mut self.parent, slot, n as usize);
+            }
+        }
+        let edges = self.board.edges[slot];
+        let [a, b] = Self::edge_nodes(c);
+        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+        if edges & ea != 0 {
+            Self::union(&mut self.parent, slot, a);
+        }
+        if edges & eb != 0 {
+            Self::union(&mut self.parent, slot, b);
+        }
     }
 
     /// Whether `t` may be the second piece after `s` (in `own`): available and compatible, and the
