@@ -7,9 +7,9 @@
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::egui;
 
-use super::{BoardCell, Hovered};
+use super::{BoardCell, Hovered, WorldPainter};
 use crate::app::Screen;
 use crate::app::hud::PanelWidth;
 use crate::rules::geometry::lattice::{Lattice, NONE};
@@ -267,38 +267,22 @@ pub fn paint_points(
     }
 }
 
-/// Row numbers left of every row and the hovered point's name beside it, painted by egui at the
-/// points' places on screen, the size following the camera's zoom.
-pub fn label_points(
-    contexts: &mut EguiContexts,
-    lattice: &Lattice,
-    hovered: &Hovered,
-    camera: &(&Camera, &GlobalTransform, &Projection),
-) -> Result {
-    let (camera, at, projection) = *camera;
-    let scale = match projection {
-        Projection::Orthographic(ortho) => ortho.scale,
-        _ => 1.0,
-    };
-    let painter = contexts.ctx_mut()?.layer_painter(egui::LayerId::background());
-    let font = egui::FontId::monospace(15.0 / scale);
+/// Row numbers left of every row and the hovered point's name beside it, painted over the board.
+pub fn label_points(world: &WorldPainter, lattice: &Lattice, hovered: &Hovered) {
+    let font = egui::FontId::monospace(15.0 / world.scale);
     let color = egui::Color32::from_rgb(0xb8, 0xae, 0x9c);
-    let to_screen = |world: Vec2| camera.world_to_viewport(at, world.extend(0.0)).ok().map(|p| egui::pos2(p.x, p.y));
     let mut first = 0;
     for (row, &n) in lattice.rows.iter().enumerate() {
-        if let Some(p) = to_screen(point_center(lattice, first) - Vec2::new(SPACING * 1.1, 0.0)) {
-            painter.text(p, egui::Align2::CENTER_CENTER, format!("{}", row + 1), font.clone(), color);
-        }
+        let at = point_center(lattice, first) - Vec2::new(SPACING * 1.1, 0.0);
+        world.label(at, format!("{}", row + 1), &font, color);
         first += n as usize;
     }
     if let Some(p) = hovered.0.filter(|&p| p < lattice.len)
-        && let Some(at) = to_screen(point_center(lattice, p) + Vec2::new(0.0, SPACING * 0.5))
+        && let Some(at) = world.to_screen(point_center(lattice, p) + Vec2::new(0.0, SPACING * 0.5))
     {
-        let name = lattice.name(p);
-        let font = egui::FontId::proportional(14.0 / scale.max(0.5));
-        painter.text(at, egui::Align2::CENTER_BOTTOM, name, font, egui::Color32::WHITE);
+        let font = egui::FontId::proportional(14.0 / world.scale.max(0.5));
+        world.painter.text(at, egui::Align2::CENTER_BOTTOM, lattice.name(p), font, egui::Color32::WHITE);
     }
-    Ok(())
 }
 
 /// Scales and shifts the camera so the board fills the window left of the side panel.

@@ -10,6 +10,7 @@ pub mod trigon;
 pub mod trike;
 
 use bevy::prelude::*;
+use bevy_egui::egui;
 
 use super::Screen;
 use super::animation::{DropIn, Slide};
@@ -54,6 +55,47 @@ pub struct Hovered(pub Option<usize>);
 pub struct CellClicked {
     /// The cell's index in the game's geometry.
     pub cell: usize,
+}
+
+/// The camera as the board's views read it for egui overlays.
+pub type BoardCamera<'w, 's> =
+    Single<'w, 's, (&'static Camera, &'static GlobalTransform, &'static Projection), With<Camera2d>>;
+
+/// Paints with egui over the board at world positions (edge labels, stack heights, a triangle's
+/// outline), so the app needs no second text engine; [`WorldPainter::scale`] follows the zoom.
+pub struct WorldPainter<'a> {
+    /// egui's painter on its background layer (above the board's meshes, below windows).
+    pub painter: egui::Painter,
+    /// The camera's orthographic scale: world units per logical pixel (1 without one).
+    pub scale: f32,
+    camera: &'a Camera,
+    at: &'a GlobalTransform,
+}
+
+impl<'a> WorldPainter<'a> {
+    /// A painter for `ctx` seen through `camera`.
+    pub fn new(
+        ctx: &egui::Context,
+        (camera, at, projection): (&'a Camera, &'a GlobalTransform, &'a Projection),
+    ) -> Self {
+        let scale = match projection {
+            Projection::Orthographic(ortho) => ortho.scale,
+            _ => 1.0,
+        };
+        WorldPainter { painter: ctx.layer_painter(egui::LayerId::background()), scale, camera, at }
+    }
+
+    /// Where a world position is on screen, if the camera sees it.
+    pub fn to_screen(&self, world: Vec2) -> Option<egui::Pos2> {
+        self.camera.world_to_viewport(self.at, world.extend(0.0)).ok().map(|p| egui::pos2(p.x, p.y))
+    }
+
+    /// `text` centred at a world position.
+    pub fn label(&self, world: Vec2, text: String, font: &egui::FontId, color: egui::Color32) {
+        if let Some(p) = self.to_screen(world) {
+            self.painter.text(p, egui::Align2::CENTER_CENTER, text, font.clone(), color);
+        }
+    }
 }
 
 /// The side of the board whose entities exist, if any.

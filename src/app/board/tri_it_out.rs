@@ -11,7 +11,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::lattice::{
     LatticeArt, LatticeBoard, LatticeEntity, LatticePoint, Mark, ensure_board, label_points, paint_points, point_center,
 };
-use super::{CellClicked, Hovered};
+use super::{BoardCamera, CellClicked, Hovered, WorldPainter};
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Vanish};
 use crate::app::hud::{HudGame, Swatch, rules_paragraph};
@@ -400,21 +400,18 @@ fn overlay(
     mut contexts: EguiContexts,
     model: Res<Model<TriItOut>>,
     hovered: Res<Hovered>,
-    camera: Single<(&Camera, &GlobalTransform, &Projection), With<Camera2d>>,
+    camera: BoardCamera,
 ) -> Result {
     let game = &model.game;
     let lattice = game.lattice();
-    label_points(&mut contexts, lattice, &hovered, &camera)?;
+    let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
+    label_points(&world, lattice, &hovered);
     let Some(p) = hovered.0.filter(|&p| p < lattice.len) else { return Ok(()) };
     let Some((a, b)) = game.restricting_pair(p) else { return Ok(()) };
-    let (camera, at, _) = *camera;
-    let screen = |q: usize| {
-        camera.world_to_viewport(at, point_center(lattice, q).extend(0.0)).ok().map(|v| egui::pos2(v.x, v.y))
-    };
+    let screen = |q: usize| world.to_screen(point_center(lattice, q));
     let (Some(pp), Some(pa), Some(pb)) = (screen(p), screen(a), screen(b)) else { return Ok(()) };
-    let painter = contexts.ctx_mut()?.layer_painter(egui::LayerId::background());
     let stroke = egui::Stroke::new(3.0, egui::Color32::from_rgb(0xff, 0xe0, 0x6a));
-    painter.add(egui::Shape::convex_polygon(
+    world.painter.add(egui::Shape::convex_polygon(
         vec![pp, pa, pb],
         egui::Color32::from_rgba_unmultiplied(0xff, 0xe0, 0x6a, 40),
         stroke,

@@ -14,7 +14,7 @@ use super::lattice::{
     LatticeArt, LatticeBoard, LatticeEntity, LatticePoint, Mark, SPACING, ensure_board, label_points, paint_points,
     point_center,
 };
-use super::{CellClicked, Hovered};
+use super::{BoardCamera, CellClicked, Hovered, WorldPainter};
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide, Vanish};
 use crate::app::hud::{HudGame, Swatch, rules_paragraph};
@@ -704,18 +704,14 @@ fn overlay(
     hovered: Res<Hovered>,
     mut chosen: ResMut<Chosen>,
     mut intents: MessageWriter<MoveIntent<TriCoreMove>>,
-    camera: Single<(&Camera, &GlobalTransform, &Projection), With<Camera2d>>,
+    camera: BoardCamera,
 ) -> Result {
     let game = &model.game;
     let lattice = game.lattice();
-    label_points(&mut contexts, lattice, &hovered, &camera)?;
-    let (cam, at, projection) = *camera;
-    let scale = match projection {
-        Projection::Orthographic(ortho) => ortho.scale,
-        _ => 1.0,
-    };
     let ctx = contexts.ctx_mut()?;
-    let painter = ctx.layer_painter(egui::LayerId::background());
+    let world = WorldPainter::new(ctx, *camera);
+    label_points(&world, lattice, &hovered);
+    let (painter, scale) = (&world.painter, world.scale);
     let font = egui::FontId::proportional(13.0 / scale);
     for p in 0..lattice.len {
         let h = game.height(p);
@@ -723,8 +719,7 @@ fn overlay(
             continue;
         }
         let top = disc_translation(lattice, p, h - 1).truncate() + Vec2::new(0.30, -0.24) * SPACING;
-        let Ok(v) = cam.world_to_viewport(at, top.extend(0.0)) else { continue };
-        let centre = egui::pos2(v.x, v.y);
+        let Some(centre) = world.to_screen(top) else { continue };
         painter.circle(
             centre,
             8.5 / scale,

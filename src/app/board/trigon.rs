@@ -17,7 +17,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{BoardCell, CellClicked, Hovered};
+use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter};
 use crate::ai::Seat;
 use crate::app::Screen;
 use crate::app::animation::DropIn;
@@ -904,26 +904,13 @@ const LEFT_PANEL: f32 = 282.0;
 
 /// Column letters above and below the board, row numbers at both ends of each row, painted by egui
 /// at the cells' places on screen.
-fn label_edges(
-    mut contexts: EguiContexts,
-    model: Res<Model<Trigon>>,
-    camera: Single<(&Camera, &GlobalTransform, &Projection), With<Camera2d>>,
-) -> Result {
+fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trigon>>, camera: BoardCamera) -> Result {
     let board = tables(&model).board;
-    let (camera, at, projection) = *camera;
-    let scale = match projection {
-        Projection::Orthographic(ortho) => ortho.scale,
-        _ => 1.0,
-    };
-    let painter = contexts.ctx_mut()?.layer_painter(egui::LayerId::background());
-    let font = egui::FontId::monospace((12.0 / scale).clamp(8.0, 16.0));
+    let overlay = WorldPainter::new(contexts.ctx_mut()?, *camera);
+    let font = egui::FontId::monospace((12.0 / overlay.scale).clamp(8.0, 16.0));
     let color = egui::Color32::from_rgb(0xa8, 0x9f, 0x90);
     let shift = if board.side % 2 == 1 { 0.0 } else { 1.0 };
-    let label = |text: String, p: Vec2| {
-        if let Ok(p) = camera.world_to_viewport(at, p.extend(0.0)) {
-            painter.text(egui::pos2(p.x, p.y), egui::Align2::CENTER_CENTER, text, font.clone(), color);
-        }
-    };
+    let label = |text: String, p: Vec2| overlay.label(p, text, &font, color);
     let column = |x: usize| {
         if x < 26 {
             ((b'a' + x as u8) as char).to_string()

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{BoardCell, BoardPiece, BoardSide, Checker, Hovered, Pawn};
+use super::{BoardCamera, BoardCell, BoardPiece, BoardSide, Checker, Hovered, Pawn, WorldPainter};
 use crate::app::Screen;
 use crate::app::hud::PanelWidth;
 use crate::app::model::{Model, Step};
@@ -179,27 +179,14 @@ fn dress_pawn(add: On<Add, Pawn>, art: Res<Art>, mut commands: Commands) {
 /// Row numbers along the left edge, column letters under the bottom row and along the right edge
 /// (where each column, a line running down-left, begins). Painted by egui at the cells' places on
 /// screen (so the app needs no second text engine), the size following the camera's zoom.
-fn label_edges(
-    mut contexts: EguiContexts,
-    model: Option<Res<Model>>,
-    camera: Single<(&Camera, &GlobalTransform, &Projection), With<Camera2d>>,
-) -> Result {
+fn label_edges(mut contexts: EguiContexts, model: Option<Res<Model>>, camera: BoardCamera) -> Result {
     let Some(model) = model else { return Ok(()) };
     let geo = model.game.geometry();
     let n = geo.side;
-    let (camera, at, projection) = *camera;
-    let scale = match projection {
-        Projection::Orthographic(ortho) => ortho.scale,
-        _ => 1.0,
-    };
-    let painter = contexts.ctx_mut()?.layer_painter(egui::LayerId::background());
-    let font = egui::FontId::monospace(15.0 / scale);
+    let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
+    let font = egui::FontId::monospace(15.0 / world.scale);
     let color = egui::Color32::from_rgb(0xb8, 0xae, 0x9c);
-    let label = |text: String, world: Vec2| {
-        if let Ok(p) = camera.world_to_viewport(at, world.extend(0.0)) {
-            painter.text(egui::pos2(p.x, p.y), egui::Align2::CENTER_CENTER, text, font.clone(), color);
-        }
-    };
+    let label = |text: String, at: Vec2| world.label(at, text, &font, color);
     for r in 0..n {
         let first = geo.index(r as i32, 0).expect("row start");
         label(format!("{}", r + 1), cell_center(geo, first) - Vec2::new(SQRT3 * HEX_RADIUS * 0.95, 0.0));
