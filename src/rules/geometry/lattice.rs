@@ -54,6 +54,8 @@ pub struct Lattice {
     pub adjacent: Vec<Points>,
     /// Points with fewer than six neighbours: the board's boundary ("peripheral points").
     pub boundary: Points,
+    /// The mean of all points' [`Lattice::position`]s.
+    centre: (f32, f32),
     first_in_row: Vec<u8>,
     q_of_first: Vec<i8>,
 }
@@ -85,6 +87,7 @@ impl Lattice {
             neighbor: vec![[NONE; 6]; len],
             adjacent: vec![0; len],
             boundary: 0,
+            centre: (0.0, 0.0),
             first_in_row: Vec::with_capacity(rows.len()),
             q_of_first: Vec::with_capacity(rows.len()),
         };
@@ -118,6 +121,13 @@ impl Lattice {
                 lattice.boundary |= 1 << p;
             }
         }
+        let (mut x, mut y) = (0.0, 0.0);
+        for p in 0..len {
+            let (px, py) = lattice.position(p);
+            x += px;
+            y += py;
+        }
+        lattice.centre = (x / len as f32, y / len as f32);
         lattice
     }
 
@@ -163,15 +173,9 @@ impl Lattice {
         (self.q[p] as f32 + self.r[p] as f32 / 2.0, self.r[p] as f32 * 3f32.sqrt() / 2.0)
     }
 
-    /// The mean of all points' [`Lattice::position`]s.
+    /// The mean of all points' [`Lattice::position`]s (computed once, with the tables).
     pub fn centre(&self) -> (f32, f32) {
-        let (mut x, mut y) = (0.0, 0.0);
-        for p in 0..self.len {
-            let (px, py) = self.position(p);
-            x += px;
-            y += py;
-        }
-        (x / self.len as f32, y / self.len as f32)
+        self.centre
     }
 
     /// The squared Euclidean distance between two points, in squared unit spacings (an integer on
