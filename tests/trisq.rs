@@ -119,6 +119,7 @@ fn a_point_contact_needs_a_bridge_and_forces_the_second_piece() {
             let moves = legal(&g);
             assert!(!moves.contains(&TrisqMove::END), "{} then {}: end is offered", name(p), name(q));
             let err = g.clone().play(TrisqMove::END).unwrap_err().reason;
+            assert_eq!(g.end_blocker(), Some((q, p)));
             assert!(err.contains("cannot end") && err.contains("without a bridge"), "{err}");
             assert!(!moves.is_empty());
             for mv in moves {
@@ -172,6 +173,12 @@ fn random_games_keep_the_rules() {
             let winner = g.winner().expect("a finished game has a winner").0;
             assert!(connected(&g, winner), "size {size} seed {seed}: the winner is connected");
             assert!(!connected(&g, 1 - winner), "size {size} seed {seed}: never both connected");
+            let chain = g.winning_chain();
+            let b = g.board();
+            let (ea, eb) = if winner == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+            assert!(b.edges[chain[chain.len() - 1]] & ea != 0 && b.edges[chain[0]] & eb != 0);
+            assert!(chain.iter().all(|&s| g.piece(s) == Some(winner)));
+            assert!(chain.windows(2).all(|w| b.edge_adjacent[w[0]].contains(&(w[1] as u16))));
         }
     }
     assert_eq!(games, 10_000);

@@ -88,6 +88,54 @@ impl Trisq {
         self.winner.map(Player)
     }
 
+    /// The first piece of the turn in progress (placed, the turn not yet ended), if any.
+    pub fn first_placed(&self) -> Option<usize> {
+        self.first.map(|s| s as usize)
+    }
+
+    /// Why `end` would be refused now: the first piece of the turn and an own piece point-adjacent
+    /// to it without a bridge (`rules/trisq.md` §Play). `None` when no turn is half done or the
+    /// turn may end.
+    pub fn end_blocker(&self) -> Option<(usize, usize)> {
+        let s = self.first? as usize;
+        let own = self.own[self.mover as usize];
+        self.unbridged(&own, s).next().map(|q| (s, q))
+    }
+
+    /// The winner's chain once the game is over: a shortest run of edge-adjacent winner's pieces
+    /// from one of their edges to the other (`rules/trisq.md` §End), in order; empty while play goes on.
+    pub fn winning_chain(&self) -> Vec<usize> {
+        let Some(w) = self.winner else { return Vec::new() };
+        let c = w as usize;
+        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+        let n = self.board.slots();
+        let mut from = vec![usize::MAX; n];
+        let mut queue = std::collections::VecDeque::new();
+        for s in (0..n).filter(|&s| self.own[c].contains(s) && self.board.edges[s] & ea != 0) {
+            from[s] = s;
+            queue.push_back(s);
+        }
+        while let Some(s) = queue.pop_front() {
+            if self.board.edges[s] & eb != 0 {
+                let mut chain = vec![s];
+                let mut at = s;
+                while from[at] != at {
+                    at = from[at];
+                    chain.push(at);
+                }
+                return chain;
+            }
+            for &t in &self.board.edge_adjacent[s] {
+                let t = t as usize;
+                if self.own[c].contains(t) && from[t] == usize::MAX {
+                    from[t] = s;
+                    queue.push_back(t);
+                }
+            }
+        }
+        Vec::new()
+    }
+
     /// True when `slot` is empty and its square allows its filling (`rules/trisq.md` §The piece).
     pub fn available(&self, slot: usize) -> bool {
         let f = self.filling[slot / 8];
