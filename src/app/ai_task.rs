@@ -18,6 +18,7 @@ use crate::rules::tri_it_out::TriItOut;
 use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
+use crate::rules::trisq::Trisq;
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
@@ -108,6 +109,7 @@ pub(super) fn plugin(app: &mut App) {
     game_plugin::<Trigon>(app);
     game_plugin::<TriItOut>(app);
     game_plugin::<TriCore>(app);
+    game_plugin::<Trisq>(app);
 }
 
 fn game_plugin<G: AppGame>(app: &mut App) {

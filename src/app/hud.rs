@@ -15,6 +15,7 @@ use crate::rules::tri_it_out::TriItOut;
 use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
+use crate::rules::trisq::Trisq;
 use crate::rules::{Game, Outcome, Player};
 
 /// Width of the side panel in logical pixels; the board view keeps the board left of it.
@@ -131,6 +132,7 @@ pub(super) fn plugin(app: &mut App) {
             panels::<Trigon>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
             panels::<TriItOut>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriItOut>>)),
             panels::<TriCore>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriCore>>)),
+            panels::<Trisq>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trisq>>)),
         ),
     );
 }

@@ -10,6 +10,7 @@ use crate::ai::Seat;
 use crate::rules::tri_it_out::{Board, TieRule, TriItOutOptions, Variant as TriItOutVariant};
 use crate::rules::trigon::Variant;
 use crate::rules::trike::{MAX_SIZE, MIN_SIZE, TrikeOptions};
+use crate::rules::trisq::TrisqOptions;
 
 /// The games the start screen offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,13 +19,15 @@ enum Choice {
     Trigon(Variant),
     TriItOut,
     TriCore,
+    Trisq,
 }
 
 impl Choice {
-    const ALL: [Choice; 6] = [
+    const ALL: [Choice; 7] = [
         Choice::Trike,
         Choice::TriItOut,
         Choice::TriCore,
+        Choice::Trisq,
         Choice::Trigon(Variant::Four),
         Choice::Trigon(Variant::Two),
         Choice::Trigon(Variant::Three),
@@ -38,6 +41,7 @@ impl Choice {
             Choice::Trigon(Variant::Three) => "Blokus Trigon Three-Player",
             Choice::TriItOut => "Tri-It-Out",
             Choice::TriCore => "TriCore",
+            Choice::Trisq => "Trisq",
         }
     }
 
@@ -50,6 +54,7 @@ impl Choice {
             Choice::Trigon(Variant::Three) => &["Blue", "Yellow", "Red"],
             Choice::TriItOut => &["Red (places first)", "Blue"],
             Choice::TriCore => &["Black (first core)", "White (first ring)"],
+            Choice::Trisq => &["Red (top–bottom, first)", "Blue (left–right)"],
         }
     }
 
@@ -75,6 +80,10 @@ impl Choice {
                 "Place cores and rings, then drive rings to lay discs and climb stacks.\n\
                  The group that reaches the most cores wins."
             }
+            Choice::Trisq => {
+                "Place one or two trapezia a turn; two of yours touching at a corner need a third touching both.\n\
+                 Join your two edges with a chain of pieces sharing sides to win."
+            }
         }
     }
 }
@@ -87,6 +96,7 @@ struct Choices {
     ai: [bool; 4],
     level: [u8; 4],
     tri_it_out: TriItOutOptions,
+    trisq_size: u8,
 }
 
 impl Default for Choices {
@@ -97,6 +107,7 @@ impl Default for Choices {
             ai: [false, true, true, true],
             level: [3, 3, 3, 3],
             tri_it_out: TriItOutOptions::default(),
+            trisq_size: TrisqOptions::default().size,
         }
     }
 }
@@ -189,6 +200,13 @@ fn start_screen(
                             ui.label("Board");
                             ui.label(egui::RichText::new("51 points; 3 cores, 3 rings, 24 discs each").weak());
                         }
+                        Choice::Trisq => {
+                            ui.label("Board size");
+                            ui.vertical(|ui| {
+                                ui.add(egui::Slider::new(&mut choices.trisq_size, 6..=9).suffix(" squares a side"));
+                                ui.label(egui::RichText::new("6–9, 8 standard").small().weak());
+                            });
+                        }
                     }
                     ui.end_row();
 
@@ -231,6 +249,7 @@ fn start_screen(
             Choice::Trigon(variant) => Setup::trigon(variant, &seats),
             Choice::TriItOut => Setup::tri_it_out(choices.tri_it_out, [seats[0], seats[1]]),
             Choice::TriCore => Setup::tricore([seats[0], seats[1]]),
+            Choice::Trisq => Setup::trisq(TrisqOptions { size: choices.trisq_size }, [seats[0], seats[1]]),
         };
         next.set(Screen::Playing);
     }

@@ -26,6 +26,7 @@ use crate::rules::tri_it_out::TriItOut;
 use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
+use crate::rules::trisq::Trisq;
 
 pub use crate::ai::Seat;
 pub use model::{AppGame, Command, GameOptions, Model, MoveIntent, Setup, Status};
@@ -105,6 +106,7 @@ pub struct Playing<'w> {
     trigon: Option<Res<'w, Model<Trigon>>>,
     tri_it_out: Option<Res<'w, Model<TriItOut>>>,
     tricore: Option<Res<'w, Model<TriCore>>>,
+    trisq: Option<Res<'w, Model<Trisq>>>,
 }
 
 /// Something done with the model in play, whatever its game type ([`Playing::with`]).
@@ -124,8 +126,10 @@ impl Playing<'_> {
             Some(task.run(model))
         } else if let Some(model) = &self.tri_it_out {
             Some(task.run(model))
+        } else if let Some(model) = &self.tricore {
+            Some(task.run(model))
         } else {
-            self.tricore.as_ref().map(|model| task.run(model))
+            self.trisq.as_ref().map(|model| task.run(model))
         }
     }
 }

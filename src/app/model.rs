@@ -11,6 +11,7 @@ use crate::rules::tri_it_out::{TriItOut, TriItOutOptions};
 use crate::rules::tricore::{TriCore, TriCoreOptions};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
+use crate::rules::trisq::{Trisq, TrisqOptions};
 use crate::rules::{Game, Player};
 
 /// What the app needs of a game beyond its rules: names for titles and messages, and the moves the
@@ -110,13 +111,15 @@ pub enum GameOptions {
     TriItOut(TriItOutOptions),
     /// TriCore (no options).
     TriCore(TriCoreOptions),
+    /// Trisq, with its board size.
+    Trisq(TrisqOptions),
 }
 
 impl GameOptions {
     /// How many seats the game has.
     pub fn seats(&self) -> usize {
         match self {
-            GameOptions::Trike(_) | GameOptions::TriItOut(_) | GameOptions::TriCore(_) => 2,
+            GameOptions::Trike(_) | GameOptions::TriItOut(_) | GameOptions::TriCore(_) | GameOptions::Trisq(_) => 2,
             GameOptions::Trigon(o) => match o.variant {
                 Variant::Four => 4,
                 Variant::Two => 2,
@@ -166,6 +169,11 @@ impl Setup {
     /// A game of TriCore (seat 0 is Black and places the first core).
     pub fn tricore(seats: [Seat; 2]) -> Setup {
         Setup { game: GameOptions::TriCore(TriCoreOptions::default()), seats: seats.to_vec() }
+    }
+
+    /// A game of Trisq (seat 0 is Red, top and bottom, and places first).
+    pub fn trisq(options: TrisqOptions, seats: [Seat; 2]) -> Setup {
+        Setup { game: GameOptions::Trisq(options), seats: seats.to_vec() }
     }
 }
 
@@ -419,11 +427,13 @@ pub(super) fn plugin(app: &mut App) {
             commands.remove_resource::<Model<Trigon>>();
             commands.remove_resource::<Model<TriItOut>>();
             commands.remove_resource::<Model<TriCore>>();
+            commands.remove_resource::<Model<Trisq>>();
         });
     game_plugin::<Trike>(app);
     game_plugin::<Trigon>(app);
     game_plugin::<TriItOut>(app);
     game_plugin::<TriCore>(app);
+    game_plugin::<Trisq>(app);
 }
 
 /// The model's systems for one game type.
@@ -447,6 +457,7 @@ fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Stat
         GameOptions::Trigon(options) => insert::<Trigon>(&mut commands, &mut status, options, &setup.seats),
         GameOptions::TriItOut(options) => insert::<TriItOut>(&mut commands, &mut status, options, &setup.seats),
         GameOptions::TriCore(options) => insert::<TriCore>(&mut commands, &mut status, options, &setup.seats),
+        GameOptions::Trisq(options) => insert::<Trisq>(&mut commands, &mut status, options, &setup.seats),
     }
 }
 

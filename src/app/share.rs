@@ -15,6 +15,7 @@ use crate::rules::Game;
 use crate::rules::record::{Record, RecordError};
 use crate::rules::tri_it_out::TriItOut;
 use crate::rules::tricore::TriCore;
+use crate::rules::trisq::Trisq;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 
@@ -88,6 +89,8 @@ fn open_record(
         check::<TriItOut>(&record, &playing)
     } else if TriCore::IDS.contains(&id) {
         check::<TriCore>(&record, &playing)
+    } else if Trisq::IDS.contains(&id) {
+        check::<Trisq>(&record, &playing)
     } else {
         // Trike's replay names the game it expected when the record is of none of these.
         check::<Trike>(&record, &playing)

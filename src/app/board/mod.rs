@@ -1,13 +1,14 @@
 //! The board's entities: every cell, the pawn and every checker is an entity with components
 //! (cell, owner). [`plugin`] keeps them in step with the [`Model`] headless; [`view_plugin`] gives
-//! them meshes and colours. One view per game: [`trike`], [`trigon`], [`tri_it_out`], [`tricore`];
-//! the last two share the point lattice's board ([`lattice`]).
+//! them meshes and colours. One view per game: [`trike`], [`trigon`], [`tri_it_out`], [`tricore`],
+//! [`trisq`]; Tri-It-Out and TriCore share the point lattice's board ([`lattice`]).
 
 pub mod lattice;
 pub mod tri_it_out;
 pub mod tricore;
 pub mod trigon;
 pub mod trike;
+pub mod trisq;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -116,6 +117,7 @@ pub(super) fn plugin(app: &mut App) {
     lattice::plugin(app);
     tri_it_out::plugin(app);
     tricore::plugin(app);
+    trisq::plugin(app);
 }
 
 /// The view: meshes, colours, coordinate labels and the camera fit.
@@ -125,6 +127,7 @@ pub(super) fn view_plugin(app: &mut App) {
     lattice::view_plugin(app);
     tri_it_out::view_plugin(app);
     tricore::view_plugin(app);
+    trisq::view_plugin(app);
 }
 
 /// In Trike a pressed cell is where the pawn should go.

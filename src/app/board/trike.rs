@@ -132,7 +132,8 @@ pub(super) fn view_plugin(app: &mut App) {
 }
 
 /// The cells and points of the other games' boards, which are board cells too.
-type OtherGamesCells = Or<(With<super::trigon::TrigonCell>, With<super::lattice::LatticePoint>)>;
+type OtherGamesCells =
+    Or<(With<super::trigon::TrigonCell>, With<super::lattice::LatticePoint>, With<super::trisq::TrisqSquare>)>;
 
 fn dress_cell(add: On<Add, BoardCell>, others: Query<(), OtherGamesCells>, art: Res<Art>, mut commands: Commands) {
     // The other games' cells and points are board cells too (for picking); their views dress them.

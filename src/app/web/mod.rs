@@ -26,6 +26,7 @@ use crate::rules::tri_it_out::TriItOut;
 use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
+use crate::rules::trisq::Trisq;
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -76,7 +77,14 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             follow_link,
-            (take_played::<Trike>, take_played::<TriItOut>, take_played::<TriCore>, take_played::<Trigon>).chain(),
+            (
+                take_played::<Trike>,
+                take_played::<TriItOut>,
+                take_played::<TriCore>,
+                take_played::<Trisq>,
+                take_played::<Trigon>,
+            )
+                .chain(),
             take_uploads,
         )
             .in_set(Step::Intents),
@@ -208,6 +216,7 @@ fn publish_state(
     trigon_search: Res<AiSearch<Trigon>>,
     tri_it_out_search: Res<AiSearch<TriItOut>>,
     tricore_search: Res<AiSearch<TriCore>>,
+    trisq_search: Res<AiSearch<Trisq>>,
     mut shown: Local<Option<(Option<u64>, Status, bool)>>,
 ) {
     struct Revision;
@@ -220,7 +229,8 @@ fn publish_state(
     let thinking = trike_search.is_thinking()
         || trigon_search.is_thinking()
         || tri_it_out_search.is_thinking()
-        || tricore_search.is_thinking();
+        || tricore_search.is_thinking()
+        || trisq_search.is_thinking();
     let key = (playing.with(Revision), status.clone(), thinking);
     if shown.as_ref() == Some(&key) {
         return;
