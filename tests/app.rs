@@ -692,3 +692,5 @@ fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
 mod tri_it_out;
 #[path = "app/tricore.rs"]
 mod tricore;
+#[path = "app/trisq.rs"]
+mod trisq;

@@ -15,9 +15,9 @@ use crate::rules::Game;
 use crate::rules::record::{Record, RecordError};
 use crate::rules::tri_it_out::TriItOut;
 use crate::rules::tricore::TriCore;
-use crate::rules::trisq::Trisq;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
+use crate::rules::trisq::Trisq;
 
 /// What starts a share link's fragment.
 pub const PREFIX: &str = "#game=";

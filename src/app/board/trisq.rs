@@ -441,7 +441,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                refresh_legal.before(Step::Intents).run_if(resource_exists_and_changed::<Model<Trisq>>),
+                // After the model changes (or a new one is inserted), before the views and the next
+                // frame's clicks read them.
+                refresh_legal.after(Step::Apply).before(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
                 clicks.in_set(Step::Intents).run_if(resource_exists::<Model<Trisq>>),
                 sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
                 mark_tiles.after(sync).in_set(Step::View).run_if(resource_exists::<Model<Trisq>>),
