@@ -10,15 +10,17 @@
 use serde::{Deserialize, Serialize};
 
 use super::bits::BitSet;
-use super::geometry::trisq::{BOTTOM, LEFT, MAX_SIDE, MIN_SIDE, RIGHT, TOP, TrisqBoard};
+use super::geometry::trisq::{BOTTOM, LEFT, MAX_POINT, MAX_SIDE, MIN_SIDE, NO_SLOT, RIGHT, TOP, TrisqBoard};
 use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 
-/// Words of a set of slots of the largest board (`8·9² = 648` slots).
-const WORDS: usize = (8 * MAX_SIDE * MAX_SIDE).div_ceil(64);
+/// Words of a set of slots of the largest board (`8·9² = 648` slots, and [`NO_SLOT`], never set).
+const WORDS: usize = (8 * MAX_SIDE * MAX_SIDE + 1).div_ceil(64);
 /// A set of slots.
 type Slots = BitSet<WORDS>;
 /// Union-find nodes: the slots, then the four board edges.
 const NODES: usize = 8 * MAX_SIDE * MAX_SIDE + 4;
+/// The union-find node of the first board edge ([`TOP`]); the others follow in bit order.
+const EDGE_NODE: usize = 8 * MAX_SIDE * MAX_SIDE;
 
 /// Trisq's options (`rules/trisq.md` §Board).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,16 +64,32 @@ pub struct Trisq {
     board: &'static TrisqBoard,
     /// The pieces of each colour.
     own: [Slots; 2],
-    /// The filling chosen in each square: 0 none, 1 H, 2 V.
-    filling: [u8; MAX_SIDE * MAX_SIDE],
+    /// The slots no piece may enter: taken, or of the other filling in a square that holds a piece
+    /// (`rules/trisq.md` §The piece and the slots).
+    blocked: Slots,
     mover: u8,
     ply: u16,
-    /// Pieces the mover has placed this turn (0, 1 or 2 — a second ends the turn).
+    /// Pieces the mover has placed this turn (0 or 1; a second ends the turn).
     placed: u8,
-    /// The first piece of this turn, while one is down.
-    first: Option<u16>,
+    /// The first piece of this turn while one is down, else [`NO_SLOT`].
+    first: u16,
+    /// The own pieces point-adjacent to `first` without a bridge, as bits `i` of
+    /// `point_rows[first]`: a second piece must bridge them all (`rules/trisq.md` §Play).
+    pending: u8,
     winner: Option<u8>,
+    /// Union-find over the slots and the board edges ([`EDGE_NODE`]): each player's pieces are
+    /// joined to their edge-adjacent own pieces and to their own edges they lie on.
     parent: [u16; NODES],
+}
+
+/// The edge bits of colour `c`: Red top and bottom, Blue left and right.
+fn own_edges(c: usize) -> (u8, u8) {
+    if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) }
+}
+
+/// The union-find nodes of colour `c`'s two edges.
+fn edge_nodes(c: usize) -> [usize; 2] {
+    if c == 0 { [EDGE_NODE, EDGE_NODE + 1] } else { [EDGE_NODE + 2, EDGE_NODE + 3] }
 }
 
 impl Trisq {
@@ -90,16 +108,16 @@ impl Trisq {
 
     /// The first piece of the turn in progress (placed, the turn not yet ended), if any.
     pub fn first_placed(&self) -> Option<usize> {
-        self.first.map(|s| s as usize)
+        (self.first != NO_SLOT).then_some(self.first as usize)
     }
 
     /// Why `end` would be refused now: the first piece of the turn and an own piece point-adjacent
     /// to it without a bridge (`rules/trisq.md` §Play). `None` when no turn is half done or the
     /// turn may end.
     pub fn end_blocker(&self) -> Option<(usize, usize)> {
-        let s = self.first? as usize;
-        let own = self.own[self.mover as usize];
-        self.unbridged(&own, s).next().map(|q| (s, q))
+        let s = self.first_placed()?;
+        (self.pending != 0)
+            .then(|| (s, self.board.point_rows[s][self.pending.trailing_zeros() as usize] as usize))
     }
 
     /// The winner's chain once the game is over: a shortest run of edge-adjacent winner's pieces
@@ -107,11 +125,11 @@ impl Trisq {
     pub fn winning_chain(&self) -> Vec<usize> {
         let Some(w) = self.winner else { return Vec::new() };
         let c = w as usize;
-        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+        let (ea, eb) = own_edges(c);
         let n = self.board.slots();
         let mut from = vec![usize::MAX; n];
         let mut queue = std::collections::VecDeque::new();
-        for s in (0..n).filter(|&s| self.own[c].contains(s) && self.board.edges[s] & ea != 0) {
+        for s in self.own[c].iter().filter(|&s| self.board.edges[s] & ea != 0) {
             from[s] = s;
             queue.push_back(s);
         }
@@ -138,36 +156,30 @@ impl Trisq {
 
     /// True when `slot` is empty and its square allows its filling (`rules/trisq.md` §The piece).
     pub fn available(&self, slot: usize) -> bool {
-        let f = self.filling[slot / 8];
-        !self.own[0].contains(slot) && !self.own[1].contains(slot) && (f == 0 || f == (slot / 4 % 2) as u8 + 1)
+        slot < self.board.slots() && !self.blocked.contains(slot)
     }
 
-    /// Two slots that can hold pieces together: different, and in one square only of one filling.
-    fn compatible(a: usize, b: usize) -> bool {
-        a != b && (a / 8 != b / 8 || a / 4 == b / 4)
+    /// The own pieces (in `own`) point-adjacent to slot `s` that have no bridge in `own`, as bits
+    /// `i` of `point_rows[s]` (`rules/trisq.md` §Play: a bridge is a third piece edge-adjacent to both).
+    #[inline(always)]
+    fn unbridged(&self, own: &Slots, s: usize) -> u8 {
+        let (points, bridges) = (&self.board.point_rows[s], &self.board.bridge_rows[s]);
+        let mut mask = 0;
+        for i in 0..MAX_POINT {
+            if own.contains(points[i] as usize) && !bridges[i].iter().any(|&r| own.contains(r as usize)) {
+                mask |= 1 << i;
+            }
+        }
+        mask
     }
 
-    /// Whether own pieces `p` and `q` (point-adjacent) have an own bridge in `own`.
-    fn bridged(&self, own: &Slots, p: usize, q: usize) -> bool {
-        self.board.edge_adjacent[p]
-            .iter()
-            .any(|&r| own.contains(r as usize) && self.board.edge_adjacent[q].contains(&r))
-    }
-
-    /// The own pieces point-adjacent to `p` without a bridge, with `own` the mover's pieces
-    /// (including `p`).
-    fn unbridged(&self, own: &Slots, p: usize) -> impl Iterator<Item = usize> + '_ {
-        let own = *own;
-        self.board.point_adjacent[p]
-            .iter()
-            .map(|&q| q as usize)
-            .filter(move |&q| own.contains(q) && !self.bridged(&own, p, q))
-    }
-
-    /// The end-of-turn condition for the pieces `new` just added to the mover's `own`
-    /// (`rules/trisq.md` §Play): every own piece point-adjacent to a new one is bridged.
-    fn turn_ok(&self, own: &Slots, new: &[usize]) -> bool {
-        new.iter().all(|&p| self.unbridged(own, p).next().is_none())
+    /// The root of `x` without compressing paths (for questions that change nothing).
+    #[inline(always)]
+    fn root(&self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            x = self.parent[x] as usize;
+        }
+        x
     }
 
     fn find(parent: &mut [u16; NODES], mut x: usize) -> usize {
@@ -179,37 +191,17 @@ impl Trisq {
         x
     }
 
-    fn union(parent: &mut [u16; NODES], a: usize, b: usize) {
-        let (ra, rb) = (Self::find(parent, a), Self::find(parent, b));
-        if ra != rb {
-            parent[ra] = rb as u16;
-        }
-    }
-
-    /// The two edge nodes of colour `c` (Red: top and bottom; Blue: left and right).
-    fn edge_nodes(c: usize) -> [usize; 2] {
-        let base = 8 * MAX_SIDE * MAX_SIDE;
-        if c == 0 { [base, base + 1] } else { [base + 2, base + 3] }
-    }
-
-    /// The root of `x` without compressing paths (for questions that change nothing).
-    fn root(&self, mut x: usize) -> usize {
-        while self.parent[x] as usize != x {
-            x = self.parent[x] as usize;
-        }
-        x
-    }
-
     /// True when placing `slot` for the mover would join the mover's two edges: the groups it
     /// would join (its own edge-adjacent pieces' and the edges it lies on) hold both edges.
+    #[inline]
     fn completes_chain(&self, slot: usize) -> bool {
         let c = self.mover as usize;
-        let [a, b] = Self::edge_nodes(c);
+        let [a, b] = edge_nodes(c);
         let (ra, rb) = (self.root(a), self.root(b));
         let edges = self.board.edges[slot];
-        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+        let (ea, eb) = own_edges(c);
         let (mut hit_a, mut hit_b) = (edges & ea != 0, edges & eb != 0);
-        for &n in &self.board.edge_adjacent[slot] {
+        for &n in &self.board.edge_rows[slot] {
             if self.own[c].contains(n as usize) {
                 let r = self.root(n as usize);
                 hit_a |= r == ra;
@@ -219,65 +211,109 @@ impl Trisq {
         hit_a && hit_b
     }
 
-    /// Whether `s` may be the first placement of a turn (not the opening): legal alone, or with a
-    /// second piece that makes the pair legal, or completing the chain.
-    fn first_ok(&self, s: usize) -> bool {
-        if !self.available(s) {
-            return false;
+    /// Calls `f` with every available slot that completes the mover's chain now, possibly more
+    /// than once each, until `f` returns true; returns whether it did. Such a slot is edge-adjacent
+    /// to a piece of the group holding one of the mover's edges.
+    fn each_chain_completer(&self, mut f: impl FnMut(usize) -> bool) -> bool {
+        let c = self.mover as usize;
+        let [a, b] = edge_nodes(c);
+        let (ra, rb) = (self.root(a), self.root(b));
+        for p in self.own[c].iter() {
+            let r = self.root(p);
+            if r != ra && r != rb {
+                continue;
+            }
+            for &t in &self.board.edge_rows[p] {
+                let t = t as usize;
+                if t != NO_SLOT as usize && !self.blocked.contains(t) && self.completes_chain(t) && f(t) {
+                    return true;
+                }
+            }
         }
+        false
+    }
+
+    /// Whether `s` (available) may be the first placement of a turn after the opening: legal alone,
+    /// completing the chain, or with a second piece that makes the pair legal (`rules/trisq.md` §Play).
+    #[inline]
+    fn first_ok(&self, s: usize) -> bool {
+        let own = &self.own[self.mover as usize];
+        self.unbridged(own, s) == 0 || self.completes_chain(s) || self.has_second(s)
+    }
+
+    /// Whether some second piece makes a legal turn with first piece `s` (available, not legal alone):
+    /// a bridge of all of `s`'s unbridged contacts that leaves none of its own, or a piece completing
+    /// the chain.
+    fn has_second(&self, s: usize) -> bool {
         let c = self.mover as usize;
         let mut own = self.own[c];
+        let pending = self.unbridged(&own, s);
         own.insert(s);
-        self.turn_ok(&own, &[s]) || self.completes_chain(s) || self.has_second(&own, s)
-    }
-
-    /// Whether some second piece `t` completes a legal pair with first piece `s` (already in `own`).
-    fn has_second(&self, own: &Slots, s: usize) -> bool {
-        // The second piece must bridge `s` to each unbridged partner: it is edge-adjacent to `s`.
-        let bridges = self.board.edge_adjacent[s].iter().any(|&t| {
+        let first_contact = pending.trailing_zeros() as usize;
+        let bridging = self.board.bridge_rows[s][first_contact].iter().any(|&t| {
             let t = t as usize;
-            self.unbridged(own, s).all(|q| self.board.edge_adjacent[t].contains(&(q as u16)))
-                && self.second_ok(own, s, t)
+            t != NO_SLOT as usize
+                && !self.blocked.contains(t)
+                && (s / 8 != t / 8 || s / 4 == t / 4)
+                && self.bridges_all(s, pending, t)
+                && self.unbridged(&own, t) == 0
         });
-        bridges || {
-            // A second piece that completes the chain ends the game at once, whatever the condition.
+        bridging || {
             let mut after = self.clone();
             after.place_piece(s);
-            (0..self.board.slots()).any(|t| Self::compatible(s, t) && after.available(t) && after.completes_chain(t))
+            after.each_chain_completer(|_| true)
         }
     }
 
-    /// Puts the mover's piece into `slot` and joins it to its own edge-adjacent pieces and to the
-    /// mover's edges it lies on.
+    /// True when `t` is edge-adjacent to each of `s`'s contacts in `pending` (bits of `point_rows[s]`).
+    #[inline(always)]
+    fn bridges_all(&self, s: usize, pending: u8, t: usize) -> bool {
+        let mut m = pending;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if !self.board.bridge_rows[s][i].contains(&(t as u16)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `t` (available) may be the second piece after the turn's first: the pair meets the
+    /// end-of-turn condition, or `t` completes the chain.
+    #[inline]
+    fn second_ok(&self, t: usize) -> bool {
+        let own = &self.own[self.mover as usize];
+        (self.bridges_all(self.first as usize, self.pending, t) && self.unbridged(own, t) == 0)
+            || self.completes_chain(t)
+    }
+
+    /// Puts the mover's piece into `slot`, closes the square to the other filling, and joins the
+    /// piece to its own edge-adjacent pieces and to the mover's edges it lies on.
     fn place_piece(&mut self, slot: usize) {
         let c = self.mover as usize;
         self.own[c].insert(slot);
-        self.filling[slot / 8] = (slot / 4 % 2) as u8 + 1;
-        for &n in &self.board.edge_adjacent[slot] {
+        self.blocked.insert(slot);
+        let other = (slot / 4) ^ 1;
+        self.blocked.0[other * 4 / 64] |= 0xF << (other * 4 % 64);
+        for &n in &self.board.edge_rows[slot] {
             if self.own[c].contains(n as usize) {
-                Self::union(&mut self.parent, slot, n as usize);
+                let (ra, rb) = (Self::find(&mut self.parent, slot), Self::find(&mut self.parent, n as usize));
+                if ra != rb {
+                    self.parent[ra] = rb as u16;
+                }
             }
         }
         let edges = self.board.edges[slot];
-        let [a, b] = Self::edge_nodes(c);
-        let (ea, eb) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
-        if edges & ea != 0 {
-            Self::union(&mut self.parent, slot, a);
+        let (ea, eb) = own_edges(c);
+        for (bit, node) in [(ea, edge_nodes(c)[0]), (eb, edge_nodes(c)[1])] {
+            if edges & bit != 0 {
+                let (ra, rb) = (Self::find(&mut self.parent, slot), Self::find(&mut self.parent, node));
+                if ra != rb {
+                    self.parent[ra] = rb as u16;
+                }
+            }
         }
-        if edges & eb != 0 {
-            Self::union(&mut self.parent, slot, b);
-        }
-    }
-
-    /// Whether `t` may be the second piece after `s` (in `own`): available and compatible, and the
-    /// pair meets the end-of-turn condition, or `t` completes the chain.
-    fn second_ok(&self, own: &Slots, s: usize, t: usize) -> bool {
-        if !self.available(t) || !Self::compatible(s, t) {
-            return false;
-        }
-        let mut both = *own;
-        both.insert(t);
-        self.turn_ok(&both, &[s, t])
     }
 
     fn legal(&self, mv: TrisqMove) -> Result<(), String> {
@@ -286,12 +322,13 @@ impl Trisq {
         }
         let c = self.mover as usize;
         let Some(slot) = mv.slot() else {
-            let Some(s) = self.first else { return Err("end comes only after a single placement".into()) };
-            let own = self.own[c];
-            if let Some(q) = self.unbridged(&own, s as usize).next() {
+            let Some(s) = self.first_placed() else {
+                return Err("end comes only after a single placement".into());
+            };
+            if let Some((_, q)) = self.end_blocker() {
                 return Err(format!(
                     "the turn cannot end: {} and {} touch at a point without a bridge of {}",
-                    self.slot_name(s as usize),
+                    self.slot_name(s),
                     self.slot_name(q),
                     NAMES[c]
                 ));
@@ -304,25 +341,36 @@ impl Trisq {
         if !self.available(slot) {
             return Err(format!("{} is taken or its square holds the other filling", self.slot_name(slot)));
         }
-        if self.completes_chain(slot) {
-            return Ok(());
-        }
-        match self.first {
-            None if self.ply == 0 => Ok(()),
-            None if self.first_ok(slot) => Ok(()),
+        match self.first_placed() {
+            None if self.ply == 0 || self.first_ok(slot) => Ok(()),
             None => Err(format!("{} would leave a point contact without a bridge", self.slot_name(slot))),
-            Some(s) => {
-                if self.second_ok(&self.own[c], s as usize, slot) {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "{} with {} would leave a point contact without a bridge",
-                        self.slot_name(slot),
-                        self.slot_name(s as usize)
-                    ))
-                }
+            Some(_) if self.second_ok(slot) => Ok(()),
+            Some(s) => Err(format!(
+                "{} with {} would leave a point contact without a bridge",
+                self.slot_name(slot),
+                self.slot_name(s)
+            )),
+        }
+    }
+
+    /// The legal second pieces when the first forces one (`pending` not empty): the bridges of its
+    /// first unbridged contact that pass [`Trisq::second_ok`], and the chain completers. Fills `out`
+    /// without repeats.
+    fn forced_seconds(&self, out: &mut Vec<TrisqMove>) {
+        out.clear();
+        let s = self.first as usize;
+        for &t in &self.board.bridge_rows[s][self.pending.trailing_zeros() as usize] {
+            let t = t as usize;
+            if t != NO_SLOT as usize && !self.blocked.contains(t) && self.second_ok(t) {
+                out.push(TrisqMove::place(t));
             }
         }
+        self.each_chain_completer(|t| {
+            if !out.contains(&TrisqMove::place(t)) {
+                out.push(TrisqMove::place(t));
+            }
+            false
+        });
     }
 
     /// A slot's name: `c4H2`.
@@ -355,11 +403,12 @@ impl Game for Trisq {
             options: options.clone(),
             board: TrisqBoard::get(n),
             own: [Slots::default(); 2],
-            filling: [0; MAX_SIDE * MAX_SIDE],
+            blocked: Slots::default(),
             mover: 0,
             ply: 0,
             placed: 0,
-            first: None,
+            first: NO_SLOT,
+            pending: 0,
             winner: None,
             parent,
         })
@@ -386,12 +435,23 @@ impl Game for Trisq {
         if self.winner.is_some() {
             return;
         }
+        if self.first != NO_SLOT && self.pending != 0 {
+            self.forced_seconds(out);
+            return;
+        }
         for slot in 0..self.board.slots() {
-            if self.available(slot) && self.legal(TrisqMove::place(slot)).is_ok() {
+            if self.blocked.contains(slot) {
+                continue;
+            }
+            let ok = match self.first {
+                NO_SLOT => self.ply == 0 || self.first_ok(slot),
+                _ => self.second_ok(slot),
+            };
+            if ok {
                 out.push(TrisqMove::place(slot));
             }
         }
-        if self.first.is_some() && self.legal(TrisqMove::END).is_ok() {
+        if self.first != NO_SLOT {
             out.push(TrisqMove::END);
         }
     }
@@ -410,7 +470,7 @@ impl Game for Trisq {
             return;
         };
         self.place_piece(slot);
-        let [a, b] = Self::edge_nodes(c);
+        let [a, b] = edge_nodes(c);
         if Self::find(&mut self.parent, a) == Self::find(&mut self.parent, b) {
             self.winner = Some(self.mover);
             return;
@@ -419,7 +479,8 @@ impl Game for Trisq {
         if self.ply == 1 || self.placed == 2 {
             self.next_turn();
         } else {
-            self.first = Some(slot as u16);
+            self.first = slot as u16;
+            self.pending = self.unbridged(&self.own[c], slot);
         }
     }
 
@@ -498,19 +559,31 @@ impl Game for Trisq {
         self.board.slots() + 1
     }
 
-    /// Uniform over the legal moves, by rejection: a random slot (or `end`) is drawn until one is
-    /// legal, which needs a handful of checks instead of generating every move; after 64 misses it
-    /// falls back to [`Game::legal_moves`].
+    /// Uniform over the legal moves. A forced second piece is drawn from the few candidates
+    /// ([`Trisq::forced_seconds`]); otherwise by rejection: a random slot (or `end` after a first
+    /// piece) is drawn until one is legal, a handful of bit tests each instead of generating every
+    /// move; after 64 misses it falls back to [`Game::legal_moves`].
     fn random_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrisqMove>) -> Option<TrisqMove> {
         if self.winner.is_some() {
             return None;
         }
         let slots = self.board.slots();
-        for _ in 0..64 {
-            let k = random_index(rng, slots + 1);
-            let mv = if k == slots { TrisqMove::END } else { TrisqMove::place(k) };
-            if (k == slots || self.available(k)) && self.legal(mv).is_ok() {
-                return Some(mv);
+        if self.first == NO_SLOT {
+            for _ in 0..64 {
+                let k = random_index(rng, slots);
+                if !self.blocked.contains(k) && (self.ply == 0 || self.first_ok(k)) {
+                    return Some(TrisqMove::place(k));
+                }
+            }
+        } else if self.pending == 0 {
+            for _ in 0..64 {
+                let k = random_index(rng, slots + 1);
+                if k == slots {
+                    return Some(TrisqMove::END);
+                }
+                if !self.blocked.contains(k) && self.second_ok(k) {
+                    return Some(TrisqMove::place(k));
+                }
             }
         }
         self.legal_moves(buf);
@@ -522,6 +595,7 @@ impl Trisq {
     fn next_turn(&mut self) {
         self.mover ^= 1;
         self.placed = 0;
-        self.first = None;
+        self.first = NO_SLOT;
+        self.pending = 0;
     }
 }
