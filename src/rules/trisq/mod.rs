@@ -17,10 +17,6 @@ use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 const WORDS: usize = (8 * MAX_SIDE * MAX_SIDE + 1).div_ceil(64);
 /// A set of slots.
 type Slots = BitSet<WORDS>;
-/// Union-find nodes: the slots, then the four board edges.
-const NODES: usize = 8 * MAX_SIDE * MAX_SIDE + 4;
-/// The union-find node of the first board edge ([`TOP`]); the others follow in bit order.
-const EDGE_NODE: usize = 8 * MAX_SIDE * MAX_SIDE;
 
 /// Trisq's options (`rules/trisq.md` §Board).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,9 +73,9 @@ pub struct Trisq {
     /// `point_rows[first]`: a second piece must bridge them all (`rules/trisq.md` §Play).
     pending: u8,
     winner: Option<u8>,
-    /// Union-find over the slots and the board edges ([`EDGE_NODE`]): each player's pieces are
-    /// joined to their edge-adjacent own pieces and to their own edges they lie on.
-    parent: [u16; NODES],
+    /// `reach[c][e]`: colour `c`'s pieces joined by a chain of edge-adjacent own pieces to its edge
+    /// `e` (0: top or left, 1: bottom or right). A piece in both wins (`rules/trisq.md` §End).
+    reach: [[Slots; 2]; 2],
 }
 
 /// The edge bits of colour `c`: Red top and bottom, Blue left and right.
@@ -87,10 +83,6 @@ fn own_edges(c: usize) -> (u8, u8) {
     if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) }
 }
 
-/// The union-find nodes of colour `c`'s two edges.
-fn edge_nodes(c: usize) -> [usize; 2] {
-    if c == 0 { [EDGE_NODE, EDGE_NODE + 1] } else { [EDGE_NODE + 2, EDGE_NODE + 3] }
-}
 
 impl Trisq {
     /// The board's tables.
@@ -173,56 +165,29 @@ impl Trisq {
         mask
     }
 
-    /// The root of `x` without compressing paths (for questions that change nothing).
-    #[inline(always)]
-    fn root(&self, mut x: usize) -> usize {
-        while self.parent[x] as usize != x {
-            x = self.parent[x] as usize;
-        }
-        x
-    }
-
-    fn find(parent: &mut [u16; NODES], mut x: usize) -> usize {
-        while parent[x] as usize != x {
-            let up = parent[parent[x] as usize];
-            parent[x] = up;
-            x = up as usize;
-        }
-        x
-    }
-
-    /// True when placing `slot` for the mover would join the mover's two edges: the groups it
-    /// would join (its own edge-adjacent pieces' and the edges it lies on) hold both edges.
+    /// True when placing `slot` for the mover would join the mover's two edges: it lies on or
+    /// touches (edge-adjacent) pieces reaching each of them.
     #[inline]
     fn completes_chain(&self, slot: usize) -> bool {
         let c = self.mover as usize;
-        let [a, b] = edge_nodes(c);
-        let (ra, rb) = (self.root(a), self.root(b));
-        let edges = self.board.edges[slot];
         let (ea, eb) = own_edges(c);
-        let (mut hit_a, mut hit_b) = (edges & ea != 0, edges & eb != 0);
-        for &n in &self.board.edge_rows[slot] {
-            if self.own[c].contains(n as usize) {
-                let r = self.root(n as usize);
-                hit_a |= r == ra;
-                hit_b |= r == rb;
-            }
-        }
-        hit_a && hit_b
+        let edges = self.board.edges[slot];
+        let [ra, rb] = &self.reach[c];
+        let row = &self.board.edge_rows[slot];
+        (edges & ea != 0 || row.iter().any(|&n| ra.contains(n as usize)))
+            && (edges & eb != 0 || row.iter().any(|&n| rb.contains(n as usize)))
     }
 
     /// Calls `f` with every available slot that completes the mover's chain now, possibly more
     /// than once each, until `f` returns true; returns whether it did. Such a slot is edge-adjacent
-    /// to a piece of the group holding one of the mover's edges.
+    /// to a piece reaching one of the mover's edges.
     fn each_chain_completer(&self, mut f: impl FnMut(usize) -> bool) -> bool {
         let c = self.mover as usize;
-        let [a, b] = edge_nodes(c);
-        let (ra, rb) = (self.root(a), self.root(b));
-        for p in self.own[c].iter() {
-            let r = self.root(p);
-            if r != ra && r != rb {
-                continue;
-            }
+        let [ra, rb] = &self.reach[c];
+        if ra.is_empty() && rb.is_empty() {
+            return false;
+        }
+        for p in ra.iter().chain(rb.iter()) {
             for &t in &self.board.edge_rows[p] {
                 let t = t as usize;
                 if t != NO_SLOT as usize && !self.blocked.contains(t) && self.completes_chain(t) && f(t) {
@@ -288,29 +253,42 @@ impl Trisq {
             || self.completes_chain(t)
     }
 
-    /// Puts the mover's piece into `slot`, closes the square to the other filling, and joins the
-    /// piece to its own edge-adjacent pieces and to the mover's edges it lies on.
+    /// Puts the mover's piece into `slot`, closes the square to the other filling, and extends the
+    /// mover's reach sets: when the piece lies on an edge or touches a piece reaching it, it and the
+    /// own pieces joined to it through edge adjacency reach that edge (each piece joins once a game).
     fn place_piece(&mut self, slot: usize) {
         let c = self.mover as usize;
         self.own[c].insert(slot);
         self.blocked.insert(slot);
         let other = (slot / 4) ^ 1;
         self.blocked.0[other * 4 / 64] |= 0xF << (other * 4 % 64);
-        for &n in &self.board.edge_rows[slot] {
-            if self.own[c].contains(n as usize) {
-                let (ra, rb) = (Self::find(&mut self.parent, slot), Self::find(&mut self.parent, n as usize));
-                if ra != rb {
-                    self.parent[ra] = rb as u16;
-                }
+        let (ea, eb) = own_edges(c);
+        let edges = self.board.edges[slot];
+        let row = &self.board.edge_rows[slot];
+        for (e, bit) in [(0, ea), (1, eb)] {
+            let reach = &self.reach[c][e];
+            if edges & bit != 0 || row.iter().any(|&n| reach.contains(n as usize)) {
+                self.flood(c, e, slot);
             }
         }
-        let edges = self.board.edges[slot];
-        let (ea, eb) = own_edges(c);
-        for (bit, node) in [(ea, edge_nodes(c)[0]), (eb, edge_nodes(c)[1])] {
-            if edges & bit != 0 {
-                let (ra, rb) = (Self::find(&mut self.parent, slot), Self::find(&mut self.parent, node));
-                if ra != rb {
-                    self.parent[ra] = rb as u16;
+    }
+
+    /// Adds `slot` and the own pieces joined to it through edge adjacency to `reach[c][e]`.
+    fn flood(&mut self, c: usize, e: usize, slot: usize) {
+        // A board holds at most 4 pieces a square, so the stack never overflows.
+        let mut stack = [0u16; 4 * MAX_SIDE * MAX_SIDE];
+        let mut top = 1;
+        stack[0] = slot as u16;
+        self.reach[c][e].insert(slot);
+        while top > 0 {
+            top -= 1;
+            let x = stack[top] as usize;
+            for &n in &self.board.edge_rows[x] {
+                let n = n as usize;
+                if self.own[c].contains(n) && !self.reach[c][e].contains(n) {
+                    self.reach[c][e].insert(n);
+                    stack[top] = n as u16;
+                    top += 1;
                 }
             }
         }
@@ -395,10 +373,6 @@ impl Game for Trisq {
         if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
             return Err(format!("size {n} is outside {MIN_SIDE}–{MAX_SIDE}"));
         }
-        let mut parent = [0u16; NODES];
-        for (i, p) in parent.iter_mut().enumerate() {
-            *p = i as u16;
-        }
         Ok(Trisq {
             options: options.clone(),
             board: TrisqBoard::get(n),
@@ -410,7 +384,7 @@ impl Game for Trisq {
             first: NO_SLOT,
             pending: 0,
             winner: None,
-            parent,
+            reach: [[Slots::default(); 2]; 2],
         })
     }
 
@@ -470,8 +444,7 @@ impl Game for Trisq {
             return;
         };
         self.place_piece(slot);
-        let [a, b] = edge_nodes(c);
-        if Self::find(&mut self.parent, a) == Self::find(&mut self.parent, b) {
+        if self.reach[c][0].contains(slot) && self.reach[c][1].contains(slot) {
             self.winner = Some(self.mover);
             return;
         }
