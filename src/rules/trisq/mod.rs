@@ -7,6 +7,8 @@
 //!
 //! Moves: a placement `c4H2` (square, filling, slot 0–3), and `end` after a single placement.
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::bits::BitSet;
@@ -17,6 +19,48 @@ use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 const WORDS: usize = (8 * MAX_SIDE * MAX_SIDE + 1).div_ceil(64);
 /// A set of slots.
 type Slots = BitSet<WORDS>;
+
+/// Slot sets precomputed for one board size, beside [`TrisqBoard`]'s lists.
+struct Masks {
+    /// `neighbours[s]`: the slots edge-adjacent to slot `s`.
+    neighbours: Vec<Slots>,
+    /// The slots with a side on each board edge, indexed by the bit number of [`TOP`] … [`RIGHT`].
+    on_edge: [Slots; 4],
+    /// Every slot of the board.
+    all: Slots,
+}
+
+impl std::fmt::Debug for Masks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Masks({} slots)", self.neighbours.len())
+    }
+}
+
+impl Masks {
+    /// The masks of side `n`, built on first use.
+    fn get(n: usize) -> &'static Masks {
+        static MASKS: [OnceLock<Masks>; MAX_SIDE + 1] = [const { OnceLock::new() }; MAX_SIDE + 1];
+        MASKS[n].get_or_init(|| {
+            let b = TrisqBoard::get(n);
+            let mut on_edge = [Slots::default(); 4];
+            let mut all = Slots::default();
+            let neighbours = (0..b.slots())
+                .map(|s| {
+                    all.insert(s);
+                    for (e, set) in on_edge.iter_mut().enumerate() {
+                        if b.edges[s] & (1 << e) != 0 {
+                            set.insert(s);
+                        }
+                    }
+                    let mut set = Slots::default();
+                    b.edge_adjacent[s].iter().for_each(|&t| set.insert(t as usize));
+                    set
+                })
+                .collect();
+            Masks { neighbours, on_edge, all }
+        })
+    }
+}
 
 /// Trisq's options (`rules/trisq.md` §Board).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +102,7 @@ pub const NAMES: [&str; 2] = ["Red", "Blue"];
 pub struct Trisq {
     options: TrisqOptions,
     board: &'static TrisqBoard,
+    masks: &'static Masks,
     /// The pieces of each colour.
     own: [Slots; 2],
     /// The slots no piece may enter: taken, or of the other filling in a square that holds a piece
@@ -76,11 +121,31 @@ pub struct Trisq {
     /// `reach[c][e]`: colour `c`'s pieces joined by a chain of edge-adjacent own pieces to its edge
     /// `e` (0: top or left, 1: bottom or right). A piece in both wins (`rules/trisq.md` §End).
     reach: [[Slots; 2]; 2],
+    /// `frontier[c][e]`: the slots lying on colour `c`'s edge `e` or edge-adjacent to a piece of
+    /// `reach[c][e]`; a piece in both frontiers completes the chain.
+    frontier: [[Slots; 2]; 2],
 }
 
 /// The edge bits of colour `c`: Red top and bottom, Blue left and right.
 fn own_edges(c: usize) -> (u8, u8) {
     if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) }
+}
+
+/// The index of the `k`-th element (from 0) of `set`. Panics if it has no more than `k` elements.
+#[inline]
+fn select(set: &Slots, mut k: usize) -> usize {
+    for (i, &word) in set.0.iter().enumerate() {
+        let n = word.count_ones() as usize;
+        if k < n {
+            let mut w = word;
+            for _ in 0..k {
+                w &= w - 1;
+            }
+            return 64 * i + w.trailing_zeros() as usize;
+        }
+        k -= n;
+    }
+    panic!("select beyond the set")
 }
 
 
@@ -165,37 +230,25 @@ impl Trisq {
         mask
     }
 
-    /// True when placing `slot` for the mover would join the mover's two edges: it lies on or
-    /// touches (edge-adjacent) pieces reaching each of them.
-    #[inline]
+    /// True when placing `slot` for the mover would join the mover's two edges: it lies in both
+    /// frontiers.
+    #[inline(always)]
     fn completes_chain(&self, slot: usize) -> bool {
-        let c = self.mover as usize;
-        let (ea, eb) = own_edges(c);
-        let edges = self.board.edges[slot];
-        let [ra, rb] = &self.reach[c];
-        let row = &self.board.edge_rows[slot];
-        (edges & ea != 0 || row.iter().any(|&n| ra.contains(n as usize)))
-            && (edges & eb != 0 || row.iter().any(|&n| rb.contains(n as usize)))
+        let [fa, fb] = &self.frontier[self.mover as usize];
+        fa.contains(slot) && fb.contains(slot)
     }
 
-    /// Calls `f` with every available slot that completes the mover's chain now, possibly more
-    /// than once each, until `f` returns true; returns whether it did. Such a slot is edge-adjacent
-    /// to a piece reaching one of the mover's edges.
-    fn each_chain_completer(&self, mut f: impl FnMut(usize) -> bool) -> bool {
-        let c = self.mover as usize;
-        let [ra, rb] = &self.reach[c];
-        if ra.is_empty() && rb.is_empty() {
-            return false;
-        }
-        for p in ra.iter().chain(rb.iter()) {
-            for &t in &self.board.edge_rows[p] {
-                let t = t as usize;
-                if t != NO_SLOT as usize && !self.blocked.contains(t) && self.completes_chain(t) && f(t) {
-                    return true;
-                }
-            }
-        }
-        false
+    /// The available slots that complete the mover's chain now.
+    #[inline]
+    fn chain_completers(&self) -> Slots {
+        let [fa, fb] = &self.frontier[self.mover as usize];
+        fa.and(fb).and_not(&self.blocked)
+    }
+
+    /// The available slots.
+    #[inline]
+    fn free(&self) -> Slots {
+        self.masks.all.and_not(&self.blocked)
     }
 
     /// Whether `s` (available) may be the first placement of a turn after the opening: legal alone,
@@ -226,7 +279,7 @@ impl Trisq {
         bridging || {
             let mut after = self.clone();
             after.place_piece(s);
-            after.each_chain_completer(|_| true)
+            !after.chain_completers().is_empty()
         }
     }
 
@@ -262,33 +315,56 @@ impl Trisq {
         self.blocked.insert(slot);
         let other = (slot / 4) ^ 1;
         self.blocked.0[other * 4 / 64] |= 0xF << (other * 4 % 64);
-        let (ea, eb) = own_edges(c);
-        let edges = self.board.edges[slot];
-        let row = &self.board.edge_rows[slot];
-        for (e, bit) in [(0, ea), (1, eb)] {
-            let reach = &self.reach[c][e];
-            if edges & bit != 0 || row.iter().any(|&n| reach.contains(n as usize)) {
+        for e in 0..2 {
+            if self.frontier[c][e].contains(slot) {
                 self.flood(c, e, slot);
             }
         }
     }
 
-    /// Adds `slot` and the own pieces joined to it through edge adjacency to `reach[c][e]`.
+    /// Adds `slot` and the own pieces joined to it through edge adjacency to `reach[c][e]`, and
+    /// their neighbours to `frontier[c][e]`.
     fn flood(&mut self, c: usize, e: usize, slot: usize) {
-        // A board holds at most 4 pieces a square, so the stack never overflows.
-        let mut stack = [0u16; 4 * MAX_SIDE * MAX_SIDE];
+        let mut stack = [0u16; 32];
         let mut top = 1;
         stack[0] = slot as u16;
-        self.reach[c][e].insert(slot);
+        self.join(c, e, slot);
         while top > 0 {
             top -= 1;
             let x = stack[top] as usize;
             for &n in &self.board.edge_rows[x] {
                 let n = n as usize;
                 if self.own[c].contains(n) && !self.reach[c][e].contains(n) {
-                    self.reach[c][e].insert(n);
+                    self.join(c, e, n);
+                    if top == stack.len() {
+                        return self.flood_slow(c, e); // a long chain joins at once: rare
+                    }
                     stack[top] = n as u16;
                     top += 1;
+                }
+            }
+        }
+    }
+
+    /// Puts piece `x` into `reach[c][e]` and its neighbours into `frontier[c][e]`.
+    #[inline(always)]
+    fn join(&mut self, c: usize, e: usize, x: usize) {
+        self.reach[c][e].insert(x);
+        let f = &mut self.frontier[c][e];
+        for (w, n) in f.0.iter_mut().zip(self.masks.neighbours[x].0) {
+            *w |= n;
+        }
+    }
+
+    /// [`Trisq::flood`] from every piece of `reach[c][e]`, with a stack on the heap.
+    fn flood_slow(&mut self, c: usize, e: usize) {
+        let mut stack: Vec<usize> = self.reach[c][e].iter().collect();
+        while let Some(x) = stack.pop() {
+            for &n in &self.board.edge_rows[x] {
+                let n = n as usize;
+                if self.own[c].contains(n) && !self.reach[c][e].contains(n) {
+                    self.join(c, e, n);
+                    stack.push(n);
                 }
             }
         }
@@ -343,12 +419,11 @@ impl Trisq {
                 out.push(TrisqMove::place(t));
             }
         }
-        self.each_chain_completer(|t| {
+        for t in self.chain_completers().iter() {
             if !out.contains(&TrisqMove::place(t)) {
                 out.push(TrisqMove::place(t));
             }
-            false
-        });
+        }
     }
 
     /// A slot's name: `c4H2`.
@@ -376,6 +451,7 @@ impl Game for Trisq {
         Ok(Trisq {
             options: options.clone(),
             board: TrisqBoard::get(n),
+            masks: Masks::get(n),
             own: [Slots::default(); 2],
             blocked: Slots::default(),
             mover: 0,
@@ -385,6 +461,11 @@ impl Game for Trisq {
             pending: 0,
             winner: None,
             reach: [[Slots::default(); 2]; 2],
+            frontier: {
+                let e = &Masks::get(n).on_edge;
+                // TOP, BOTTOM, LEFT, RIGHT are bits 0–3.
+                [[e[0], e[1]], [e[2], e[3]]]
+            },
         })
     }
 
@@ -533,29 +614,31 @@ impl Game for Trisq {
     }
 
     /// Uniform over the legal moves. A forced second piece is drawn from the few candidates
-    /// ([`Trisq::forced_seconds`]); otherwise by rejection: a random slot (or `end` after a first
-    /// piece) is drawn until one is legal, a handful of bit tests each instead of generating every
-    /// move; after 64 misses it falls back to [`Game::legal_moves`].
+    /// ([`Trisq::forced_seconds`]); otherwise by rejection: a random available slot (or `end` after
+    /// a first piece) is drawn until one is legal, a handful of bit tests each instead of generating
+    /// every move; after 64 misses it falls back to [`Game::legal_moves`].
     fn random_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrisqMove>) -> Option<TrisqMove> {
         if self.winner.is_some() {
             return None;
         }
-        let slots = self.board.slots();
-        if self.first == NO_SLOT {
+        let free = self.free();
+        let count = free.count() as usize;
+        if self.first == NO_SLOT && count > 0 {
             for _ in 0..64 {
-                let k = random_index(rng, slots);
-                if !self.blocked.contains(k) && (self.ply == 0 || self.first_ok(k)) {
-                    return Some(TrisqMove::place(k));
+                let slot = select(&free, random_index(rng, count));
+                if self.ply == 0 || self.first_ok(slot) {
+                    return Some(TrisqMove::place(slot));
                 }
             }
         } else if self.pending == 0 {
             for _ in 0..64 {
-                let k = random_index(rng, slots + 1);
-                if k == slots {
+                let k = random_index(rng, count + 1);
+                if k == count {
                     return Some(TrisqMove::END);
                 }
-                if !self.blocked.contains(k) && self.second_ok(k) {
-                    return Some(TrisqMove::place(k));
+                let slot = select(&free, k);
+                if self.second_ok(slot) {
+                    return Some(TrisqMove::place(slot));
                 }
             }
         }
