@@ -22,8 +22,9 @@ type Slots = BitSet<WORDS>;
 
 /// Slot sets precomputed for one board size, beside [`TrisqBoard`]'s lists.
 struct Masks {
-    /// `neighbours[s]`: the slots edge-adjacent to slot `s`.
-    neighbours: Vec<Slots>,
+    /// `neighbours[s]`: the slots edge-adjacent to slot `s`, as the words `base..base + 4` of a
+    /// [`Slots`] (they lie in the squares around `s`'s, which 256 bits hold).
+    neighbours: Vec<Window>,
     /// The slots with a side on each board edge, indexed by the bit number of [`TOP`] … [`RIGHT`].
     on_edge: [Slots; 4],
     /// Every slot of the board.
@@ -52,14 +53,26 @@ impl Masks {
                             set.insert(s);
                         }
                     }
-                    let mut set = Slots::default();
-                    b.edge_adjacent[s].iter().for_each(|&t| set.insert(t as usize));
-                    set
+                    let low = b.edge_adjacent[s].iter().min().map_or(0, |&t| t as usize / 64);
+                    let base = low.min(WORDS - 4);
+                    let mut bits = [0; 4];
+                    for &t in &b.edge_adjacent[s] {
+                        let word = t as usize / 64 - base;
+                        bits[word] |= 1 << (t % 64);
+                    }
+                    Window { base, bits }
                 })
                 .collect();
             Masks { neighbours, on_edge, all }
         })
     }
+}
+
+/// Four consecutive words of a [`Slots`], from word `base`.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    base: usize,
+    bits: [u64; 4],
 }
 
 /// Trisq's options (`rules/trisq.md` §Board).
@@ -137,11 +150,20 @@ fn select(set: &Slots, mut k: usize) -> usize {
     for (i, &word) in set.0.iter().enumerate() {
         let n = word.count_ones() as usize;
         if k < n {
-            let mut w = word;
+            // Halve the word while the k-th bit is in the upper part, then clear the bits below it.
+            let (mut w, mut k, mut at) = (word, k as u32, 0);
+            for half in [32, 16, 8] {
+                let low = (w & ((1 << half) - 1)).count_ones();
+                if k >= low {
+                    k -= low;
+                    w >>= half;
+                    at += half;
+                }
+            }
             for _ in 0..k {
                 w &= w - 1;
             }
-            return 64 * i + w.trailing_zeros() as usize;
+            return 64 * i + at + w.trailing_zeros() as usize;
         }
         k -= n;
     }
@@ -328,43 +350,41 @@ impl Trisq {
         let mut stack = [0u16; 32];
         let mut top = 1;
         stack[0] = slot as u16;
-        self.join(c, e, slot);
+        self.reach[c][e].insert(slot);
         while top > 0 {
             top -= 1;
             let x = stack[top] as usize;
-            for &n in &self.board.edge_rows[x] {
-                let n = n as usize;
-                if self.own[c].contains(n) && !self.reach[c][e].contains(n) {
-                    self.join(c, e, n);
+            let Window { base, bits } = self.masks.neighbours[x];
+            for (k, &near) in bits.iter().enumerate() {
+                let w = base + k;
+                self.frontier[c][e].0[w] |= near;
+                let mut new = near & self.own[c].0[w] & !self.reach[c][e].0[w];
+                self.reach[c][e].0[w] |= new;
+                while new != 0 {
                     if top == stack.len() {
                         return self.flood_slow(c, e); // a long chain joins at once: rare
                     }
-                    stack[top] = n as u16;
+                    stack[top] = (64 * w + new.trailing_zeros() as usize) as u16;
                     top += 1;
+                    new &= new - 1;
                 }
             }
         }
     }
 
-    /// Puts piece `x` into `reach[c][e]` and its neighbours into `frontier[c][e]`.
-    #[inline(always)]
-    fn join(&mut self, c: usize, e: usize, x: usize) {
-        self.reach[c][e].insert(x);
-        let f = &mut self.frontier[c][e];
-        for (w, n) in f.0.iter_mut().zip(self.masks.neighbours[x].0) {
-            *w |= n;
-        }
-    }
-
-    /// [`Trisq::flood`] from every piece of `reach[c][e]`, with a stack on the heap.
+    /// [`Trisq::flood`] again from every piece of `reach[c][e]`, with a stack on the heap.
     fn flood_slow(&mut self, c: usize, e: usize) {
         let mut stack: Vec<usize> = self.reach[c][e].iter().collect();
         while let Some(x) = stack.pop() {
-            for &n in &self.board.edge_rows[x] {
-                let n = n as usize;
-                if self.own[c].contains(n) && !self.reach[c][e].contains(n) {
-                    self.join(c, e, n);
-                    stack.push(n);
+            let Window { base, bits } = self.masks.neighbours[x];
+            for (k, &near) in bits.iter().enumerate() {
+                let w = base + k;
+                self.frontier[c][e].0[w] |= near;
+                let mut new = near & self.own[c].0[w] & !self.reach[c][e].0[w];
+                self.reach[c][e].0[w] |= new;
+                while new != 0 {
+                    stack.push(64 * w + new.trailing_zeros() as usize);
+                    new &= new - 1;
                 }
             }
         }
@@ -620,6 +640,24 @@ impl Game for Trisq {
     fn random_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrisqMove>) -> Option<TrisqMove> {
         if self.winner.is_some() {
             return None;
+        }
+        let slots = self.board.slots();
+        // While most slots are open, a raw draw is cheaper than counting the open ones.
+        for _ in 0..2 {
+            if self.first == NO_SLOT {
+                let slot = random_index(rng, slots);
+                if !self.blocked.contains(slot) && (self.ply == 0 || self.first_ok(slot)) {
+                    return Some(TrisqMove::place(slot));
+                }
+            } else if self.pending == 0 {
+                let k = random_index(rng, slots + 1);
+                if k == slots {
+                    return Some(TrisqMove::END);
+                }
+                if !self.blocked.contains(k) && self.second_ok(k) {
+                    return Some(TrisqMove::place(k));
+                }
+            }
         }
         let free = self.free();
         let count = free.count() as usize;
