@@ -19,6 +19,8 @@ use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 const WORDS: usize = (8 * MAX_SIDE * MAX_SIDE + 1).div_ceil(64);
 /// A set of slots.
 type Slots = BitSet<WORDS>;
+/// Slots of the largest board.
+const SLOTS: usize = 8 * MAX_SIDE * MAX_SIDE;
 
 /// Slot sets precomputed for one board size, beside [`TrisqBoard`]'s lists.
 struct Masks {
@@ -27,8 +29,6 @@ struct Masks {
     neighbours: Vec<Window>,
     /// The slots with a side on each board edge, indexed by the bit number of [`TOP`] … [`RIGHT`].
     on_edge: [Slots; 4],
-    /// Every slot of the board.
-    all: Slots,
 }
 
 impl std::fmt::Debug for Masks {
@@ -44,10 +44,8 @@ impl Masks {
         MASKS[n].get_or_init(|| {
             let b = TrisqBoard::get(n);
             let mut on_edge = [Slots::default(); 4];
-            let mut all = Slots::default();
             let neighbours = (0..b.slots())
                 .map(|s| {
-                    all.insert(s);
                     for (e, set) in on_edge.iter_mut().enumerate() {
                         if b.edges[s] & (1 << e) != 0 {
                             set.insert(s);
@@ -63,7 +61,7 @@ impl Masks {
                     Window { base, bits }
                 })
                 .collect();
-            Masks { neighbours, on_edge, all }
+            Masks { neighbours, on_edge }
         })
     }
 }
@@ -121,6 +119,11 @@ pub struct Trisq {
     /// The slots no piece may enter: taken, or of the other filling in a square that holds a piece
     /// (`rules/trisq.md` §The piece and the slots).
     blocked: Slots,
+    /// The available slots in no order (the first `open_count`), for drawing one uniformly, and
+    /// each slot's place in that list ([`NO_SLOT`] once blocked).
+    open: [u16; SLOTS],
+    open_at: [u16; SLOTS],
+    open_count: u16,
     mover: u8,
     ply: u16,
     /// Pieces the mover has placed this turn (0 or 1; a second ends the turn).
@@ -143,33 +146,6 @@ pub struct Trisq {
 fn own_edges(c: usize) -> (u8, u8) {
     if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) }
 }
-
-/// The index of the `k`-th element (from 0) of `set`. Panics if it has no more than `k` elements.
-#[inline]
-fn select(set: &Slots, mut k: usize) -> usize {
-    for (i, &word) in set.0.iter().enumerate() {
-        let n = word.count_ones() as usize;
-        if k < n {
-            // Halve the word while the k-th bit is in the upper part, then clear the bits below it.
-            let (mut w, mut k, mut at) = (word, k as u32, 0);
-            for half in [32, 16, 8] {
-                let low = (w & ((1 << half) - 1)).count_ones();
-                if k >= low {
-                    k -= low;
-                    w >>= half;
-                    at += half;
-                }
-            }
-            for _ in 0..k {
-                w &= w - 1;
-            }
-            return 64 * i + at + w.trailing_zeros() as usize;
-        }
-        k -= n;
-    }
-    panic!("select beyond the set")
-}
-
 
 impl Trisq {
     /// The board's tables.
@@ -267,10 +243,18 @@ impl Trisq {
         fa.and(fb).and_not(&self.blocked)
     }
 
-    /// The available slots.
-    #[inline]
-    fn free(&self) -> Slots {
-        self.masks.all.and_not(&self.blocked)
+    /// Blocks `slot`: no piece may enter it any more.
+    #[inline(always)]
+    fn close(&mut self, slot: usize) {
+        let at = self.open_at[slot];
+        if at != NO_SLOT {
+            self.open_count -= 1;
+            let last = self.open[self.open_count as usize];
+            self.open[at as usize] = last;
+            self.open_at[last as usize] = at;
+            self.open_at[slot] = NO_SLOT;
+            self.blocked.insert(slot);
+        }
     }
 
     /// Whether `s` (available) may be the first placement of a turn after the opening: legal alone,
@@ -334,9 +318,13 @@ impl Trisq {
     fn place_piece(&mut self, slot: usize) {
         let c = self.mover as usize;
         self.own[c].insert(slot);
-        self.blocked.insert(slot);
-        let other = (slot / 4) ^ 1;
-        self.blocked.0[other * 4 / 64] |= 0xF << (other * 4 % 64);
+        self.close(slot);
+        let other = 4 * ((slot / 4) ^ 1);
+        if !self.blocked.contains(other) || !self.blocked.contains(other + 3) {
+            for s in other..other + 4 {
+                self.close(s);
+            }
+        }
         for e in 0..2 {
             if self.frontier[c][e].contains(slot) {
                 self.flood(c, e, slot);
@@ -473,7 +461,14 @@ impl Game for Trisq {
             board: TrisqBoard::get(n),
             masks: Masks::get(n),
             own: [Slots::default(); 2],
-            blocked: Slots::default(),
+            blocked: {
+                let mut blocked = Slots::default();
+                (8 * n * n..SLOTS).for_each(|s| blocked.insert(s));
+                blocked
+            },
+            open: std::array::from_fn(|s| s as u16),
+            open_at: std::array::from_fn(|s| if s < 8 * n * n { s as u16 } else { NO_SLOT }),
+            open_count: (8 * n * n) as u16,
             mover: 0,
             ply: 0,
             placed: 0,
@@ -641,40 +636,21 @@ impl Game for Trisq {
         if self.winner.is_some() {
             return None;
         }
-        let slots = self.board.slots();
-        // While most slots are open, a raw draw is cheaper than counting the open ones.
-        for _ in 0..2 {
-            if self.first == NO_SLOT {
-                let slot = random_index(rng, slots);
-                if !self.blocked.contains(slot) && (self.ply == 0 || self.first_ok(slot)) {
-                    return Some(TrisqMove::place(slot));
-                }
-            } else if self.pending == 0 {
-                let k = random_index(rng, slots + 1);
-                if k == slots {
-                    return Some(TrisqMove::END);
-                }
-                if !self.blocked.contains(k) && self.second_ok(k) {
-                    return Some(TrisqMove::place(k));
-                }
-            }
-        }
-        let free = self.free();
-        let count = free.count() as usize;
-        if self.first == NO_SLOT && count > 0 {
+        let open = self.open_count as usize;
+        if self.first == NO_SLOT && open > 0 {
             for _ in 0..64 {
-                let slot = select(&free, random_index(rng, count));
+                let slot = self.open[random_index(rng, open)] as usize;
                 if self.ply == 0 || self.first_ok(slot) {
                     return Some(TrisqMove::place(slot));
                 }
             }
-        } else if self.pending == 0 {
+        } else if self.first != NO_SLOT && self.pending == 0 {
             for _ in 0..64 {
-                let k = random_index(rng, count + 1);
-                if k == count {
+                let k = random_index(rng, open + 1);
+                if k == open {
                     return Some(TrisqMove::END);
                 }
-                let slot = select(&free, k);
+                let slot = self.open[k] as usize;
                 if self.second_ok(slot) {
                     return Some(TrisqMove::place(slot));
                 }
