@@ -7,6 +7,8 @@
 //!
 //! Moves: a placement `c4H2` (square, filling, slot 0–3), and `end` after a single placement.
 
+mod knowledge;
+
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -140,6 +142,9 @@ pub struct Trisq {
     /// `frontier[c][e]`: the slots lying on colour `c`'s edge `e` or edge-adjacent to a piece of
     /// `reach[c][e]`; a piece in both frontiers completes the chain.
     frontier: [[Slots; 2]; 2],
+    /// `last_turn[c]`: the pieces colour `c` placed in its latest turn ([`NO_SLOT`] for none), for
+    /// the playout policy's answers.
+    last_turn: [[u16; 2]; 2],
 }
 
 /// The edge bits of colour `c`: Red top and bottom, Blue left and right.
@@ -476,6 +481,7 @@ impl Game for Trisq {
             pending: 0,
             winner: None,
             reach: [[Slots::default(); 2]; 2],
+            last_turn: [[NO_SLOT; 2]; 2],
             frontier: {
                 let e = &Masks::get(n).on_edge;
                 // TOP, BOTTOM, LEFT, RIGHT are bits 0–3.
@@ -540,6 +546,10 @@ impl Game for Trisq {
             return;
         };
         self.place_piece(slot);
+        self.last_turn[c][self.placed as usize] = slot as u16;
+        if self.placed == 0 {
+            self.last_turn[c][1] = NO_SLOT;
+        }
         if self.reach[c][0].contains(slot) && self.reach[c][1].contains(slot) {
             self.winner = Some(self.mover);
             return;
@@ -626,6 +636,16 @@ impl Game for Trisq {
 
     fn move_key_space(&self) -> usize {
         self.board.slots() + 1
+    }
+
+    /// The priors of [`Trisq::priors`] (`knowledge.rs`).
+    fn move_priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
+        self.priors(moves, out);
+    }
+
+    /// The playout policy of [`Trisq::policy_move`] (`knowledge.rs`).
+    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrisqMove>) -> Option<TrisqMove> {
+        self.policy_move(rng, buf)
     }
 
     /// Uniform over the legal moves. A forced second piece is drawn from the few candidates
