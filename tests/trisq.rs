@@ -30,8 +30,11 @@ fn pieces(game: &Trisq, c: u8) -> Vec<usize> {
 /// §Play, read naively: every two point-adjacent pieces of `c` have a third of `c` edge-adjacent
 /// to both.
 fn bridged_everywhere(game: &Trisq, c: u8) -> bool {
-    let b = game.board();
-    let own = pieces(game, c);
+    bridged_set(game.board(), &pieces(game, c))
+}
+
+/// §Play over a set of one colour's pieces.
+fn bridged_set(b: &TrisqBoard, own: &[usize]) -> bool {
     own.iter().all(|&p| {
         b.point_adjacent[p].iter().map(|&q| q as usize).filter(|q| own.contains(q)).all(|q| {
             own.iter().any(|&r| b.edge_adjacent[r].contains(&(p as u16)) && b.edge_adjacent[r].contains(&(q as u16)))
@@ -41,8 +44,11 @@ fn bridged_everywhere(game: &Trisq, c: u8) -> bool {
 
 /// §End, read naively: a path of edge-adjacent pieces of `c` from one of its edges to the other.
 fn connected(game: &Trisq, c: u8) -> bool {
-    let b = game.board();
-    let own = pieces(game, c);
+    connected_set(game.board(), &pieces(game, c), c)
+}
+
+/// §End over a set of colour `c`'s pieces.
+fn connected_set(b: &TrisqBoard, own: &[usize], c: u8) -> bool {
     let (from, to) = if c == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
     let mut seen: Vec<usize> = own.iter().copied().filter(|&s| b.edges[s] & from != 0).collect();
     let mut k = 0;
@@ -59,6 +65,65 @@ fn connected(game: &Trisq, c: u8) -> bool {
         k += 1;
     }
     false
+}
+
+/// The legal moves read naively from the rules file, over whole-board checks: a slot is free when
+/// empty and no piece of the other filling is in its square; a turn is legal when the mover's pieces
+/// are bridged everywhere or connected; a first piece is legal alone or with some second one.
+fn naive_legal(g: &Trisq) -> Vec<TrisqMove> {
+    let b = g.board();
+    let c = g.to_move().unwrap().0;
+    let own = pieces(g, c);
+    let free = |s: usize, extra: &[usize]| {
+        let square = 8 * (s / 8)..8 * (s / 8) + 8;
+        g.piece(s).is_none()
+            && !extra.contains(&s)
+            && square.filter(|&x| x / 4 != s / 4).all(|x| g.piece(x).is_none() && !extra.contains(&x))
+    };
+    let ok = |set: &[usize]| bridged_set(b, set) || connected_set(b, set, c);
+    let with = |extra: &[usize]| own.iter().chain(extra).copied().collect::<Vec<_>>();
+    let mut out = Vec::new();
+    match g.first_placed() {
+        None => {
+            for s in (0..b.slots()).filter(|&s| free(s, &[])) {
+                if g.ply() == 0 || ok(&with(&[s])) || (0..b.slots()).any(|t| free(t, &[s]) && ok(&with(&[s, t]))) {
+                    out.push(TrisqMove::place(s));
+                }
+            }
+        }
+        Some(_) => {
+            out.extend((0..b.slots()).filter(|&t| free(t, &[]) && ok(&with(&[t]))).map(TrisqMove::place));
+            if bridged_set(b, &own) {
+                out.push(TrisqMove::END);
+            }
+        }
+    }
+    out
+}
+
+/// The engine's legal moves equal the naive reading at every position of random games on small
+/// boards (and every tenth position on 6×6).
+#[test]
+fn legal_moves_match_a_naive_reading_of_the_rules() {
+    let mut positions = 0;
+    for (size, games) in [(2u8, 60u64), (3, 60), (4, 30), (5, 12), (6, 4)] {
+        for seed in 0..games {
+            let mut g = trisq(size);
+            let mut rng = rng_from_seed(seed + 1000 * size as u64);
+            let mut buf = Vec::new();
+            while g.to_move().is_some() {
+                if size < 6 || g.ply() % 10 == 3 {
+                    let mut moves = legal(&g);
+                    moves.sort_by_key(|m| m.slot().unwrap_or(usize::MAX));
+                    assert_eq!(moves, naive_legal(&g), "size {size} seed {seed} ply {}:\n{}", g.ply(), g.board_text());
+                    positions += 1;
+                }
+                let mv = g.random_move(&mut rng, &mut buf).unwrap();
+                g.play(mv).unwrap();
+            }
+        }
+    }
+    assert!(positions > 3000, "{positions} positions");
 }
 
 #[test]
@@ -182,4 +247,39 @@ fn random_games_keep_the_rules() {
         }
     }
     assert_eq!(games, 10_000);
+}
+
+/// `random_move` is uniform over the legal moves (rejection over the open slots, forced seconds
+/// from their candidates): at positions of random games on 4×4, 200 draws per legal move hit every
+/// move within ±35 % of the mean (5 standard deviations).
+#[test]
+fn random_move_is_uniform_over_the_legal_moves() {
+    let mut checked = [0; 3]; // turn starts, optional seconds, forced seconds
+    for seed in 0..40 {
+        let mut g = trisq(4);
+        let mut rng = rng_from_seed(seed);
+        let mut buf = Vec::new();
+        while g.to_move().is_some() {
+            if g.ply() % 7 == 2 || g.end_blocker().is_some() {
+                let moves = legal(&g);
+                let draws = 200 * moves.len();
+                let mut counts = std::collections::HashMap::new();
+                for _ in 0..draws {
+                    let mv = g.clone().random_move(&mut rng, &mut buf).unwrap();
+                    *counts.entry(mv).or_insert(0) += 1;
+                }
+                assert_eq!(counts.len(), moves.len(), "seed {seed} ply {}: a move never drawn or an illegal one", g.ply());
+                assert!(counts.values().all(|&n| (130..=270).contains(&n)), "seed {seed} ply {}: {counts:?}", g.ply());
+                let kind = match (g.first_placed(), g.end_blocker()) {
+                    (None, _) => 0,
+                    (Some(_), None) => 1,
+                    _ => 2,
+                };
+                checked[kind] += 1;
+            }
+            let mv = g.random_move(&mut rng, &mut buf).unwrap();
+            g.play(mv).unwrap();
+        }
+    }
+    assert!(checked.iter().all(|&n| n >= 5), "{checked:?}");
 }

@@ -52,7 +52,24 @@ pub struct TrisqBoard {
     pub point_adjacent: Vec<Vec<u16>>,
     /// The board edges each slot has a side on ([`TOP`], [`BOTTOM`], [`LEFT`], [`RIGHT`]).
     pub edges: Vec<u8>,
+    /// `edge_adjacent` as fixed rows padded with [`NO_SLOT`], for the engine's inner loops.
+    pub edge_rows: Vec<[u16; MAX_EDGE]>,
+    /// `point_adjacent` as fixed rows padded with [`NO_SLOT`].
+    pub point_rows: Vec<[u16; MAX_POINT]>,
+    /// `bridge_rows[s][i]`: the slots edge-adjacent to both `s` and `point_rows[s][i]` (the places
+    /// of a bridge of that point contact), padded with [`NO_SLOT`].
+    pub bridge_rows: Vec<[[u16; MAX_BRIDGE]; MAX_POINT]>,
 }
+
+/// The padding of [`TrisqBoard`]'s fixed rows: one past the last slot of the largest board, never
+/// a piece.
+pub const NO_SLOT: u16 = (8 * MAX_SIDE * MAX_SIDE) as u16;
+/// The most slots edge-adjacent to one slot (over both fillings of the neighbouring squares).
+pub const MAX_EDGE: usize = 8;
+/// The most slots point-adjacent to one slot.
+pub const MAX_POINT: usize = 3;
+/// The most places for a bridge of one point contact.
+pub const MAX_BRIDGE: usize = 4;
 
 impl std::fmt::Debug for TrisqBoard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -151,7 +168,24 @@ impl TrisqBoard {
                 bits
             })
             .collect();
-        TrisqBoard { side: n, polygon, edge_adjacent, point_adjacent, edges }
+        let pad = |list: &[u16], row: &mut [u16]| {
+            assert!(list.len() <= row.len(), "a Trisq adjacency row overflows");
+            row.fill(NO_SLOT);
+            row[..list.len()].copy_from_slice(list);
+        };
+        let mut edge_rows = vec![[NO_SLOT; MAX_EDGE]; slots];
+        let mut point_rows = vec![[NO_SLOT; MAX_POINT]; slots];
+        let mut bridge_rows = vec![[[NO_SLOT; MAX_BRIDGE]; MAX_POINT]; slots];
+        for s in 0..slots {
+            pad(&edge_adjacent[s], &mut edge_rows[s]);
+            pad(&point_adjacent[s], &mut point_rows[s]);
+            for (i, &q) in point_adjacent[s].iter().enumerate() {
+                let common: Vec<u16> =
+                    edge_adjacent[s].iter().copied().filter(|r| edge_adjacent[q as usize].contains(r)).collect();
+                pad(&common, &mut bridge_rows[s][i]);
+            }
+        }
+        TrisqBoard { side: n, polygon, edge_adjacent, point_adjacent, edges, edge_rows, point_rows, bridge_rows }
     }
 }
 
