@@ -168,14 +168,15 @@ fn start_screen(
                 ui.set_width(440.0);
                 egui::Grid::new("setup").num_columns(2).spacing([18.0, 14.0]).show(ui, |ui| {
                     ui.label("Game");
-                    egui::ComboBox::from_id_salt("game").width(260.0).selected_text(choices.game.name()).show_ui(
-                        ui,
-                        |ui| {
+                    egui::ComboBox::from_id_salt("game")
+                        .width(260.0)
+                        .height(420.0)
+                        .selected_text(choices.game.name())
+                        .show_ui(ui, |ui| {
                             for choice in Choice::ALL {
                                 ui.selectable_value(&mut choices.game, choice, choice.name());
                             }
-                        },
-                    );
+                        });
                     ui.end_row();
 
                     match choices.game {
