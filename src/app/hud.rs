@@ -69,6 +69,9 @@ pub trait HudGame: AppGame {
     const PLIES_PER_ROW: usize = 2;
     /// The game also saves in Pentobi's format (`.blksgf`).
     const SGF: bool = false;
+    /// The result is a score to show; false where it only says who won (Trisq's connection), and
+    /// the panel names the winner instead of "1 point".
+    const SCORED: bool = true;
 }
 
 impl HudGame for Trike {
@@ -199,7 +202,9 @@ fn panels<G: HudGame>(
                         let won = outcome.winners().contains(&player);
                         // Games that keep a running score show the number alone, as while playing.
                         let score = outcome.scores[seat];
-                        let text = if game.live_score(player).is_some() {
+                        let text = if !G::SCORED {
+                            egui::RichText::new(if won { "wins" } else { "" })
+                        } else if game.live_score(player).is_some() {
                             egui::RichText::new(score.to_string())
                         } else {
                             egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))

@@ -343,6 +343,7 @@ impl HudGame for Trisq {
     fn mover_swatch(before: &Trisq) -> Swatch {
         swatch(before.to_move().map_or(0, |p| p.index()))
     }
+    const SCORED: bool = false;
 }
 
 /// A colour's swatch for the side panel.
@@ -918,13 +919,17 @@ fn overlay(
         && model.human_to_move()
     {
         let c = mover.index();
+        let aimed = aimed_slot(game, &legal, square, pointer.0);
+        // The aimed slot's filling clearly, the other one (which a click there would rule out) faintly.
         let thin = egui::Stroke::new(1.6, translucent(OUTLINE[c], 220));
+        let faint = egui::Stroke::new(1.0, translucent(OUTLINE[c], 80));
         for s in square_slots(square).filter(|&s| legal.slots.get(s).copied().unwrap_or(false)) {
-            outline(s, egui::Color32::TRANSPARENT, thin);
+            let same = aimed.is_some_and(|a| a / 4 == s / 4);
+            outline(s, egui::Color32::TRANSPARENT, if same { thin } else { faint });
         }
-        if let Some(s) = aimed_slot(game, &legal, square, pointer.0) {
+        if let Some(s) = aimed {
             if legal.slots[s] {
-                outline(s, translucent(FILL[c], 150), egui::Stroke::new(2.5, colour32(OUTLINE[c])));
+                outline(s, translucent(FILL[c], 235), egui::Stroke::new(2.5, colour32(OUTLINE[c])));
             } else {
                 outline(
                     s,
