@@ -805,7 +805,7 @@ fn aim(
 }
 
 /// Tiles' colours from their marks; the hovered square a person may play in is lit.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn paint(
     model: Res<Model<Trisq>>,
     hovered: Res<Hovered>,
