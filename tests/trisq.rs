@@ -268,7 +268,12 @@ fn random_move_is_uniform_over_the_legal_moves() {
                     let mv = g.clone().random_move(&mut rng, &mut buf).unwrap();
                     *counts.entry(mv).or_insert(0) += 1;
                 }
-                assert_eq!(counts.len(), moves.len(), "seed {seed} ply {}: a move never drawn or an illegal one", g.ply());
+                assert_eq!(
+                    counts.len(),
+                    moves.len(),
+                    "seed {seed} ply {}: a move never drawn or an illegal one",
+                    g.ply()
+                );
                 assert!(counts.values().all(|&n| (130..=270).contains(&n)), "seed {seed} ply {}: {counts:?}", g.ply());
                 let kind = match (g.first_placed(), g.end_blocker()) {
                     (None, _) => 0,

@@ -176,8 +176,7 @@ impl Trisq {
     /// turn may end.
     pub fn end_blocker(&self) -> Option<(usize, usize)> {
         let s = self.first_placed()?;
-        (self.pending != 0)
-            .then(|| (s, self.board.point_rows[s][self.pending.trailing_zeros() as usize] as usize))
+        (self.pending != 0).then(|| (s, self.board.point_rows[s][self.pending.trailing_zeros() as usize] as usize))
     }
 
     /// The winner's chain once the game is over: a shortest run of edge-adjacent winner's pieces
@@ -638,14 +637,14 @@ impl Game for Trisq {
         self.board.slots() + 1
     }
 
+    /// The moves of [`Trisq::search_candidates`] (`knowledge.rs`).
+    fn search_moves(&self, out: &mut Vec<TrisqMove>) {
+        self.search_candidates(out);
+    }
+
     /// The priors of [`Trisq::priors`] (`knowledge.rs`).
     fn move_priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
         self.priors(moves, out);
-    }
-
-    /// The playout policy of [`Trisq::policy_move`] (`knowledge.rs`).
-    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrisqMove>) -> Option<TrisqMove> {
-        self.policy_move(rng, buf)
     }
 
     /// Uniform over the legal moves. A forced second piece is drawn from the few candidates
