@@ -230,8 +230,8 @@ impl AppGame for Trisq {
     fn played_text(&self, mover: &str, text: &str) -> String {
         if text == "end" {
             format!("{mover} ended the turn")
-        } else if self.first_placed().is_some() {
-            format!("{mover} placed a second piece on {text}")
+        } else if let Some(first) = self.first_placed() {
+            format!("{mover} placed {} and {text}", self.slot_name(first))
         } else {
             format!("{mover} placed {text}")
         }
