@@ -67,6 +67,8 @@ pub trait HudGame: AppGame {
     }
     /// Moves per row of the move list.
     const PLIES_PER_ROW: usize = 2;
+    /// Moves in the move list's first row (at most [`HudGame::PLIES_PER_ROW`]).
+    const FIRST_ROW_PLIES: usize = Self::PLIES_PER_ROW;
     /// The game also saves in Pentobi's format (`.blksgf`).
     const SGF: bool = false;
     /// The result is a score to show; false where it only says who won (Trisq's connection), and
@@ -405,17 +407,22 @@ fn move_list<G: HudGame>(ui: &mut egui::Ui, model: &Model<G>) {
         .collect();
     let last = plies.len().saturating_sub(1);
     let per_row = G::PLIES_PER_ROW;
+    // The first row may be shorter (Trisq's one-piece opening turn), so the later rows hold whole turns.
+    let first = G::FIRST_ROW_PLIES.clamp(1, per_row).min(plies.len());
+    let rows = std::iter::once((0, &plies[..first]))
+        .filter(|(_, group)| !group.is_empty())
+        .chain(plies[first..].chunks(per_row).enumerate().map(|(r, group)| (first + r * per_row, group)));
     egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
         egui::Grid::new("moves").num_columns(per_row + 1).min_col_width(24.0).spacing([14.0, 4.0]).striped(true).show(
             ui,
             |ui| {
-                for (row, group) in plies.chunks(per_row).enumerate() {
-                    ui.label(egui::RichText::new(format!("{}.", row * per_row + 1)).weak());
+                for (start, group) in rows {
+                    ui.label(egui::RichText::new(format!("{}.", start + 1)).weak());
                     for (k, (colour, text)) in group.iter().enumerate() {
                         ui.horizontal(|ui| {
                             stone(ui, *colour, 6.0);
                             let t = egui::RichText::new(text).monospace();
-                            ui.label(if row * per_row + k == last { t.strong().underline() } else { t });
+                            ui.label(if start + k == last { t.strong().underline() } else { t });
                         });
                     }
                     ui.end_row();

@@ -344,6 +344,8 @@ impl HudGame for Trisq {
         swatch(before.to_move().map_or(0, |p| p.index()))
     }
     const SCORED: bool = false;
+    /// Red's opening turn is one piece; every later row is one turn (two pieces, or one and `end`).
+    const FIRST_ROW_PLIES: usize = 1;
 }
 
 /// A colour's swatch for the side panel.
