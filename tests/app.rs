@@ -14,16 +14,21 @@ use triboard::app::{Command, Model, MoveIntent, Screen, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::trike::{Color as Stone, TrikeMove, TrikeOptions};
 
-fn app_with(size: u8, seats: [Seat; 2]) -> App {
+/// A headless app (`MinimalPlugins` and the app's core plugin) with `setup`'s game started.
+fn started(setup: Setup) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin));
     triboard::app::core_plugin(&mut app);
-    app.insert_resource(Setup::trike(TrikeOptions { size }, seats));
+    app.insert_resource(setup);
     app.update();
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
     app.update();
     app.update();
     app
+}
+
+fn app_with(size: u8, seats: [Seat; 2]) -> App {
+    started(Setup::trike(TrikeOptions { size }, seats))
 }
 
 fn humans(size: u8) -> App {
@@ -384,15 +389,7 @@ use triboard::app::board::trigon::{PlacedPiece, Selection, TrigonCell};
 use triboard::rules::trigon::{Trigon, TrigonMove, Variant};
 
 fn trigon_app(variant: Variant, seats: &[Seat]) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    triboard::app::core_plugin(&mut app);
-    app.insert_resource(Setup::trigon(variant, seats));
-    app.update();
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-    app.update();
-    app.update();
-    app
+    started(Setup::trigon(variant, seats))
 }
 
 fn trigon_model(app: &App) -> &Model<Trigon> {

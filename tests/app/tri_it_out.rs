@@ -5,25 +5,16 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use triboard::ai::Level;
 use triboard::app::board::CellClicked;
 use triboard::app::board::lattice::LatticePoint;
 use triboard::app::board::tri_it_out::Counter;
-use triboard::app::{Command, Model, Screen, Seat, Setup, Status};
+use triboard::app::{Command, Model, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::tri_it_out::{Board, TriItOut, TriItOutMove, TriItOutOptions};
 
 fn tio_app(board: Board, seats: [Seat; 2]) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    triboard::app::core_plugin(&mut app);
-    app.insert_resource(Setup::tri_it_out(TriItOutOptions { board, ..TriItOutOptions::default() }, seats));
-    app.update();
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-    app.update();
-    app.update();
-    app
+    super::started(Setup::tri_it_out(TriItOutOptions { board, ..TriItOutOptions::default() }, seats))
 }
 
 fn model(app: &App) -> &Model<TriItOut> {

@@ -5,26 +5,17 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use triboard::ai::Level;
 use triboard::app::animation::{Slide, Vanish};
 use triboard::app::board::CellClicked;
 use triboard::app::board::lattice::LatticePoint;
 use triboard::app::board::tricore::{Chosen, Core, Disc, Ring};
-use triboard::app::{Command, Model, MoveIntent, Screen, Seat, Setup, Status};
+use triboard::app::{Command, Model, MoveIntent, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::tricore::{Phase, TriCore, TriCoreMove};
 
 fn tricore_app(seats: [Seat; 2]) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    triboard::app::core_plugin(&mut app);
-    app.insert_resource(Setup::tricore(seats));
-    app.update();
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-    app.update();
-    app.update();
-    app
+    super::started(Setup::tricore(seats))
 }
 
 fn humans() -> App {

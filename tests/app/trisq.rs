@@ -6,26 +6,17 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use triboard::ai::Level;
 use triboard::app::animation::DropIn;
 use triboard::app::board::CellClicked;
 use triboard::app::board::trisq::{SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare, aimed_slot, slot_centre};
-use triboard::app::{Command, Model, MoveIntent, Screen, Seat, Setup, Status};
+use triboard::app::{Command, Model, MoveIntent, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::record::Record;
 use triboard::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
 
 fn trisq_app(size: u8, seats: [Seat; 2]) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    triboard::app::core_plugin(&mut app);
-    app.insert_resource(Setup::trisq(TrisqOptions { size }, seats));
-    app.update();
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-    app.update();
-    app.update();
-    app
+    super::started(Setup::trisq(TrisqOptions { size }, seats))
 }
 
 fn humans(size: u8) -> App {

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
-use super::{BoardCell, Hovered, WorldPainter};
+use super::{BoardCell, Hovered, WorldPainter, fit_board};
 use crate::app::Screen;
 use crate::app::hud::PanelWidth;
 use crate::rules::geometry::lattice::{Lattice, NONE};
@@ -297,17 +297,5 @@ fn fit_camera(
     let panel = panel.map_or(0.0, |p| p.0);
     let board_w = (widest - 1.0 + 2.6) * SPACING;
     let board_h = ((rows.len() as f32 - 1.0) * SQRT3 / 2.0 + 2.4) * SPACING;
-    let avail_w = (window.width() - panel).max(100.0);
-    let avail_h = window.height().max(100.0);
-    let scale = (board_w / avail_w).max(board_h / avail_h);
-    let (mut transform, mut projection) = camera.into_inner();
-    if let Projection::Orthographic(ortho) = projection.as_mut()
-        && (ortho.scale - scale).abs() > 1e-4
-    {
-        ortho.scale = scale;
-    }
-    let target = Vec3::new(panel / 2.0 * scale, 0.0, transform.translation.z);
-    if transform.translation != target {
-        transform.translation = target;
-    }
+    fit_board(camera, &window, [0.0, panel], Vec2::new(board_w, board_h), 0.0);
 }

@@ -199,3 +199,29 @@ fn sync(
         }
     }
 }
+
+/// Scales the board camera so that a board of `size` world units around the world origin fits the
+/// window between a left and a right panel (logical pixels), and centres it there, the camera's
+/// centre at height `shift_y` (world units). Changes the camera only when it must (so change
+/// detection stays quiet).
+pub fn fit_board(
+    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+    window: &Window,
+    [left, right]: [f32; 2],
+    size: Vec2,
+    shift_y: f32,
+) {
+    let avail_w = (window.width() - left - right).max(100.0);
+    let avail_h = window.height().max(100.0);
+    let scale = (size.x / avail_w).max(size.y / avail_h);
+    let (mut transform, mut projection) = camera.into_inner();
+    if let Projection::Orthographic(ortho) = projection.as_mut()
+        && (ortho.scale - scale).abs() > 1e-4
+    {
+        ortho.scale = scale;
+    }
+    let target = Vec3::new((right - left) / 2.0 * scale, shift_y, transform.translation.z);
+    if transform.translation != target {
+        transform.translation = target;
+    }
+}

@@ -17,7 +17,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter};
+use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter, fit_board};
 use crate::ai::Seat;
 use crate::app::Screen;
 use crate::app::animation::DropIn;
@@ -947,19 +947,7 @@ fn fit_camera(
     let left = left.map_or(0.0, |p| p.0);
     let board_w = 2.0 * n * SIDE + 2.2 * SIDE;
     let board_h = 2.0 * n * HEIGHT + 1.9 * SIDE;
-    let avail_w = (window.width() - left - right).max(100.0);
-    let avail_h = window.height().max(100.0);
-    let scale = (board_w / avail_w).max(board_h / avail_h);
-    let (mut transform, mut projection) = camera.into_inner();
-    if let Projection::Orthographic(ortho) = projection.as_mut()
-        && (ortho.scale - scale).abs() > 1e-4
-    {
-        ortho.scale = scale;
-    }
-    let target = Vec3::new((right - left) / 2.0 * scale, 0.0, transform.translation.z);
-    if transform.translation != target {
-        transform.translation = target;
-    }
+    fit_board(camera, &window, [left, right], Vec2::new(board_w, board_h), 0.0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{BoardCamera, BoardCell, BoardPiece, BoardSide, Checker, Hovered, Pawn, WorldPainter};
+use super::{BoardCamera, BoardCell, BoardPiece, BoardSide, Checker, Hovered, Pawn, WorldPainter, fit_board};
 use crate::app::Screen;
 use crate::app::hud::PanelWidth;
 use crate::app::model::{Model, Step};
@@ -257,17 +257,5 @@ fn fit_camera(
     let panel = panel.map_or(0.0, |p| p.0);
     let board_w = (n * SQRT3 + 3.2) * HEX_RADIUS;
     let board_h = ((n - 1.0) * 1.5 + 2.2 + 2.6) * HEX_RADIUS;
-    let avail_w = (window.width() - panel).max(100.0);
-    let avail_h = window.height().max(100.0);
-    let scale = (board_w / avail_w).max(board_h / avail_h);
-    let (mut transform, mut projection) = camera.into_inner();
-    if let Projection::Orthographic(ortho) = projection.as_mut()
-        && (ortho.scale - scale).abs() > 1e-4
-    {
-        ortho.scale = scale;
-    }
-    let target = Vec3::new(panel / 2.0 * scale, -0.55 * HEX_RADIUS, transform.translation.z);
-    if transform.translation != target {
-        transform.translation = target;
-    }
+    fit_board(camera, &window, [0.0, panel], Vec2::new(board_w, board_h), -0.55 * HEX_RADIUS);
 }

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter};
+use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter, fit_board};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::hud::{HudGame, PanelWidth, Swatch, rules_paragraph};
@@ -999,17 +999,5 @@ fn fit_camera(
     let Some(n) = side.0 else { return };
     let panel = panel.map_or(0.0, |p| p.0);
     let extent = n as f32 * SQUARE + 2.0 * (BAND_GAP + BAND + MARGIN + SQUARE * 0.62);
-    let avail_w = (window.width() - panel).max(100.0);
-    let avail_h = window.height().max(100.0);
-    let scale = (extent / avail_w).max(extent / avail_h);
-    let (mut transform, mut projection) = camera.into_inner();
-    if let Projection::Orthographic(ortho) = projection.as_mut()
-        && (ortho.scale - scale).abs() > 1e-4
-    {
-        ortho.scale = scale;
-    }
-    let target = Vec3::new(panel / 2.0 * scale, 0.0, transform.translation.z);
-    if transform.translation != target {
-        transform.translation = target;
-    }
+    fit_board(camera, &window, [0.0, panel], Vec2::new(extent, extent), 0.0);
 }

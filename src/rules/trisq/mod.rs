@@ -340,44 +340,42 @@ impl Trisq {
     /// their neighbours to `frontier[c][e]`.
     fn flood(&mut self, c: usize, e: usize, slot: usize) {
         let mut stack = [0u16; 32];
-        let mut top = 1;
+        let (mut top, mut overflow) = (1, false);
         stack[0] = slot as u16;
         self.reach[c][e].insert(slot);
-        while top > 0 {
+        while top > 0 && !overflow {
             top -= 1;
-            let x = stack[top] as usize;
-            let Window { base, bits } = self.masks.neighbours[x];
-            for (k, &near) in bits.iter().enumerate() {
-                let w = base + k;
-                self.frontier[c][e].0[w] |= near;
-                let mut new = near & self.own[c].0[w] & !self.reach[c][e].0[w];
-                self.reach[c][e].0[w] |= new;
-                while new != 0 {
-                    if top == stack.len() {
-                        return self.flood_slow(c, e); // a long chain joins at once: rare
-                    }
-                    stack[top] = (64 * w + new.trailing_zeros() as usize) as u16;
+            self.spread(c, e, stack[top] as usize, |n| {
+                if top == stack.len() {
+                    overflow = true;
+                } else {
+                    stack[top] = n as u16;
                     top += 1;
-                    new &= new - 1;
                 }
+            });
+        }
+        if overflow {
+            // A long chain joined at once (rare): spread again from all of the reach, on the heap.
+            let mut stack: Vec<usize> = self.reach[c][e].iter().collect();
+            while let Some(x) = stack.pop() {
+                self.spread(c, e, x, |n| stack.push(n));
             }
         }
     }
 
-    /// [`Trisq::flood`] again from every piece of `reach[c][e]`, with a stack on the heap.
-    fn flood_slow(&mut self, c: usize, e: usize) {
-        let mut stack: Vec<usize> = self.reach[c][e].iter().collect();
-        while let Some(x) = stack.pop() {
-            let Window { base, bits } = self.masks.neighbours[x];
-            for (k, &near) in bits.iter().enumerate() {
-                let w = base + k;
-                self.frontier[c][e].0[w] |= near;
-                let mut new = near & self.own[c].0[w] & !self.reach[c][e].0[w];
-                self.reach[c][e].0[w] |= new;
-                while new != 0 {
-                    stack.push(64 * w + new.trailing_zeros() as usize);
-                    new &= new - 1;
-                }
+    /// Puts the neighbours of piece `x` into `frontier[c][e]` and its own neighbours not yet in
+    /// `reach[c][e]` into it, handing each of those to `found`.
+    #[inline(always)]
+    fn spread(&mut self, c: usize, e: usize, x: usize, mut found: impl FnMut(usize)) {
+        let Window { base, bits } = self.masks.neighbours[x];
+        for (k, &near) in bits.iter().enumerate() {
+            let w = base + k;
+            self.frontier[c][e].0[w] |= near;
+            let mut new = near & self.own[c].0[w] & !self.reach[c][e].0[w];
+            self.reach[c][e].0[w] |= new;
+            while new != 0 {
+                found(64 * w + new.trailing_zeros() as usize);
+                new &= new - 1;
             }
         }
     }
