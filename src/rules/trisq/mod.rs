@@ -686,3 +686,30 @@ impl Trisq {
         self.pending = 0;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A blob of 4 · 9 · 7 Red pieces joins the top edge with one piece: the flood outgrows its
+    /// fixed stack and finishes on the heap, and the reach and frontier are exactly what they
+    /// should be.
+    #[test]
+    fn a_large_group_joins_an_edge_at_once() {
+        let mut g = Trisq::new(&TrisqOptions { size: 9 }).unwrap();
+        let board = g.board;
+        let h_slots = |row: usize| (0..9).flat_map(move |col| (0..4).map(move |k| 8 * (row * 9 + col) + k));
+        for row in 1..8 {
+            h_slots(row).for_each(|s| g.place_piece(s));
+        }
+        g.place_piece(2); // a1H2, the lower strip of a1: not on the top edge
+        assert!(g.reach[0][0].is_empty() && g.reach[0][1].is_empty(), "nothing touches Red's edges yet");
+        g.place_piece(0); // a1H0: on the top edge, edge-adjacent to a1H2 below
+        assert_eq!(g.reach[0][0], g.own[0], "every piece joins the top");
+        let mut frontier = Masks::get(9).on_edge[0];
+        for p in g.own[0].iter() {
+            board.edge_adjacent[p].iter().for_each(|&t| frontier.insert(t as usize));
+        }
+        assert_eq!(g.frontier[0][0], frontier);
+    }
+}
