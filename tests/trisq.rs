@@ -288,3 +288,30 @@ fn random_move_is_uniform_over_the_legal_moves() {
     }
     assert!(checked.iter().all(|&n| n >= 5), "{checked:?}");
 }
+
+/// Records (`../shared/design.md`): a finished game round-trips through JSON to the same position,
+/// and a record whose turn ends without a bridge is refused at that move, with the reason.
+#[test]
+fn records_round_trip_and_refuse_an_unbridged_end() {
+    use triboard::rules::record::{Record, RecordError};
+    for (size, seed) in [(4u8, 1u64), (8, 2)] {
+        let mut end = trisq(size);
+        let (mut rng, mut buf, mut moves) = (rng_from_seed(seed), Vec::new(), Vec::new());
+        while let Some(mv) = end.random_move(&mut rng, &mut buf) {
+            end.play(mv).unwrap();
+            moves.push(mv);
+        }
+        let record = Record::new(&end, &moves);
+        assert_eq!(record.game_id(), "trisq");
+        let (_, replayed, replayed_moves) = Record::from_json(&record.to_json()).unwrap().replay::<Trisq>().unwrap();
+        assert_eq!(replayed_moves, moves);
+        assert_eq!(replayed.board_text(), end.board_text());
+        assert_eq!(replayed.winner(), end.winner());
+        assert_eq!(replayed.winning_chain(), end.winning_chain());
+    }
+    let json = r#"{"game":"trisq","options":{"size":8},"moves":["a8H0","c3H3","end","h8H3","h7H3","d4H0","end"]}"#;
+    let err = Record::from_json(json).unwrap().replay::<Trisq>().map(|_| ()).unwrap_err();
+    let RecordError::Move { number, text, reason } = &err else { panic!("{err:?}") };
+    assert_eq!((*number, text.as_str()), (7, "end"));
+    assert!(reason.contains("d4H0") && reason.contains("c3H3") && reason.contains("without a bridge"), "{reason}");
+}
