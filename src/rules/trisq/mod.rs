@@ -143,7 +143,7 @@ pub struct Trisq {
     /// `reach[c][e]`; a piece in both frontiers completes the chain.
     frontier: [[Slots; 2]; 2],
     /// `last_turn[c]`: the pieces colour `c` placed in its latest turn ([`NO_SLOT`] for none), for
-    /// the playout policy's answers.
+    /// the search priors' answers to them (`knowledge.rs`).
     last_turn: [[u16; 2]; 2],
 }
 
@@ -263,7 +263,7 @@ impl Trisq {
 
     /// Whether `s` (available) may be the first placement of a turn after the opening: legal alone,
     /// completing the chain, or with a second piece that makes the pair legal (`rules/trisq.md` §Play).
-    #[inline]
+    #[inline(always)]
     fn first_ok(&self, s: usize) -> bool {
         let own = &self.own[self.mover as usize];
         self.unbridged(own, s) == 0 || self.completes_chain(s) || self.has_second(s)
@@ -309,7 +309,7 @@ impl Trisq {
 
     /// Whether `t` (available) may be the second piece after the turn's first: the pair meets the
     /// end-of-turn condition, or `t` completes the chain.
-    #[inline]
+    #[inline(always)]
     fn second_ok(&self, t: usize) -> bool {
         let own = &self.own[self.mover as usize];
         (self.bridges_all(self.first as usize, self.pending, t) && self.unbridged(own, t) == 0)
@@ -319,6 +319,7 @@ impl Trisq {
     /// Puts the mover's piece into `slot`, closes the square to the other filling, and extends the
     /// mover's reach sets: when the piece lies on an edge or touches a piece reaching it, it and the
     /// own pieces joined to it through edge adjacency reach that edge (each piece joins once a game).
+    #[inline(always)]
     fn place_piece(&mut self, slot: usize) {
         let c = self.mover as usize;
         self.own[c].insert(slot);
