@@ -20,6 +20,9 @@
 //!   edge template whenever one applies) lost to uniform playouts, 40 % at level 1 and 20 % at
 //!   level 2 (30 games); playouts kept near pieces, 47 %; a prior for moves that make a bridge,
 //!   63 %. The playouts stay uniform ([`crate::rules::Game::random_move`]).
+//!
+//! All of it, 200 games with `--seed 2027`: level 1 80.0 % (73.9–85.0 %), level 2 only 60.5 %
+//! (53.6–67.0 %) — with four times the simulations uniform playouts and RAVE find much of it alone.
 
 use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
 use crate::rules::Game;
