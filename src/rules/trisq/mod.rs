@@ -392,7 +392,7 @@ impl Trisq {
             };
             if let Some((_, q)) = self.end_blocker() {
                 return Err(format!(
-                    "the turn cannot end: {} and {} touch at a point without a bridge of {}",
+                    "{} and {} touch at a point without a bridge of {}, so the turn cannot end",
                     self.slot_name(s),
                     self.slot_name(q),
                     NAMES[c]
