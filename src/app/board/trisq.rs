@@ -189,25 +189,19 @@ fn square_name(n: usize, square: usize) -> String {
     format!("{}{}", (b'a' + (square % n) as u8) as char, square / n + 1)
 }
 
-/// The turns of a move list: Red's opening placement, then one or two placements each (an `end`
-/// closing a single one). The last turn may still be in progress.
-fn turns(moves: &[TrisqMove]) -> Vec<Vec<usize>> {
-    let mut turns: Vec<Vec<usize>> = Vec::new();
-    let mut open = false;
-    for (k, mv) in moves.iter().enumerate() {
-        match mv.slot() {
-            None => open = false,
-            Some(slot) if open => {
-                turns.last_mut().expect("an open turn").push(slot);
-                open = false;
-            }
-            Some(slot) => {
-                turns.push(vec![slot]);
-                open = k > 0;
-            }
+/// The pieces of the last finished turn and of the turn in progress, found by replaying the moves
+/// and cutting them where the rules end a turn ([`Game::is_turn_boundary`]).
+fn last_turns(model: &Model<Trisq>) -> (Vec<usize>, Vec<usize>) {
+    let mut game = model.start.clone();
+    let (mut last, mut current) = (Vec::new(), Vec::new());
+    for &mv in &model.moves {
+        game.play_unchecked(mv);
+        current.extend(mv.slot());
+        if game.is_turn_boundary() && !current.is_empty() {
+            last = std::mem::take(&mut current);
         }
     }
-    turns
+    (last, current)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,7 +443,7 @@ pub(super) fn plugin(app: &mut App) {
                 refresh_legal.after(Step::Apply).before(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
                 clicks.in_set(Step::Intents).run_if(resource_exists::<Model<Trisq>>),
                 sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
-                mark_tiles.after(sync).in_set(Step::View).run_if(resource_exists::<Model<Trisq>>),
+                mark_tiles.after(sync).in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
             ),
         );
 }
@@ -601,18 +595,11 @@ pub fn tile_bundle(board: &TrisqBoard, slot: usize, owner: u8) -> impl Bundle {
     )
 }
 
-/// Keeps every tile's marks: the last finished turn's pieces, the turn in progress, the winning
-/// chain, and the pair that keeps the turn from ending.
+/// Sets every tile's marks when the model changes: the last finished turn's pieces, the turn in
+/// progress, the winning chain, and the pair that keeps the turn from ending.
 fn mark_tiles(model: Res<Model<Trisq>>, mut tiles: Query<(&Tile, &mut TileMarks)>) {
     let game = &model.game;
-    let turns = turns(&model.moves);
-    let in_progress = game.first_placed().is_some();
-    let (last, current): (&[usize], &[usize]) = match (turns.as_slice(), in_progress) {
-        ([.., before, now], true) => (before, now),
-        ([now], true) => (&[], now),
-        ([.., last], false) => (last, &[]),
-        _ => (&[], &[]),
-    };
+    let (last, current) = last_turns(&model);
     let chain = game.winning_chain();
     let blocker = if model.human_to_move() { game.end_blocker() } else { None };
     for (tile, mut marks) in &mut tiles {
@@ -878,6 +865,7 @@ fn overlay(
     time: Res<Time>,
     mut intents: MessageWriter<MoveIntent<TrisqMove>>,
     camera: BoardCamera,
+    tiles: Query<(&Tile, &TileMarks)>,
 ) -> Result {
     let game = &model.game;
     let board = game.board();
@@ -963,9 +951,9 @@ fn overlay(
             painter.circle_stroke(p, (5.0 + 3.0 * pulse) / scale.max(0.5), egui::Stroke::new(2.5, colour32(WARN)));
         }
     }
-    // The winning chain.
-    for s in game.winning_chain() {
-        outline(s, egui::Color32::TRANSPARENT, egui::Stroke::new(3.0, colour32(GOLD)));
+    // The winning chain, as the tiles' marks hold it.
+    for (tile, _) in tiles.iter().filter(|(_, marks)| marks.chain) {
+        outline(tile.slot, egui::Color32::TRANSPARENT, egui::Stroke::new(3.0, colour32(GOLD)));
     }
     if !ctx.egui_wants_keyboard_input()
         && model.human_to_move()
