@@ -7,12 +7,18 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use triboard::ai::Level;
-use triboard::app::ai_task::{AiRunner, AiSearch};
-use triboard::app::board::{BoardCell, Checker, Pawn};
+use triboard::app::ai_task::AiRunner;
+use triboard::app::board::BoardCell;
+use triboard::app::board::trike::{Checker, Pawn};
 use triboard::app::share::OpenRecord;
-use triboard::app::{Command, Model, MoveIntent, Screen, Seat, Setup, Status};
+use triboard::app::{Command, MoveIntent, Screen, Seat, Setup, Status};
 use triboard::rules::Game;
-use triboard::rules::trike::{Color as Stone, TrikeMove, TrikeOptions};
+use triboard::rules::trike::{Color as Stone, Trike, TrikeMove, TrikeOptions};
+
+/// Trike's model, the app's resource while a game of Trike is in play.
+type Model = triboard::app::Model<Trike>;
+/// Trike's search.
+type AiSearch = triboard::app::ai_task::AiSearch<Trike>;
 
 /// A headless app (`MinimalPlugins` and the app's core plugin) with `setup`'s game started.
 fn started(setup: Setup) -> App {
@@ -28,7 +34,7 @@ fn started(setup: Setup) -> App {
 }
 
 fn app_with(size: u8, seats: [Seat; 2]) -> App {
-    started(Setup::trike(TrikeOptions { size }, seats))
+    started(Setup::of::<Trike>(&TrikeOptions { size }, &seats))
 }
 
 fn humans(size: u8) -> App {
@@ -79,7 +85,7 @@ fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
     assert_eq!(board(&mut app), (vec![(d4, Stone::White), (d7, Stone::Black)], Some(d4)));
     assert!(!app.world().resource::<Status>().error);
     // The view catches up: after the slide the pawn entity stands on d4.
-    let target = triboard::app::board::trike::cell_center(app.world().resource::<Model>().game.geometry(), d4);
+    let target = triboard::app::board::trike::art::cell_center(app.world().resource::<Model>().game.geometry(), d4);
     let deadline = Instant::now() + Duration::from_secs(3);
     while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -176,10 +182,10 @@ fn undo_while_the_ai_thinks_cancels_the_search() {
     let mut app = app_with(19, [Seat::Human, Seat::Ai(Level::new(6).unwrap())]);
     click(&mut app, "j10");
     app.update();
-    assert!(app.world().resource::<triboard::app::ai_task::AiSearch>().is_thinking());
+    assert!(app.world().resource::<AiSearch>().is_thinking());
     app.world_mut().write_message(Command::Undo);
     app.update();
-    assert!(!app.world().resource::<triboard::app::ai_task::AiSearch>().is_thinking());
+    assert!(!app.world().resource::<AiSearch>().is_thinking());
     for _ in 0..20 {
         std::thread::sleep(Duration::from_millis(20));
         app.update();
@@ -352,7 +358,7 @@ fn an_opened_record_starts_its_game_with_its_seats() {
     assert!(!app.world().contains_resource::<OpenRecord>());
     assert_eq!(board(&mut app).0.len(), 2);
     assert_eq!(
-        triboard::app::title_text(Some(app.world().resource::<Model>())),
+        triboard::app::title_text(app.world().resource::<Model>()),
         "Trike · 2 moves · Black to move — triboard"
     );
 }
@@ -389,11 +395,11 @@ use triboard::app::board::trigon::{PlacedPiece, Selection, TrigonCell};
 use triboard::rules::trigon::{Trigon, TrigonMove, Variant};
 
 fn trigon_app(variant: Variant, seats: &[Seat]) -> App {
-    started(Setup::trigon(variant, seats))
+    started(Setup::of::<Trigon>(&triboard::rules::trigon::TrigonOptions { variant }, seats))
 }
 
-fn trigon_model(app: &App) -> &Model<Trigon> {
-    app.world().resource::<Model<Trigon>>()
+fn trigon_model(app: &App) -> &triboard::app::Model<Trigon> {
+    app.world().resource::<triboard::app::Model<Trigon>>()
 }
 
 /// What the board shows: placements with their colours, sorted.
@@ -609,7 +615,7 @@ fn loading_a_trigon_record_in_a_trike_game_switches_the_game() {
     assert_eq!(world.query::<&Checker>().iter(world).count(), 0);
     assert_eq!(placed(&mut app), placed_in_model(&app));
     assert_eq!(
-        triboard::app::title_text(Some(trigon_model(&app))),
+        triboard::app::title_text(trigon_model(&app)),
         "Blokus Trigon Three-Player · 2 moves · Red to move — triboard"
     );
 }

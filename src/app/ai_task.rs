@@ -12,13 +12,10 @@ use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use web_time::Instant;
 
-use super::model::{AppGame, Model, MoveIntent, Step};
+use super::Screen;
+use super::games::AppGame;
+use super::model::{Model, MoveIntent, Step};
 use crate::ai::{Level, Mcts, SearchConfig, SearchHandle};
-use crate::rules::tri_it_out::TriItOut;
-use crate::rules::tricore::TriCore;
-use crate::rules::trigon::Trigon;
-use crate::rules::trike::Trike;
-use crate::rules::trisq::Trisq;
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
@@ -40,9 +37,13 @@ impl Default for AiRunner {
     }
 }
 
-/// The search in progress, if any: one resource per game type; `AiSearch` alone is Trike's.
+/// True while an AI search runs for the game in play, whatever its type (the page's state reads it).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AiThinking(pub bool);
+
+/// The search in progress, if any: one resource per game type.
 #[derive(Resource)]
-pub struct AiSearch<G: AppGame = Trike> {
+pub struct AiSearch<G: AppGame> {
     running: Option<Running<G>>,
 }
 
@@ -104,17 +105,23 @@ impl<G: AppGame> AiSearch<G> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<AiRunner>();
-    game_plugin::<Trike>(app);
-    game_plugin::<Trigon>(app);
-    game_plugin::<TriItOut>(app);
-    game_plugin::<TriCore>(app);
-    game_plugin::<Trisq>(app);
+    app.init_resource::<AiRunner>()
+        .init_resource::<AiThinking>()
+        .add_systems(OnExit(Screen::Playing), |mut thinking: ResMut<AiThinking>| thinking.0 = false);
 }
 
-fn game_plugin<G: AppGame>(app: &mut App) {
+/// The AI's systems for one game type (called by the registry for every game).
+pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
     app.init_resource::<AiSearch<G>>()
         .add_systems(Update, drive::<G>.in_set(Step::Intents))
+        .add_systems(
+            Update,
+            (|search: Res<AiSearch<G>>, mut thinking: ResMut<AiThinking>| {
+                thinking.set_if_neq(AiThinking(search.is_thinking()));
+            })
+            .after(Step::View)
+            .run_if(resource_exists::<Model<G>>),
+        )
         .add_systems(Update, cancel_stale::<G>.in_set(Step::View))
         .add_systems(Update, cancel_without_model::<G>.run_if(not(resource_exists::<Model<G>>)));
 }

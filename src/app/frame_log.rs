@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use serde_json::{Value, json};
 
-use super::ai_task::AiSearch;
+use super::ai_task::AiThinking;
 
 /// Every frame's time in ms, split by whether the AI was thinking during it.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
@@ -57,10 +57,10 @@ pub(super) fn plugin(app: &mut App) {
 /// Frames kept of each kind; past it, the older half is dropped (about an hour at 60 fps).
 const KEEP: usize = 200_000;
 
-fn record(time: Res<Time<Real>>, search: Res<AiSearch>, mut times: ResMut<FrameTimes>) {
+fn record(time: Res<Time<Real>>, thinking: Res<AiThinking>, mut times: ResMut<FrameTimes>) {
     let ms = time.delta().as_secs_f32() * 1000.0;
     let times = &mut *times;
-    let kind = if search.is_thinking() { &mut times.thinking } else { &mut times.idle };
+    let kind = if thinking.0 { &mut times.thinking } else { &mut times.idle };
     if kind.len() >= KEEP {
         kind.drain(..KEEP / 2);
     }
@@ -73,14 +73,14 @@ mod file_log {
 
     use bevy::prelude::*;
 
-    use super::super::ai_task::AiSearch;
+    use super::super::ai_task::AiThinking;
 
     #[derive(Resource)]
     pub(super) struct FrameLog(pub(super) std::io::BufWriter<std::fs::File>);
 
-    pub(super) fn write(time: Res<Time<Real>>, search: Res<AiSearch>, mut log: ResMut<FrameLog>) {
+    pub(super) fn write(time: Res<Time<Real>>, thinking: Res<AiThinking>, mut log: ResMut<FrameLog>) {
         let ms = time.delta().as_secs_f64() * 1000.0;
-        let _ = writeln!(log.0, "{ms:.3} {}", search.is_thinking() as u8);
+        let _ = writeln!(log.0, "{ms:.3} {}", thinking.0 as u8);
         let _ = log.0.flush();
     }
 }

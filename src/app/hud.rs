@@ -1,7 +1,7 @@
 //! The in-game panels (egui): players and scores, the status line, the AI's progress with Move now,
 //! the game's own actions (Trike's Swap), undo/redo, new game and rematch, save and load, the move
-//! list, the rules, and the game-over window. The frame is shared; what differs per game is
-//! [`HudGame`] (Trigon's is in `board::trigon`, with its piece chooser).
+//! list, the rules, and the game-over window. The frame is shared; what differs per game are the
+//! panel words of its [`AppGame`] (Trigon's piece chooser is its own panel, in `board::trigon`).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -9,14 +9,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::Screen;
 use super::ai_task::AiSearch;
 use super::files;
+use super::games::{AppGame, Swatch};
 use super::menu::root_ui;
-use super::model::{AppGame, Command, Model, MoveIntent, Status};
-use crate::rules::tri_it_out::TriItOut;
-use crate::rules::tricore::TriCore;
-use crate::rules::trigon::Trigon;
-use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
-use crate::rules::trisq::Trisq;
-use crate::rules::{Game, Outcome, Player};
+use super::model::{Command, Model, MoveIntent, Status};
+use crate::rules::Player;
 
 /// Width of the side panel in logical pixels; the board view keeps the board left of it.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -34,88 +30,18 @@ const SIDE_PANEL: f32 = 340.0;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct LeftPanelWidth(pub f32);
 
-/// A swatch: fill and outline.
-pub type Swatch = (egui::Color32, egui::Color32);
+/// Where named widgets were drawn last frame, in logical pixels (the start screen's `start`, the
+/// side panel's buttons): for the page's test hook (`triboard_ui_rect`) and the tests that check a
+/// button stays where it is.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct UiRects(pub std::collections::BTreeMap<&'static str, egui::Rect>);
 
-/// What the side panel shows that differs per game.
-pub trait HudGame: AppGame {
-    /// The side panel's heading (short: the panel is narrow).
-    fn heading(&self) -> String {
-        self.display_name()
-    }
-    /// Beside the heading: "board 13".
-    fn subtitle(&self) -> String;
-    /// The colours a seat plays (Trigon two-player: two).
-    fn seat_swatches(&self, player: Player) -> Vec<Swatch>;
-    /// The seat's score while the game runs, if the game keeps one.
-    fn live_score(&self, _player: Player) -> Option<i32> {
-        None
-    }
-    /// What a person to move should do.
-    fn hint(model: &Model<Self>) -> String;
-    /// Buttons of the game's own (Trike: Swap).
-    fn actions(_ui: &mut egui::Ui, _model: &Model<Self>, _intents: &mut MessageWriter<MoveIntent<Self::Move>>) {}
-    /// The rules window's title and text.
-    fn rules(ui: &mut egui::Ui);
-    /// The game-over window below its winner line: scores and how they came about.
-    fn game_over(ui: &mut egui::Ui, model: &Model<Self>, outcome: &Outcome);
-    /// The colour of the mover in `before` (the position a move is played in), for the move list.
-    fn mover_swatch(before: &Self) -> Swatch;
-    /// A move's text in the move list.
-    fn move_label(before: &Self, mv: Self::Move) -> String {
-        before.move_text(mv)
-    }
-    /// Moves per row of the move list.
-    const PLIES_PER_ROW: usize = 2;
-    /// Moves in the move list's first row (at most [`HudGame::PLIES_PER_ROW`]).
-    const FIRST_ROW_PLIES: usize = Self::PLIES_PER_ROW;
-    /// The game also saves in Pentobi's format (`.blksgf`).
-    const SGF: bool = false;
-    /// The result is a score to show; false where it only says who won (Trisq's connection), and
-    /// the panel names the winner instead of "1 point".
-    const SCORED: bool = true;
-}
-
-impl HudGame for Trike {
-    fn subtitle(&self) -> String {
-        format!("board {}", self.geometry().side)
-    }
-    fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
-        vec![swatch(self.color_of(player))]
-    }
-    fn hint(model: &Model<Trike>) -> String {
-        if model.game.pawn().is_none() {
-            "Click any cell to place the first checker and the pawn.".into()
-        } else {
-            "Click a highlighted cell to move the pawn there.".into()
+impl UiRects {
+    /// Records where `name` was drawn (a change only when it moved, so change detection stays quiet).
+    pub fn set(&mut self, name: &'static str, rect: egui::Rect) {
+        if self.0.get(name) != Some(&rect) {
+            self.0.insert(name, rect);
         }
-    }
-    fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut MessageWriter<MoveIntent>) {
-        if model.game.swap_available() && model.human_to_move() {
-            let swap = ui.button("Swap colours (pie rule)").on_hover_text(
-                "Take over the opening checker: you become Black, and the opener plays White and moves next",
-            );
-            if swap.clicked() {
-                intents.write(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
-            }
-        }
-    }
-    fn rules(ui: &mut egui::Ui) {
-        rules_text(ui);
-    }
-    fn game_over(ui: &mut egui::Ui, model: &Model<Trike>, outcome: &Outcome) {
-        let game = &model.game;
-        ui.label(format!(
-            "{} {} – {} {}",
-            game.player_name(Player(0)),
-            outcome.scores[0],
-            game.player_name(Player(1)),
-            outcome.scores[1]
-        ));
-        ui.label(egui::RichText::new("Scored: the checkers under and around the trapped pawn (gold).").weak());
-    }
-    fn mover_swatch(before: &Trike) -> Swatch {
-        swatch(before.color_of(before.to_move().expect("a recorded move was played")))
     }
 }
 
@@ -130,24 +56,18 @@ struct Windows {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PanelWidth>().init_resource::<LeftPanelWidth>().init_resource::<Windows>().add_systems(
-        EguiPrimaryContextPass,
-        (
-            panels::<Trike>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trike>>)),
-            panels::<Trigon>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
-            panels::<TriItOut>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriItOut>>)),
-            panels::<TriCore>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<TriCore>>)),
-            panels::<Trisq>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trisq>>)),
-        ),
-    );
+    app.init_resource::<PanelWidth>()
+        .init_resource::<LeftPanelWidth>()
+        .init_resource::<Windows>()
+        .init_resource::<UiRects>();
 }
 
-/// The colours of Trike's swatches, as egui colours.
-fn swatch(color: Stone) -> (egui::Color32, egui::Color32) {
-    match color {
-        Stone::Black => (egui::Color32::from_rgb(0x1f, 0x1f, 0x24), egui::Color32::from_rgb(0xb0, 0xb0, 0xb8)),
-        Stone::White => (egui::Color32::from_rgb(0xf7, 0xf5, 0xef), egui::Color32::from_rgb(0x2b, 0x2b, 0x2b)),
-    }
+/// The side panel of one game type (called by the registry for every game).
+pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        panels::<G>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)),
+    );
 }
 
 fn title(text: &str) -> egui::RichText {
@@ -161,7 +81,7 @@ pub fn stone(ui: &mut egui::Ui, (fill, outline): Swatch, radius: f32) {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn panels<G: HudGame>(
+fn panels<G: AppGame>(
     mut contexts: EguiContexts,
     model: Res<Model<G>>,
     search: Res<AiSearch<G>>,
@@ -283,17 +203,6 @@ fn panels<G: HudGame>(
         ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
         move_list::<G>(ui, &model);
     });
-    // Keyboard: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo.
-    let (undo, redo) = ctx.input(|i| {
-        let z = i.modifiers.command && i.key_pressed(egui::Key::Z);
-        (z && !i.modifiers.shift, (z && i.modifiers.shift) || (i.modifiers.command && i.key_pressed(egui::Key::Y)))
-    });
-    if undo {
-        orders.write(Command::Undo);
-    }
-    if redo {
-        orders.write(Command::Redo);
-    }
     let width = panel.response.rect.width();
     if (panel_width.0 - width).abs() > 0.5 {
         panel_width.0 = width;
@@ -391,9 +300,9 @@ fn panels<G: HudGame>(
     Ok(())
 }
 
-/// The plies in rows of [`HudGame::PLIES_PER_ROW`], each with the mover's colour; the last one
+/// The plies in rows of [`AppGame::PLIES_PER_ROW`], each with the mover's colour; the last one
 /// stands out.
-fn move_list<G: HudGame>(ui: &mut egui::Ui, model: &Model<G>) {
+fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     let mut replay = model.start.clone();
     let plies: Vec<(Swatch, String)> = model
         .moves
@@ -437,37 +346,4 @@ pub(crate) fn rules_paragraph(ui: &mut egui::Ui, title: &str, body: &str) {
     ui.label(egui::RichText::new(title).strong());
     ui.add(egui::Label::new(body).wrap());
     ui.add_space(6.0);
-}
-
-fn rules_text(ui: &mut egui::Ui) {
-    let para = rules_paragraph;
-    para(
-        ui,
-        "The board",
-        "A triangle of hexagonal cells, N cells on each side (7–19; 13 is standard). There is one neutral \
-         pawn and an unlimited supply of black and white checkers. Cells are named by column letter and row \
-         number: a1 is the top corner.",
-    );
-    para(ui, "Opening", "Black puts a black checker on any cell and sets the pawn on top of it.");
-    para(
-        ui,
-        "Pie rule",
-        "On the next move only, White may swap instead of moving: the players exchange colours, so the \
-         opener now plays White and moves the pawn next. The board stays as it is.",
-    );
-    para(
-        ui,
-        "Moving",
-        "On your turn, slide the pawn in a straight line in any of the six directions, as far as you like, \
-         across empty cells only — it may neither land on nor jump over a checker. Put a checker of your \
-         colour on the cell where it stops and the pawn on top of it. Passing is not allowed.",
-    );
-    para(
-        ui,
-        "End and score",
-        "When the player to move cannot move because every cell next to the pawn is taken (or off the \
-         board), the game ends. Each player scores a point for every checker of their colour under the pawn \
-         or next to it. The higher score wins; as an odd number of cells is counted, there are no draws.",
-    );
-    ui.label(egui::RichText::new("Highlighted cells are where the pawn can go.").weak());
 }

@@ -4,111 +4,65 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
-use super::model::{Setup, Status};
+use super::games::{AppGame, ForEachGame, each_game};
+use super::hud::UiRects;
+use super::model::{GameOptions, Setup, Status};
 use crate::ai::Level;
 use crate::ai::Seat;
-use crate::rules::tri_it_out::{Board, TieRule, TriItOutOptions, Variant as TriItOutVariant};
-use crate::rules::trigon::Variant;
-use crate::rules::trike::{MAX_SIZE, MIN_SIZE, TrikeOptions};
-use crate::rules::trisq::TrisqOptions;
 
-/// The games the start screen offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Choice {
-    Trike,
-    Trigon(Variant),
-    TriItOut,
-    TriCore,
-    Trisq,
+/// One entry of the start screen's game list, whatever its game type: built from the registry.
+struct Entry {
+    /// Its name in the list ("Blokus Trigon Two-Player").
+    name: &'static str,
+    /// The game and the options it starts with; the options rows edit them.
+    game: GameOptions,
+    /// The seats' names ([`AppGame::seat_names`]).
+    seats: &'static [&'static str],
+    /// Two lines on the game ([`AppGame::summary`]).
+    summary: &'static str,
+    /// The options rows ([`AppGame::options_ui`]), on the options as JSON.
+    options_ui: fn(&mut egui::Ui, &mut serde_json::Value),
 }
 
-impl Choice {
-    const ALL: [Choice; 7] = [
-        Choice::Trike,
-        Choice::TriItOut,
-        Choice::TriCore,
-        Choice::Trisq,
-        Choice::Trigon(Variant::Four),
-        Choice::Trigon(Variant::Two),
-        Choice::Trigon(Variant::Three),
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Choice::Trike => "Trike",
-            Choice::Trigon(Variant::Four) => "Blokus Trigon (4 players)",
-            Choice::Trigon(Variant::Two) => "Blokus Trigon Two-Player",
-            Choice::Trigon(Variant::Three) => "Blokus Trigon Three-Player",
-            Choice::TriItOut => "Tri-It-Out",
-            Choice::TriCore => "TriCore",
-            Choice::Trisq => "Trisq",
-        }
-    }
-
-    /// The seats' names, in the order they first move.
-    fn seats(self) -> &'static [&'static str] {
-        match self {
-            Choice::Trike => &["Black (opens)", "White (may swap)"],
-            Choice::Trigon(Variant::Four) => &["Blue", "Yellow", "Red", "Green"],
-            Choice::Trigon(Variant::Two) => &["Blue & Red", "Yellow & Green"],
-            Choice::Trigon(Variant::Three) => &["Blue", "Yellow", "Red"],
-            Choice::TriItOut => &["Red (places first)", "Blue"],
-            Choice::TriCore => &["Black (first core)", "White (first ring)"],
-            Choice::Trisq => &["Red (top–bottom, first)", "Blue (left–right)"],
-        }
-    }
-
-    fn summary(self) -> &'static str {
-        match self {
-            Choice::Trike => {
-                "Slide the pawn along a line of empty cells and drop a checker where it stops.\n\
-                 When the pawn is trapped, the checkers under and around it score."
-            }
-            Choice::Trigon(Variant::Two) => {
-                "Place your pieces corner to corner, never edge to edge with your own colour.\n\
-                 You play two colours; their triangles add up. Most triangles wins."
-            }
-            Choice::Trigon(_) => {
-                "Place your pieces corner to corner, never edge to edge with your own colour.\n\
-                 A colour that cannot place is out. Most triangles wins; all 22 pieces earn a bonus."
-            }
-            Choice::TriItOut => {
-                "Place counters; completing a triangle with two enemy counters captures one of them.\n\
-                 Points that would complete a mixed triangle are closed. Fewest counters wins."
-            }
-            Choice::TriCore => {
-                "Place cores and rings, then drive rings to lay discs and climb stacks.\n\
-                 The group that reaches the most cores wins."
-            }
-            Choice::Trisq => {
-                "Place one or two trapezia a turn; two of yours touching at a corner need a third touching both.\n\
-                 Join your two edges with a chain of pieces sharing sides to win."
-            }
-        }
+/// The options rows of game type `G`, on its options as JSON.
+fn options_ui<G: AppGame>(ui: &mut egui::Ui, value: &mut serde_json::Value) {
+    let mut options: G::Options = serde_json::from_value(value.clone()).unwrap_or_default();
+    let before = options.clone();
+    G::options_ui(ui, &mut options);
+    if options != before {
+        *value = serde_json::to_value(&options).expect("options serialise");
     }
 }
 
 /// The start screen's choices while it is open.
-#[derive(Resource, Clone, Debug)]
+#[derive(Resource)]
 struct Choices {
-    game: Choice,
-    size: u8,
+    entries: Vec<Entry>,
+    /// The chosen entry.
+    game: usize,
     ai: [bool; 4],
     level: [u8; 4],
-    tri_it_out: TriItOutOptions,
-    trisq_size: u8,
 }
 
 impl Default for Choices {
     fn default() -> Self {
-        Choices {
-            game: Choice::Trike,
-            size: 13,
-            ai: [false, true, true, true],
-            level: [3, 3, 3, 3],
-            tri_it_out: TriItOutOptions::default(),
-            trisq_size: TrisqOptions::default().size,
+        struct Entries(Vec<Entry>);
+        impl ForEachGame for Entries {
+            fn game<G: AppGame>(&mut self) {
+                for (name, options) in G::menu_entries() {
+                    self.0.push(Entry {
+                        name,
+                        game: GameOptions::of::<G>(&options),
+                        seats: G::seat_names(&options),
+                        summary: G::summary(&options),
+                        options_ui: options_ui::<G>,
+                    });
+                }
+            }
         }
+        let mut entries = Entries(Vec::new());
+        each_game(&mut entries);
+        Choices { entries: entries.0, game: 0, ai: [false, true, true, true], level: [3, 3, 3, 3] }
     }
 }
 
@@ -153,6 +107,7 @@ fn start_screen(
     mut choices: ResMut<Choices>,
     mut setup: ResMut<Setup>,
     status: Res<Status>,
+    mut rects: ResMut<UiRects>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -168,50 +123,23 @@ fn start_screen(
                 ui.set_width(440.0);
                 egui::Grid::new("setup").num_columns(2).spacing([18.0, 14.0]).show(ui, |ui| {
                     ui.label("Game");
+                    let choices = &mut *choices;
                     egui::ComboBox::from_id_salt("game")
                         .width(260.0)
                         .height(420.0)
-                        .selected_text(choices.game.name())
+                        .selected_text(choices.entries[choices.game].name)
                         .show_ui(ui, |ui| {
-                            for choice in Choice::ALL {
-                                ui.selectable_value(&mut choices.game, choice, choice.name());
+                            for (k, entry) in choices.entries.iter().enumerate() {
+                                ui.selectable_value(&mut choices.game, k, entry.name);
                             }
                         });
                     ui.end_row();
 
-                    match choices.game {
-                        Choice::Trike => {
-                            ui.label("Board size");
-                            ui.vertical(|ui| {
-                                ui.add(
-                                    egui::Slider::new(&mut choices.size, MIN_SIZE..=MAX_SIZE).suffix(" cells a side"),
-                                );
-                                ui.label(
-                                    egui::RichText::new("7–19 for play, 13 standard; 3–6 for puzzles").small().weak(),
-                                );
-                            });
-                        }
-                        Choice::Trigon(variant) => {
-                            ui.label("Board");
-                            let cells = if variant == Variant::Three { 384 } else { 486 };
-                            ui.label(egui::RichText::new(format!("{cells} triangles, 22 pieces per colour")).weak());
-                        }
-                        Choice::TriItOut => tri_it_out_options(ui, &mut choices.tri_it_out),
-                        Choice::TriCore => {
-                            ui.label("Board");
-                            ui.label(egui::RichText::new("51 points; 3 cores, 3 rings, 24 discs each").weak());
-                        }
-                        Choice::Trisq => {
-                            ui.label("Board size");
-                            ui.vertical(|ui| {
-                                ui.add(egui::Slider::new(&mut choices.trisq_size, 6..=9).suffix(" squares a side"));
-                                ui.label(egui::RichText::new("6–9, 8 standard").small().weak());
-                            });
-                        }
-                    }
+                    let entry = &mut choices.entries[choices.game];
+                    (entry.options_ui)(ui, &mut entry.game.options);
                     ui.end_row();
 
-                    for (seat, name) in choices.game.seats().iter().enumerate() {
+                    for (seat, name) in choices.entries[choices.game].seats.iter().enumerate() {
                         ui.label(*name);
                         ui.horizontal(|ui| {
                             ui.radio_value(&mut choices.ai[seat], false, "Human");
@@ -230,59 +158,25 @@ fn start_screen(
             });
             ui.add_space(20.0);
             let button = egui::Button::new(egui::RichText::new("Start").size(20.0)).min_size(egui::vec2(160.0, 40.0));
-            start = ui.add(button).clicked();
+            let pressed = ui.add(button);
+            rects.set("start", pressed.rect);
+            start = pressed.clicked();
             ui.add_space(10.0);
             // A share link or file that could not be opened says why here.
             if status.error {
                 ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(0xff, 0x7a, 0x6a)));
                 ui.add_space(6.0);
             }
-            ui.label(egui::RichText::new(choices.game.summary()).weak());
+            ui.label(egui::RichText::new(choices.entries[choices.game].summary).weak());
         });
     });
     if start {
         let seat = |k: usize| {
             if choices.ai[k] { Seat::Ai(Level::new(choices.level[k]).expect("slider range")) } else { Seat::Human }
         };
-        let seats: Vec<Seat> = (0..choices.game.seats().len()).map(seat).collect();
-        *setup = match choices.game {
-            Choice::Trike => Setup::trike(TrikeOptions { size: choices.size }, [seats[0], seats[1]]),
-            Choice::Trigon(variant) => Setup::trigon(variant, &seats),
-            Choice::TriItOut => Setup::tri_it_out(choices.tri_it_out, [seats[0], seats[1]]),
-            Choice::TriCore => Setup::tricore([seats[0], seats[1]]),
-            Choice::Trisq => Setup::trisq(TrisqOptions { size: choices.trisq_size }, [seats[0], seats[1]]),
-        };
+        let entry = &choices.entries[choices.game];
+        *setup = Setup { game: entry.game.clone(), seats: (0..entry.seats.len()).map(seat).collect() };
         next.set(Screen::Playing);
     }
     Ok(())
-}
-
-/// Tri-It-Out's options: the board, the tie rule and the variant (`rules/tri-it-out.md`).
-fn tri_it_out_options(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
-    ui.label("Board");
-    egui::ComboBox::from_id_salt("tio-board").width(260.0).selected_text(board_label(options.board)).show_ui(
-        ui,
-        |ui| {
-            for board in Board::ALL {
-                ui.selectable_value(&mut options.board, board, board_label(board));
-            }
-        },
-    );
-    ui.end_row();
-    ui.label("A tie");
-    ui.vertical(|ui| {
-        ui.radio_value(&mut options.tie, TieRule::StuckPlayerLoses, "the player who cannot place loses");
-        ui.radio_value(&mut options.tie, TieRule::LastMoverLoses, "the player who moved last loses (Ludii)");
-    });
-    ui.end_row();
-    ui.label("Variant");
-    let mut any = options.variant == TriItOutVariant::AnyMixedTriangle;
-    ui.checkbox(&mut any, "capture from any mixed triangle")
-        .on_hover_text("A capture may take from any mixed triangle on the board; keep placing until none is left");
-    options.variant = if any { TriItOutVariant::AnyMixedTriangle } else { TriItOutVariant::Standard };
-}
-
-/// A board's name on the start screen: its id and its number of points.
-fn board_label(board: Board) -> String {
-    format!("{} ({} points)", board.id(), board.lattice().len)
 }

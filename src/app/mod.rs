@@ -11,6 +11,7 @@ pub mod animation;
 pub mod board;
 pub mod files;
 pub mod frame_log;
+pub mod games;
 pub mod hud;
 pub mod input;
 pub mod menu;
@@ -19,17 +20,12 @@ pub mod share;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use crate::rules::tri_it_out::TriItOut;
-use crate::rules::tricore::TriCore;
-use crate::rules::trigon::Trigon;
-use crate::rules::trike::Trike;
-use crate::rules::trisq::Trisq;
+use games::{AppGame, ForEachGame, each_game};
 
 pub use crate::ai::Seat;
-pub use model::{AppGame, Command, GameOptions, Model, MoveIntent, Setup, Status};
+pub use model::{Command, GameOptions, InPlay, Model, MoveIntent, Setup, Status, TextIntent, title_text};
 
 /// The screens of the app.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -42,8 +38,8 @@ pub enum Screen {
 }
 
 /// Everything that runs headless: the screen state's users, the model and its validation, the
-/// board's entities, animation and AI tasks. Needs `StatesPlugin` and a time source (both in
-/// `DefaultPlugins`; tests add `MinimalPlugins` and `StatesPlugin`).
+/// board's entities, animation and AI tasks, for every game of the registry. Needs `StatesPlugin`
+/// and a time source (both in `DefaultPlugins`; tests add `MinimalPlugins` and `StatesPlugin`).
 pub fn core_plugin(app: &mut App) {
     app.init_state::<Screen>();
     model::plugin(app);
@@ -51,6 +47,30 @@ pub fn core_plugin(app: &mut App) {
     animation::plugin(app);
     ai_task::plugin(app);
     share::plugin(app);
+    input::messages(app);
+    struct Core<'a>(&'a mut App);
+    impl ForEachGame for Core<'_> {
+        fn game<G: AppGame>(&mut self) {
+            model::game_plugin::<G>(self.0);
+            ai_task::game_plugin::<G>(self.0);
+            G::plugin(self.0);
+        }
+    }
+    each_game(&mut Core(app));
+}
+
+/// What is drawn, for every game of the registry: the side panels and the board views.
+fn view_plugins(app: &mut App) {
+    struct View<'a>(&'a mut App);
+    impl ForEachGame for View<'_> {
+        fn game<G: AppGame>(&mut self) {
+            hud::game_plugin::<G>(self.0);
+            G::view_plugin(self.0);
+            #[cfg(target_arch = "wasm32")]
+            web::game_plugin::<G>(self.0);
+        }
+    }
+    each_game(&mut View(app));
 }
 
 /// Opens the window and runs the app until it is closed.
@@ -74,6 +94,7 @@ pub fn run() {
     input::plugin(&mut app);
     menu::plugin(&mut app);
     hud::plugin(&mut app);
+    view_plugins(&mut app);
     frame_log::plugin(&mut app);
     #[cfg(target_arch = "wasm32")]
     web::plugin(&mut app);
@@ -84,67 +105,11 @@ pub fn run() {
     app.run();
 }
 
-/// The window's title tells the game, the number of moves and who is to move or who won (the
-/// browser page shows it as its title, and the browser test reads it).
-pub fn title_text<G: AppGame>(model: Option<&Model<G>>) -> String {
-    let Some(model) = model else { return "triboard".to_string() };
-    let game = &model.game;
-    let n = model.moves.len();
-    let state = match (model.result_text(), game.to_move()) {
-        (Some(result), _) => result,
-        (None, Some(p)) => format!("{} to move", game.player_name(p)),
-        (None, None) => String::new(),
-    };
-    format!("{} · {n} move{} · {state} — triboard", game.display_name(), if n == 1 { "" } else { "s" })
-}
-
-/// The model of the game in play, whichever game it is: the one list of the app's game types for
-/// systems that serve every game (window title, share link, browser state).
-#[derive(SystemParam)]
-pub struct Playing<'w> {
-    trike: Option<Res<'w, Model<Trike>>>,
-    trigon: Option<Res<'w, Model<Trigon>>>,
-    tri_it_out: Option<Res<'w, Model<TriItOut>>>,
-    tricore: Option<Res<'w, Model<TriCore>>>,
-    trisq: Option<Res<'w, Model<Trisq>>>,
-}
-
-/// Something done with the model in play, whatever its game type ([`Playing::with`]).
-pub trait WithModel {
-    /// What it returns.
-    type Output;
-    /// Does it with game type `G`'s model (`Res`, so that `is_changed` can be asked).
-    fn run<G: AppGame>(self, model: &Res<Model<G>>) -> Self::Output;
-}
-
-impl Playing<'_> {
-    /// Runs `task` on the model in play; `None` when no game is (the start screen).
-    pub fn with<T: WithModel>(&self, task: T) -> Option<T::Output> {
-        if let Some(model) = &self.trike {
-            Some(task.run(model))
-        } else if let Some(model) = &self.trigon {
-            Some(task.run(model))
-        } else if let Some(model) = &self.tri_it_out {
-            Some(task.run(model))
-        } else if let Some(model) = &self.tricore {
-            Some(task.run(model))
-        } else {
-            self.trisq.as_ref().map(|model| task.run(model))
-        }
-    }
-}
-
-fn window_title(playing: Playing, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
-    struct Title;
-    impl WithModel for Title {
-        type Output = String;
-        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> String {
-            title_text(Some(&**model))
-        }
-    }
+/// The window's title follows the game in play ([`title_text`]); "triboard" on the start screen.
+fn window_title(in_play: Res<InPlay>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
     let Ok(mut window) = windows.single_mut() else { return };
-    let title = playing.with(Title).unwrap_or_else(|| title_text::<Trike>(None));
+    let title = in_play.0.as_ref().map_or("triboard", |s| s.title.as_str());
     if window.title != title {
-        window.title = title;
+        window.title = title.to_string();
     }
 }

@@ -4,128 +4,37 @@
 use bevy::prelude::*;
 
 use super::Screen;
+use super::games::{AppGame, ForGame, for_id, known_ids};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::record::Record;
-use crate::rules::tri_it_out::{TriItOut, TriItOutOptions};
-use crate::rules::tricore::{TriCore, TriCoreOptions};
-use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
-use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
-use crate::rules::trisq::{Trisq, TrisqOptions};
 use crate::rules::{Game, Player};
 
-/// What the app needs of a game beyond its rules: names for titles and messages, and the moves the
-/// rules force (played at once, without waiting for a seat).
-pub trait AppGame: Game {
-    /// The game's name as a heading: "Trike", "Blokus Trigon Two-Player".
-    fn display_name(&self) -> String;
-    /// The status line of a new game ("New game: Trike on a board of side 13").
-    fn new_game_text(&self) -> String;
-    /// The status line when a move is sent after the end.
-    fn over_text(&self) -> &'static str;
-    /// The start screen's choice that makes this game.
-    fn game_options(&self) -> GameOptions;
-    /// A move the seat to move must make and has no choice about (Trigon: a colour that cannot place
-    /// passes, `rules/trigon.md` §Play), played by the model at once.
-    fn forced_move(&self) -> Option<Self::Move> {
-        None
-    }
-    /// What the status line says of a move just played by `mover` (`text` in notation).
-    fn played_text(&self, mover: &str, text: &str) -> String {
-        format!("{mover} played {text}")
-    }
-}
-
-impl AppGame for Trike {
-    fn display_name(&self) -> String {
-        "Trike".to_string()
-    }
-    fn new_game_text(&self) -> String {
-        format!("New game: Trike on a board of side {}", self.options().size)
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over: the pawn is trapped"
-    }
-    fn game_options(&self) -> GameOptions {
-        GameOptions::Trike(self.options().clone())
-    }
-    fn played_text(&self, mover: &str, text: &str) -> String {
-        if text == "swap" {
-            format!("{mover} swapped: the colours are exchanged")
-        } else {
-            format!("{mover} played {text}")
-        }
-    }
-}
-
-impl AppGame for Trigon {
-    fn display_name(&self) -> String {
-        variant_name(self.options().variant).to_string()
-    }
-    fn new_game_text(&self) -> String {
-        format!("New game: {}. Blue begins on a starting point.", self.display_name())
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over: no colour can place a piece"
-    }
-    fn game_options(&self) -> GameOptions {
-        GameOptions::Trigon(self.options().clone())
-    }
-    fn forced_move(&self) -> Option<TrigonMove> {
-        self.colour_to_move()?;
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        (moves == [TrigonMove::PASS]).then_some(TrigonMove::PASS)
-    }
-    fn played_text(&self, mover: &str, text: &str) -> String {
-        // The colour, not the seat: in the two-player variant a seat plays two colours.
-        let colour = self.colour_to_move().map_or(mover, |c| crate::rules::trigon::COLOURS[c]);
-        match self.parse_move(text) {
-            Ok(TrigonMove::PASS) => format!("{colour} cannot place a piece and is out"),
-            Ok(mv) => {
-                let piece = self.tables().placements[mv.0 as usize].piece as usize;
-                format!("{colour} placed {} on {text}", crate::rules::trigon::pieces::piece_name(piece))
-            }
-            Err(_) => format!("{colour} played {text}"),
-        }
-    }
-}
-
-/// A Trigon variant's name, as Pentobi calls it.
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Four => "Blokus Trigon",
-        Variant::Two => "Blokus Trigon Two-Player",
-        Variant::Three => "Blokus Trigon Three-Player",
-    }
-}
-
-/// Which game the start screen chose, with its options.
+/// Which game the start screen chose, with its options: a game id and the options as the game's
+/// `Options` type serialises them, as a record holds them (so any game of the registry fits).
 #[derive(Clone, Debug, PartialEq)]
-pub enum GameOptions {
-    /// Trike, with its board size.
-    Trike(TrikeOptions),
-    /// Blokus Trigon, with its variant.
-    Trigon(TrigonOptions),
-    /// Tri-It-Out, with its board, tie rule and variant.
-    TriItOut(TriItOutOptions),
-    /// TriCore (no options).
-    TriCore(TriCoreOptions),
-    /// Trisq, with its board size.
-    Trisq(TrisqOptions),
+pub struct GameOptions {
+    /// A game id of the registry (`trike`, `trigon`, …).
+    pub game: String,
+    /// The options (`{"size": 13}`); `null` for the game's defaults.
+    pub options: serde_json::Value,
 }
 
 impl GameOptions {
-    /// How many seats the game has.
-    pub fn seats(&self) -> usize {
-        match self {
-            GameOptions::Trike(_) | GameOptions::TriItOut(_) | GameOptions::TriCore(_) | GameOptions::Trisq(_) => 2,
-            GameOptions::Trigon(o) => match o.variant {
-                Variant::Four => 4,
-                Variant::Two => 2,
-                Variant::Three => 3,
-            },
+    /// Game type `G` with `options`.
+    pub fn of<G: Game>(options: &G::Options) -> GameOptions {
+        GameOptions { game: G::IDS[0].to_string(), options: serde_json::to_value(options).expect("options serialise") }
+    }
+
+    /// The options as game type `G` reads them (`null` or a missing field: the defaults).
+    ///
+    /// # Errors
+    /// Options that are not `G`'s, with serde's reason.
+    pub fn read<G: Game>(&self) -> Result<G::Options, String> {
+        if self.options.is_null() {
+            return Ok(G::Options::default());
         }
+        serde_json::from_value(self.options.clone()).map_err(|e| format!("bad options for {}: {e}", self.game))
     }
 }
 
@@ -141,46 +50,29 @@ pub struct Setup {
 
 impl Default for Setup {
     fn default() -> Self {
-        Setup::trike(TrikeOptions::default(), [Seat::Human, Seat::Ai(Level::new(3).expect("level 3"))])
+        Setup::of::<crate::rules::trike::Trike>(
+            &Default::default(),
+            &[Seat::Human, Seat::Ai(Level::new(3).expect("level 3"))],
+        )
     }
 }
 
 impl Setup {
-    /// A game of Trike.
-    pub fn trike(options: TrikeOptions, seats: [Seat; 2]) -> Setup {
-        Setup { game: GameOptions::Trike(options), seats: seats.to_vec() }
-    }
-
-    /// A game of Blokus Trigon; `seats` is cut or filled with people to the variant's seat count.
-    pub fn trigon(variant: Variant, seats: &[Seat]) -> Setup {
-        let game = GameOptions::Trigon(TrigonOptions { variant });
+    /// A game of type `G` with `options`; `seats` is cut or filled with people to the game's seat
+    /// count (Trigon's variants seat 4, 2 and 3).
+    pub fn of<G: Game>(options: &G::Options, seats: &[Seat]) -> Setup {
         let mut seats = seats.to_vec();
-        seats.resize(game.seats(), Seat::Human);
-        Setup { game, seats }
-    }
-}
-
-impl Setup {
-    /// A game of Tri-It-Out (seat 0 is Red and places first).
-    pub fn tri_it_out(options: TriItOutOptions, seats: [Seat; 2]) -> Setup {
-        Setup { game: GameOptions::TriItOut(options), seats: seats.to_vec() }
-    }
-
-    /// A game of TriCore (seat 0 is Black and places the first core).
-    pub fn tricore(seats: [Seat; 2]) -> Setup {
-        Setup { game: GameOptions::TriCore(TriCoreOptions::default()), seats: seats.to_vec() }
-    }
-
-    /// A game of Trisq (seat 0 is Red, top and bottom, and places first).
-    pub fn trisq(options: TrisqOptions, seats: [Seat; 2]) -> Setup {
-        Setup { game: GameOptions::Trisq(options), seats: seats.to_vec() }
+        if let Ok(start) = G::new(options) {
+            seats.resize(start.num_players(), Seat::Human);
+        }
+        Setup { game: GameOptions::of::<G>(options), seats }
     }
 }
 
 /// The game being played: start position, current position, moves and the redo stack. One resource
-/// per game type; `Model` alone is Trike's.
+/// per game type, present while that game is in play.
 #[derive(Resource, Clone, Debug)]
-pub struct Model<G: AppGame = Trike> {
+pub struct Model<G: AppGame> {
     /// The start position (for replaying after an undo).
     pub start: G,
     /// The current position.
@@ -339,23 +231,10 @@ impl<G: AppGame> Model<G> {
     }
 }
 
-impl Model<Trike> {
-    /// A new game of Trike for this setup.
-    ///
-    /// # Errors
-    /// Options out of range, or a setup of another game.
-    pub fn new(setup: &Setup) -> Result<Model<Trike>, String> {
-        match &setup.game {
-            GameOptions::Trike(options) => Model::with(options, &setup.seats),
-            other => Err(format!("not a game of Trike: {other:?}")),
-        }
-    }
-}
-
 /// A request to play a move: from a click on the board, the Swap button, or a finished search.
-/// One message type per game's move type; `MoveIntent` alone is Trike's.
+/// One message type per game's move type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveIntent<M = TrikeMove> {
+pub struct MoveIntent<M> {
     /// The move.
     pub mv: M,
     /// True when an AI search produced it (people may not move for an AI seat, nor it for them).
@@ -416,49 +295,137 @@ pub enum Step {
     View,
 }
 
+/// A move in the game's notation, from the page's scripts (`triboard_play`) or a test: played for
+/// the person to move as a click would be, after the same checks; text that names no move is
+/// refused in the status line.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct TextIntent(pub String);
+
+/// The game in play, whatever its type: what the systems that serve every game read (the window
+/// title, the share link, the page's state). Refreshed when the model changes.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct InPlay(pub Option<Summary>);
+
+/// A game in play, as [`InPlay`] holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The ids its game type plays ([`Game::IDS`]).
+    pub ids: &'static [&'static str],
+    /// The window title: game, moves, who is to move or the result.
+    pub title: String,
+    /// Its record (options, moves, players, result).
+    pub record: Record,
+    /// The model's revision.
+    pub revision: u64,
+    /// Who is to move, by colour name; `None` once over.
+    pub to_move: Option<&'static str>,
+    /// True once the game is over.
+    pub over: bool,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Setup>()
         .init_resource::<Status>()
+        .init_resource::<InPlay>()
         .add_message::<Command>()
+        .add_message::<TextIntent>()
         .configure_sets(Update, (Step::Intents, Step::Apply, Step::View).chain())
         .add_systems(OnEnter(Screen::Playing), start_game)
-        .add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
-            commands.remove_resource::<Model<Trike>>();
-            commands.remove_resource::<Model<Trigon>>();
-            commands.remove_resource::<Model<TriItOut>>();
-            commands.remove_resource::<Model<TriCore>>();
-            commands.remove_resource::<Model<Trisq>>();
-        });
-    game_plugin::<Trike>(app);
-    game_plugin::<Trigon>(app);
-    game_plugin::<TriItOut>(app);
-    game_plugin::<TriCore>(app);
-    game_plugin::<Trisq>(app);
+        .add_systems(OnExit(Screen::Playing), |mut in_play: ResMut<InPlay>| in_play.0 = None)
+        .add_systems(Update, no_game_for_text.in_set(Step::Apply).run_if(not(in_state(Screen::Playing))));
 }
 
-/// The model's systems for one game type.
-fn game_plugin<G: AppGame>(app: &mut App) {
+/// The model's systems for one game type (called by the registry for every game).
+pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
     app.add_message::<MoveIntent<G::Move>>()
-        .add_systems(Update, validate::<G>.in_set(Step::Apply).run_if(resource_exists::<Model<G>>));
+        .add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.remove_resource::<Model<G>>())
+        .add_systems(
+            Update,
+            (text_intents::<G>, validate::<G>).chain().in_set(Step::Apply).run_if(resource_exists::<Model<G>>),
+        )
+        .add_systems(Update, summarise::<G>.in_set(Step::View).run_if(resource_exists_and_changed::<Model<G>>));
 }
 
-fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Status>) {
-    fn insert<G: AppGame>(commands: &mut Commands, status: &mut Status, options: &G::Options, seats: &[Seat]) {
-        match Model::<G>::with(options, seats) {
-            Ok(model) => {
-                *status = Status::info(model.game.new_game_text());
-                commands.insert_resource(model);
-            }
-            Err(e) => *status = Status::error(e),
+/// The window title of a game in play: the game, the number of moves and who is to move or who won
+/// (the browser page shows it as its title, and the browser test reads it).
+pub fn title_text<G: AppGame>(model: &Model<G>) -> String {
+    let game = &model.game;
+    let n = model.moves.len();
+    let state = match (model.result_text(), game.to_move()) {
+        (Some(result), _) => result,
+        (None, Some(p)) => format!("{} to move", game.player_name(p)),
+        (None, None) => String::new(),
+    };
+    format!("{} · {n} move{} · {state} — triboard", game.display_name(), if n == 1 { "" } else { "s" })
+}
+
+impl Summary {
+    /// The summary of `model`.
+    pub fn of<G: AppGame>(model: &Model<G>) -> Summary {
+        Summary {
+            ids: G::IDS,
+            title: title_text(model),
+            record: model.record(),
+            revision: model.revision,
+            to_move: model.game.to_move().map(|p| model.game.player_name(p)),
+            over: model.game.outcome().is_some(),
         }
     }
-    match &setup.game {
-        GameOptions::Trike(options) => insert::<Trike>(&mut commands, &mut status, options, &setup.seats),
-        GameOptions::Trigon(options) => insert::<Trigon>(&mut commands, &mut status, options, &setup.seats),
-        GameOptions::TriItOut(options) => insert::<TriItOut>(&mut commands, &mut status, options, &setup.seats),
-        GameOptions::TriCore(options) => insert::<TriCore>(&mut commands, &mut status, options, &setup.seats),
-        GameOptions::Trisq(options) => insert::<Trisq>(&mut commands, &mut status, options, &setup.seats),
+}
+
+fn summarise<G: AppGame>(model: Res<Model<G>>, mut in_play: ResMut<InPlay>) {
+    in_play.0 = Some(Summary::of(&*model));
+}
+
+/// Moves in notation become move intents of the game in play.
+fn text_intents<G: AppGame>(
+    mut texts: MessageReader<TextIntent>,
+    model: Res<Model<G>>,
+    mut status: ResMut<Status>,
+    mut intents: MessageWriter<MoveIntent<G::Move>>,
+) {
+    for TextIntent(text) in texts.read() {
+        match model.game.parse_move(text) {
+            Ok(mv) => {
+                intents.write(MoveIntent { mv, from_ai: false });
+            }
+            Err(e) => *status = Status::error(format!("{text}: {e}")),
+        }
     }
+}
+
+fn no_game_for_text(mut texts: MessageReader<TextIntent>, mut status: ResMut<Status>) {
+    for TextIntent(text) in texts.read() {
+        *status = Status::error(format!("{text}: no game in play"));
+    }
+}
+
+/// Starts the game of the [`Setup`]: its model, and at once its [`InPlay`] summary (so a share
+/// link being opened sees the board up in the next frame).
+fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Status>, mut in_play: ResMut<InPlay>) {
+    struct Start<'a, 'w, 's>(&'a Setup, &'a mut Commands<'w, 's>);
+    impl ForGame for Start<'_, '_, '_> {
+        type Output = Result<(String, Summary), String>;
+        fn run<G: AppGame>(self) -> Self::Output {
+            let model = Model::<G>::with(&self.0.game.read::<G>()?, &self.0.seats)?;
+            let said = (model.game.new_game_text(), Summary::of(&model));
+            self.1.insert_resource(model);
+            Ok(said)
+        }
+    }
+    let id = setup.game.game.as_str();
+    *status = match for_id(id, Start(&setup, &mut commands)).unwrap_or_else(|| Err(unknown_game(id))) {
+        Ok((text, summary)) => {
+            in_play.0 = Some(summary);
+            Status::info(text)
+        }
+        Err(e) => Status::error(e),
+    };
+}
+
+/// The refusal of a game id no game of the app plays, naming those it knows.
+pub fn unknown_game(id: &str) -> String {
+    format!("'{id}' is not a game triboard knows; it plays {}", known_ids().join(", "))
 }
 
 /// The validation system: the only writer of [`Model`].
@@ -514,7 +481,7 @@ fn validate<G: AppGame>(
                 let mut seats = model.seats.clone();
                 seats.rotate_left(1);
                 if let Ok(fresh) = Model::<G>::with(model.game.options(), &seats) {
-                    setup.game = fresh.game.game_options();
+                    setup.game = GameOptions::of::<G>(fresh.game.options());
                     setup.seats = seats;
                     let revision = model.revision + 1;
                     *model = Model { revision, ..fresh };
@@ -529,20 +496,22 @@ fn validate<G: AppGame>(
                 // Another game: opened like a share link, which restarts the board with the record's seats.
                 commands.insert_resource(OpenRecord(record.clone()));
             }
-            Command::Load(record) | Command::Open(record) => match super::share::with_variant(record).replay::<G>() {
-                Ok((start, game, moves)) => {
-                    let revision = model.revision + 1;
-                    let mut seats =
-                        if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
-                    seats.resize(game.num_players(), Seat::Human);
-                    *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
-                    model.play_forced();
-                    setup.game = model.game.game_options();
-                    setup.seats = model.seats.clone();
-                    *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));
+            Command::Load(record) | Command::Open(record) => {
+                match crate::app::share::with_variant(record).replay::<G>() {
+                    Ok((start, game, moves)) => {
+                        let revision = model.revision + 1;
+                        let mut seats =
+                            if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
+                        seats.resize(game.num_players(), Seat::Human);
+                        *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
+                        model.play_forced();
+                        setup.game = GameOptions::of::<G>(model.game.options());
+                        setup.seats = model.seats.clone();
+                        *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));
+                    }
+                    Err(e) => *status = Status::error(format!("cannot load: {e}")),
                 }
-                Err(e) => *status = Status::error(format!("cannot load: {e}")),
-            },
+            }
         }
     }
 }

@@ -7,17 +7,11 @@
 use bevy::prelude::*;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
-use super::model::AppGame;
-use super::model::{Command, GameOptions, Model, Setup, Status, Step};
-use super::{Playing, Screen, WithModel};
+use super::Screen;
+use super::games::{AppGame, ForGame, for_id};
+use super::model::{Command, GameOptions, InPlay, Setup, Status, Step, unknown_game};
 use crate::ai::Seat;
-use crate::rules::Game;
-use crate::rules::record::{Record, RecordError};
-use crate::rules::tri_it_out::TriItOut;
-use crate::rules::tricore::TriCore;
-use crate::rules::trigon::Trigon;
-use crate::rules::trike::Trike;
-use crate::rules::trisq::Trisq;
+use crate::rules::record::Record;
 
 /// What starts a share link's fragment.
 pub const PREFIX: &str = "#game=";
@@ -63,39 +57,24 @@ pub(super) fn plugin(app: &mut App) {
 fn open_record(
     mut commands: Commands,
     open: Res<OpenRecord>,
-    playing: Playing,
+    in_play: Res<InPlay>,
     mut setup: ResMut<Setup>,
     mut status: ResMut<Status>,
     mut next: ResMut<NextState<Screen>>,
     mut orders: MessageWriter<Command>,
 ) {
     let record = with_variant(&open.0);
-    /// The record's game, its seat count, and whether its board is up already.
-    fn check<G: AppGame>(record: &Record, playing: &Playing) -> Result<(GameOptions, usize, bool), RecordError> {
-        struct Same;
-        impl WithModel for Same {
-            type Output = &'static [&'static str];
-            fn run<H: AppGame>(self, _: &Res<Model<H>>) -> Self::Output {
-                H::IDS
-            }
+    /// The record's game with its options and seat count, after checking every move.
+    struct Check<'a>(&'a Record);
+    impl ForGame for Check<'_> {
+        type Output = Result<(GameOptions, usize, &'static [&'static str]), String>;
+        fn run<G: AppGame>(self) -> Self::Output {
+            let (start, _, _) = self.0.replay::<G>().map_err(|e| e.to_string())?;
+            Ok((GameOptions::of::<G>(start.options()), start.num_players(), G::IDS))
         }
-        let (start, _, _) = record.replay::<G>()?;
-        Ok((start.game_options(), start.num_players(), playing.with(Same) == Some(G::IDS)))
     }
     let id = record.game.as_str();
-    let checked = if Trigon::IDS.contains(&id) {
-        check::<Trigon>(&record, &playing)
-    } else if TriItOut::IDS.contains(&id) {
-        check::<TriItOut>(&record, &playing)
-    } else if TriCore::IDS.contains(&id) {
-        check::<TriCore>(&record, &playing)
-    } else if Trisq::IDS.contains(&id) {
-        check::<Trisq>(&record, &playing)
-    } else {
-        // Trike's replay names the game it expected when the record is of none of these.
-        check::<Trike>(&record, &playing)
-    };
-    let (game, players, present) = match checked {
+    let (game, players, ids) = match for_id(id, Check(&record)).unwrap_or_else(|| Err(unknown_game(id))) {
         Ok(found) => found,
         Err(e) => {
             *status = Status::error(format!("cannot open the game: {e}"));
@@ -105,10 +84,10 @@ fn open_record(
     };
     let seats: Vec<Seat> = record.players.iter().filter_map(|p| Seat::from_label(p)).collect();
     let seats = if seats.len() == players { seats } else { vec![Seat::Human; players] };
-    // Once the board of the record's game is up (it may have been started for it a frame ago).
     setup.game = game;
     setup.seats = seats;
-    if present {
+    // Once the board of the record's game is up (it may have been started for it a frame ago).
+    if in_play.0.as_ref().is_some_and(|s| s.ids == ids) {
         orders.write(Command::Open(record));
         commands.remove_resource::<OpenRecord>();
     } else {

@@ -14,7 +14,7 @@ use triboard::rules::Game;
 use triboard::rules::tri_it_out::{Board, TriItOut, TriItOutMove, TriItOutOptions};
 
 fn tio_app(board: Board, seats: [Seat; 2]) -> App {
-    super::started(Setup::tri_it_out(TriItOutOptions { board, ..TriItOutOptions::default() }, seats))
+    super::started(Setup::of::<TriItOut>(&TriItOutOptions { board, ..TriItOutOptions::default() }, &seats))
 }
 
 fn model(app: &App) -> &Model<TriItOut> {

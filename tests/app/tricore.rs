@@ -15,7 +15,7 @@ use triboard::rules::Game;
 use triboard::rules::tricore::{Phase, TriCore, TriCoreMove};
 
 fn tricore_app(seats: [Seat; 2]) -> App {
-    super::started(Setup::tricore(seats))
+    super::started(Setup::of::<TriCore>(&Default::default(), &seats))
 }
 
 fn humans() -> App {

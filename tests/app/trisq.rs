@@ -16,7 +16,7 @@ use triboard::rules::record::Record;
 use triboard::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
 
 fn trisq_app(size: u8, seats: [Seat; 2]) -> App {
-    super::started(Setup::trisq(TrisqOptions { size }, seats))
+    super::started(Setup::of::<Trisq>(&TrisqOptions { size }, &seats))
 }
 
 fn humans(size: u8) -> App {

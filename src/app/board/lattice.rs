@@ -249,7 +249,7 @@ fn dress_outline(
 }
 
 /// A side-panel swatch from a piece's fill and outline colours (sRGB bytes).
-pub fn swatch([r, g, b]: [u8; 3], [or, og, ob]: [u8; 3]) -> crate::app::hud::Swatch {
+pub fn swatch([r, g, b]: [u8; 3], [or, og, ob]: [u8; 3]) -> crate::app::games::Swatch {
     (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(or, og, ob))
 }
 

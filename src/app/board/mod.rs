@@ -1,7 +1,10 @@
-//! The board's entities: every cell, the pawn and every checker is an entity with components
-//! (cell, owner). [`plugin`] keeps them in step with the [`Model`] headless; [`view_plugin`] gives
-//! them meshes and colours. One view per game: [`trike`], [`trigon`], [`tri_it_out`], [`tricore`],
-//! [`trisq`]; Tri-It-Out and TriCore share the point lattice's board ([`lattice`]).
+//! What every board view shares: the pickable [`BoardCell`], the hovered cell and pressed cells
+//! ([`CellClicked`]), the board's entities' marker and rebuild ([`BoardPiece`], [`BoardShown`]), the
+//! one reconcile of piece entities with the model ([`reconcile`]), egui painting at world positions
+//! ([`WorldPainter`]) and the camera fit ([`fit_board`]). One view folder per game: [`trike`],
+//! [`trigon`], [`tri_it_out`], [`tricore`], [`trisq`]; Tri-It-Out and TriCore share the point
+//! lattice's board ([`lattice`]). Each folder's `mod.rs` implements the game's
+//! [`AppGame`](crate::app::games::AppGame).
 
 pub mod lattice;
 pub mod tri_it_out;
@@ -10,41 +13,78 @@ pub mod trigon;
 pub mod trike;
 pub mod trisq;
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::Screen;
-use super::animation::{DropIn, Slide};
-use super::model::{Model, MoveIntent, Step};
-use crate::rules::trike::{Color as Stone, TrikeMove};
 
-/// A cell of the board.
+/// A cell of the board: whatever a press may target (Trike's cell, Trigon's triangle, a lattice
+/// point, a Trisq square), with its index in the game's geometry. Picking reports presses on it.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardCell {
     /// The cell's index in the game's geometry.
     pub cell: usize,
 }
 
-/// The neutral pawn. Hidden before the opening placement.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pawn {
-    /// Where the model has it (the view may still be sliding there).
-    pub cell: Option<usize>,
-}
-
-/// A checker on a cell.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Checker {
-    /// The cell it stands on.
-    pub cell: usize,
-    /// Its colour, which is its owner: a checker never changes colour (the pie rule exchanges the
-    /// seats' colours, not the checkers').
-    pub owner: Stone,
-}
-
-/// Marks every entity of the current board, so a board of another size replaces them all.
+/// Marks every entity of the board in play, so a board of another size replaces them all.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct BoardPiece;
+
+/// Which board's entities exist: a key naming the game and its board (`trike-13`), `None` on the
+/// start screen.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardShown(pub Option<String>);
+
+impl BoardShown {
+    /// When the board shown is not `key`: despawns `everything` and spawns the board through
+    /// `spawn`. Returns true when it did (the pieces are then to be spawned anew).
+    pub fn ensure(
+        &mut self,
+        key: String,
+        commands: &mut Commands,
+        everything: impl IntoIterator<Item = Entity>,
+        spawn: impl FnOnce(&mut Commands),
+    ) -> bool {
+        if self.0.as_deref() == Some(key.as_str()) {
+            return false;
+        }
+        for entity in everything {
+            commands.entity(entity).despawn();
+        }
+        spawn(commands);
+        self.0 = Some(key);
+        true
+    }
+}
+
+/// Makes the piece entities match the model: a piece is its component's value (where it stands and
+/// whose it is), so an `existing` entity whose value is still `wanted` stays, one whose value is not
+/// goes through `remove` (a despawn, or an exit animation), and each wanted value without an entity
+/// is spawned through `spawn`, in `wanted`'s order. Every view's pieces go through it.
+pub fn reconcile<P: Copy + Eq + Hash>(
+    commands: &mut Commands,
+    existing: impl IntoIterator<Item = (Entity, P)>,
+    wanted: impl IntoIterator<Item = P>,
+    mut remove: impl FnMut(&mut Commands, Entity, P),
+    mut spawn: impl FnMut(&mut Commands, P),
+) {
+    let wanted: Vec<P> = wanted.into_iter().collect();
+    let mut missing: HashSet<P> = wanted.iter().copied().collect();
+    for (entity, piece) in existing {
+        // A second entity of a piece already shown goes too.
+        if !missing.remove(&piece) {
+            remove(commands, entity, piece);
+        }
+    }
+    for piece in wanted {
+        if missing.remove(&piece) {
+            spawn(commands, piece);
+        }
+    }
+}
 
 /// The cell under the pointer, if any (set by the input plugin, read by the view).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,105 +139,20 @@ impl<'a> WorldPainter<'a> {
     }
 }
 
-/// The side of the board whose entities exist, if any.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BoardSide(pub Option<usize>);
-
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<BoardSide>()
-        .init_resource::<Hovered>()
-        .add_message::<CellClicked>()
-        .add_systems(OnExit(Screen::Playing), |mut side: ResMut<BoardSide>, mut hovered: ResMut<Hovered>| {
-            side.0 = None;
+    app.init_resource::<BoardShown>().init_resource::<Hovered>().add_message::<CellClicked>().add_systems(
+        OnExit(Screen::Playing),
+        |mut shown: ResMut<BoardShown>, mut hovered: ResMut<Hovered>| {
+            shown.0 = None;
             hovered.0 = None;
-        })
-        .add_systems(Update, trike_clicks.in_set(Step::Intents).run_if(resource_exists::<Model>))
-        .add_systems(Update, sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model>));
-    trigon::plugin(app);
+        },
+    );
     lattice::plugin(app);
-    tri_it_out::plugin(app);
-    tricore::plugin(app);
-    trisq::plugin(app);
 }
 
-/// The view: meshes, colours, coordinate labels and the camera fit.
+/// What the lattice boards share of the view.
 pub(super) fn view_plugin(app: &mut App) {
-    trike::view_plugin(app);
-    trigon::view_plugin(app);
     lattice::view_plugin(app);
-    tri_it_out::view_plugin(app);
-    tricore::view_plugin(app);
-    trisq::view_plugin(app);
-}
-
-/// In Trike a pressed cell is where the pawn should go.
-fn trike_clicks(mut clicks: MessageReader<CellClicked>, mut intents: MessageWriter<MoveIntent>) {
-    for click in clicks.read() {
-        intents.write(MoveIntent { mv: TrikeMove::to(click.cell), from_ai: false });
-    }
-}
-
-/// Makes the board's entities match the model: spawns the cells and pawn for a new board size,
-/// spawns and despawns checkers, moves the pawn (sliding when it moved along a line).
-fn sync(
-    model: Res<Model>,
-    mut side: ResMut<BoardSide>,
-    mut commands: Commands,
-    pieces: Query<Entity, With<BoardPiece>>,
-    checkers: Query<(Entity, &Checker)>,
-    mut pawns: Query<(Entity, &mut Pawn, &Transform, &mut Visibility)>,
-) {
-    let game = &model.game;
-    let geo = game.geometry();
-    let rebuilt = side.0 != Some(geo.side);
-    if rebuilt {
-        for entity in &pieces {
-            commands.entity(entity).despawn();
-        }
-        for cell in 0..geo.cells {
-            commands.spawn(trike::cell(geo, cell));
-        }
-        side.0 = Some(geo.side);
-    }
-    let last_cell = model.last_move().and_then(|mv| mv.cell());
-    let mut present = vec![None; geo.cells];
-    if !rebuilt {
-        for (entity, checker) in &checkers {
-            if checker.cell < geo.cells && game.checker(checker.cell) == Some(checker.owner) {
-                present[checker.cell] = Some(entity);
-            } else {
-                commands.entity(entity).despawn();
-            }
-        }
-    }
-    for (cell, entity) in present.iter().enumerate() {
-        if let (Some(owner), None) = (game.checker(cell), entity) {
-            let mut checker = commands.spawn(trike::checker(geo, cell, owner));
-            if Some(cell) == last_cell {
-                checker.insert(DropIn::default());
-            }
-        }
-    }
-    let pawn_cell = game.pawn();
-    match pawns.single_mut() {
-        Ok((entity, mut pawn, transform, mut visibility)) if !rebuilt => {
-            if pawn.cell != pawn_cell {
-                *visibility = if pawn_cell.is_some() { Visibility::Inherited } else { Visibility::Hidden };
-                if let Some(to) = pawn_cell {
-                    let to = trike::pawn_translation(geo, to);
-                    if pawn.cell.is_some() {
-                        commands.entity(entity).insert(Slide::new(transform.translation, to));
-                    } else {
-                        commands.entity(entity).remove::<Slide>().insert(Transform::from_translation(to));
-                    }
-                }
-                pawn.cell = pawn_cell;
-            }
-        }
-        _ => {
-            commands.spawn(trike::pawn(geo, pawn_cell));
-        }
-    }
 }
 
 /// Scales the board camera so that a board of `size` world units around the world origin fits the

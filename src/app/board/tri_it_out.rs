@@ -14,10 +14,11 @@ use super::lattice::{
 use super::{BoardCamera, CellClicked, Hovered, WorldPainter};
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Vanish};
-use crate::app::hud::{HudGame, Swatch, rules_paragraph};
-use crate::app::model::{AppGame, GameOptions, Model, MoveIntent, Status, Step};
+use crate::app::games::{AppGame, Swatch};
+use crate::app::hud::rules_paragraph;
+use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::geometry::lattice::Lattice;
-use crate::rules::tri_it_out::{TieRule, TriItOut, TriItOutMove, Variant};
+use crate::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
 use crate::rules::{Game, Outcome, Player};
 
 /// The player names, by colour: Red places first (`rules/tri-it-out.md`).
@@ -54,18 +55,38 @@ impl AppGame for TriItOut {
     fn over_text(&self) -> &'static str {
         "the game is over: no counter can be placed"
     }
-    fn game_options(&self) -> GameOptions {
-        GameOptions::TriItOut(*self.options())
-    }
     fn played_text(&self, mover: &str, text: &str) -> String {
         match text.strip_prefix('x') {
             Some(point) => format!("{mover} captured {point}"),
             None => format!("{mover} placed on {text}"),
         }
     }
-}
 
-impl HudGame for TriItOut {
+    fn menu_entries() -> Vec<(&'static str, TriItOutOptions)> {
+        vec![("Tri-It-Out", TriItOutOptions::default())]
+    }
+    fn seat_names(_: &TriItOutOptions) -> &'static [&'static str] {
+        &["Red (places first)", "Blue"]
+    }
+    fn summary(_: &TriItOutOptions) -> &'static str {
+        "Place counters; completing a triangle with two enemy counters captures one of them.\n\
+         Points that would complete a mixed triangle are closed. Fewest counters wins."
+    }
+    fn options_ui(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
+        options_ui(ui, options);
+    }
+    fn plugin(app: &mut App) {
+        plugin(app);
+    }
+    fn view_plugin(app: &mut App) {
+        view_plugin(app);
+    }
+    fn click_points(world: &mut World, mv: TriItOutMove) -> Result<Vec<Vec2>, String> {
+        let lattice = world.resource::<Model<TriItOut>>().game.lattice();
+        let (TriItOutMove::Place(p) | TriItOutMove::Capture(p)) = mv;
+        Ok(vec![point_center(lattice, p as usize)])
+    }
+
     fn subtitle(&self) -> String {
         format!("{}, {} points", self.options().board.id(), self.lattice().len)
     }
@@ -417,4 +438,34 @@ fn overlay(
         stroke,
     ));
     Ok(())
+}
+
+/// Tri-It-Out's options: the board, the tie rule and the variant (`rules/tri-it-out.md`).
+pub fn options_ui(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
+    ui.label("Board");
+    egui::ComboBox::from_id_salt("tio-board").width(260.0).selected_text(board_label(options.board)).show_ui(
+        ui,
+        |ui| {
+            for board in Board::ALL {
+                ui.selectable_value(&mut options.board, board, board_label(board));
+            }
+        },
+    );
+    ui.end_row();
+    ui.label("A tie");
+    ui.vertical(|ui| {
+        ui.radio_value(&mut options.tie, TieRule::StuckPlayerLoses, "the player who cannot place loses");
+        ui.radio_value(&mut options.tie, TieRule::LastMoverLoses, "the player who moved last loses (Ludii)");
+    });
+    ui.end_row();
+    ui.label("Variant");
+    let mut any = options.variant == Variant::AnyMixedTriangle;
+    ui.checkbox(&mut any, "capture from any mixed triangle")
+        .on_hover_text("A capture may take from any mixed triangle on the board; keep placing until none is left");
+    options.variant = if any { Variant::AnyMixedTriangle } else { Variant::Standard };
+}
+
+/// A board's name on the start screen: its id and its number of points.
+fn board_label(board: Board) -> String {
+    format!("{} ({} points)", board.id(), board.lattice().len)
 }

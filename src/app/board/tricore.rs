@@ -17,10 +17,12 @@ use super::lattice::{
 use super::{BoardCamera, CellClicked, Hovered, WorldPainter};
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide, Vanish};
-use crate::app::hud::{HudGame, Swatch, rules_paragraph};
-use crate::app::model::{AppGame, GameOptions, Model, MoveIntent, Status, Step};
+use crate::app::games::{AppGame, Swatch};
+use crate::app::hud::rules_paragraph;
+use crate::app::input::KeyAction;
+use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::geometry::lattice::{Lattice, Points};
-use crate::rules::tricore::{Phase, TriCore, TriCoreMove};
+use crate::rules::tricore::{Phase, TriCore, TriCoreMove, TriCoreOptions};
 use crate::rules::{Game, Outcome, Player};
 
 /// The player names by colour: Black places the first Core and moves first with discs.
@@ -92,9 +94,6 @@ impl AppGame for TriCore {
     fn over_text(&self) -> &'static str {
         "the game is over"
     }
-    fn game_options(&self) -> GameOptions {
-        GameOptions::TriCore(self.options().clone())
-    }
     fn played_text(&self, mover: &str, text: &str) -> String {
         if text == "end" {
             format!("{mover} ended the turn")
@@ -108,9 +107,38 @@ impl AppGame for TriCore {
             format!("{mover} placed a Ring on {text}")
         }
     }
-}
 
-impl HudGame for TriCore {
+    fn menu_entries() -> Vec<(&'static str, TriCoreOptions)> {
+        vec![("TriCore", TriCoreOptions::default())]
+    }
+    fn seat_names(_: &TriCoreOptions) -> &'static [&'static str] {
+        &["Black (first core)", "White (first ring)"]
+    }
+    fn summary(_: &TriCoreOptions) -> &'static str {
+        "Place cores and rings, then drive rings to lay discs and climb stacks.\n\
+         The group that reaches the most cores wins."
+    }
+    fn options_ui(ui: &mut egui::Ui, _: &mut TriCoreOptions) {
+        ui.label("Board");
+        ui.label(egui::RichText::new("51 points; 3 cores, 3 rings, 24 discs each").weak());
+    }
+    fn plugin(app: &mut App) {
+        plugin(app);
+    }
+    fn view_plugin(app: &mut App) {
+        view_plugin(app);
+    }
+    fn click_points(world: &mut World, mv: TriCoreMove) -> Result<Vec<Vec2>, String> {
+        let lattice = world.resource::<Model<TriCore>>().game.lattice();
+        let at = |p: u8| point_center(lattice, p as usize);
+        match mv {
+            TriCoreMove::Core(p) | TriCoreMove::Ring(p) => Ok(vec![at(p)]),
+            TriCoreMove::Drive { ring, to } => Ok(vec![at(ring), at(to)]),
+            TriCoreMove::Climb { from, to } => Ok(vec![at(from), at(to)]),
+            TriCoreMove::End => Err("end is the End turn button (or Enter), not a press on the board".into()),
+        }
+    }
+
     fn subtitle(&self) -> String {
         match self.phase() {
             Phase::Cores => "placing Cores",
@@ -259,7 +287,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                clicks.in_set(Step::Intents).run_if(resource_exists::<Model<TriCore>>),
+                (clicks, keys).in_set(Step::Intents).run_if(resource_exists::<Model<TriCore>>),
                 sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model<TriCore>>),
             ),
         );
@@ -696,14 +724,11 @@ fn halos(
     }
 }
 
-/// Row numbers, the hovered point's name and each stack's height (2 or 3) beside its top disc; Enter
-/// ends the turn in the climb step, Escape lets go of a chosen piece.
+/// Row numbers, the hovered point's name and each stack's height (2 or 3) beside its top disc.
 fn overlay(
     mut contexts: EguiContexts,
     model: Res<Model<TriCore>>,
     hovered: Res<Hovered>,
-    mut chosen: ResMut<Chosen>,
-    mut intents: MessageWriter<MoveIntent<TriCoreMove>>,
     camera: BoardCamera,
 ) -> Result {
     let game = &model.game;
@@ -734,14 +759,24 @@ fn overlay(
             egui::Color32::from_rgb(0x30, 0x24, 0x18),
         );
     }
-    if !ctx.egui_wants_keyboard_input() && model.human_to_move() {
-        let (enter, escape) = ctx.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::Escape)));
-        if enter && game.phase() == Phase::Climb {
-            intents.write(MoveIntent { mv: TriCoreMove::End, from_ai: false });
-        }
-        if escape {
-            chosen.point = None;
+    Ok(())
+}
+
+/// Enter ends the turn in the climb step; Esc puts back the chosen Ring or disc (through the input
+/// plugin).
+fn keys(
+    mut actions: MessageReader<KeyAction>,
+    model: Res<Model<TriCore>>,
+    mut chosen: ResMut<Chosen>,
+    mut intents: MessageWriter<MoveIntent<TriCoreMove>>,
+) {
+    for action in actions.read() {
+        match action {
+            KeyAction::EndTurn if model.human_to_move() && model.game.phase() == Phase::Climb => {
+                intents.write(MoveIntent { mv: TriCoreMove::End, from_ai: false });
+            }
+            KeyAction::Cancel => chosen.point = None,
+            _ => {}
         }
     }
-    Ok(())
 }

@@ -21,12 +21,14 @@ use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter, fit_boar
 use crate::ai::Seat;
 use crate::app::Screen;
 use crate::app::animation::DropIn;
-use crate::app::hud::{HudGame, LeftPanelWidth, PanelWidth, Swatch, stone};
+use crate::app::games::{AppGame, Swatch};
+use crate::app::hud::{LeftPanelWidth, PanelWidth, stone};
+use crate::app::input::KeyAction;
 use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::geometry::polyiamond::{Tri, normalize, transform};
 use crate::rules::geometry::trigon::TrigonBoard;
 use crate::rules::trigon::pieces::piece_name;
-use crate::rules::trigon::{COLOURS, PIECES, Tables, Trigon, TrigonMove, Variant};
+use crate::rules::trigon::{COLOURS, PIECES, Tables, Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::{Game, Outcome, Player};
 
 /// A triangle's side in world units (one unit is one pixel at camera scale 1).
@@ -235,6 +237,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 clicks.in_set(Step::Intents).run_if(resource_exists::<Model<Trigon>>),
+                keys.in_set(Step::Intents).run_if(resource_exists::<Model<Trigon>>),
                 (sync.run_if(resource_exists_and_changed::<Model<Trigon>>), drop_stale_selection)
                     .in_set(Step::View)
                     .run_if(resource_exists::<Model<Trigon>>),
@@ -845,51 +848,21 @@ fn chooser(
     if (left.0 - width).abs() > 0.5 {
         left.0 = width;
     }
-    // Keys and the wheel, unless a text field has the keyboard or the pointer is over a panel.
-    if !ctx.egui_wants_keyboard_input() {
-        let (rotate, back, flip, attach, escape) = ctx.input(|i| {
-            (
-                i.key_pressed(egui::Key::R) && !i.modifiers.shift,
-                i.key_pressed(egui::Key::R) && i.modifiers.shift,
-                i.key_pressed(egui::Key::F),
-                i.key_pressed(egui::Key::A) && !i.modifiers.command,
-                i.key_pressed(egui::Key::Escape),
-            )
-        });
-        if selection.piece.is_some() {
-            if rotate {
-                *selection = selection.rotated(1);
-            }
-            if back {
-                *selection = selection.rotated(-1);
-            }
-            if flip {
-                *selection = selection.flipped();
-            }
-            if escape {
-                selection.piece = None;
-            }
-        }
-        if attach {
-            selection.show_attach = !selection.show_attach;
-        }
-    }
-    if selection.piece.is_some() && !ctx.is_pointer_over_egui() {
-        // One turn per wheel event (a notch), whatever its unit.
-        let wheel: f32 = ctx.input(|i| {
-            i.events
-                .iter()
-                .filter_map(|e| match e {
-                    egui::Event::MouseWheel { delta, .. } => Some(delta.y.signum()),
-                    _ => None,
-                })
-                .sum()
-        });
-        if wheel != 0.0 {
-            *selection = selection.rotated(if wheel > 0.0 { 1 } else { -1 });
-        }
-    }
     Ok(())
+}
+
+/// The keys and the wheel (through the input plugin): R or a wheel notch turns the held piece,
+/// Shift+R turns it back, F flips it, Esc puts it back, A shows or hides the attach points.
+fn keys(mut actions: MessageReader<KeyAction>, mut selection: ResMut<Selection>) {
+    for action in actions.read() {
+        match *action {
+            KeyAction::Rotate(steps) if selection.piece.is_some() => *selection = selection.rotated(steps as i32),
+            KeyAction::Flip if selection.piece.is_some() => *selection = selection.flipped(),
+            KeyAction::Cancel => selection.piece = None,
+            KeyAction::ToggleAttach => selection.show_attach = !selection.show_attach,
+            _ => {}
+        }
+    }
 }
 
 fn seat_text(seat: Seat) -> String {
@@ -953,7 +926,97 @@ fn fit_camera(
 // ---------------------------------------------------------------------------------------------
 // The side panel's parts for Trigon.
 
-impl HudGame for Trigon {
+impl AppGame for Trigon {
+    fn display_name(&self) -> String {
+        variant_name(self.options().variant).to_string()
+    }
+    fn new_game_text(&self) -> String {
+        format!("New game: {}. Blue begins on a starting point.", self.display_name())
+    }
+    fn over_text(&self) -> &'static str {
+        "the game is over: no colour can place a piece"
+    }
+    fn forced_move(&self) -> Option<TrigonMove> {
+        self.colour_to_move()?;
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        (moves == [TrigonMove::PASS]).then_some(TrigonMove::PASS)
+    }
+    fn played_text(&self, mover: &str, text: &str) -> String {
+        // The colour, not the seat: in the two-player variant a seat plays two colours.
+        let colour = self.colour_to_move().map_or(mover, |c| crate::rules::trigon::COLOURS[c]);
+        match self.parse_move(text) {
+            Ok(TrigonMove::PASS) => format!("{colour} cannot place a piece and is out"),
+            Ok(mv) => {
+                let piece = self.tables().placements[mv.0 as usize].piece as usize;
+                format!("{colour} placed {} on {text}", crate::rules::trigon::pieces::piece_name(piece))
+            }
+            Err(_) => format!("{colour} played {text}"),
+        }
+    }
+
+    fn menu_entries() -> Vec<(&'static str, TrigonOptions)> {
+        [
+            ("Blokus Trigon (4 players)", Variant::Four),
+            ("Blokus Trigon Two-Player", Variant::Two),
+            ("Blokus Trigon Three-Player", Variant::Three),
+        ]
+        .into_iter()
+        .map(|(name, variant)| (name, TrigonOptions { variant }))
+        .collect()
+    }
+    fn seat_names(options: &TrigonOptions) -> &'static [&'static str] {
+        match options.variant {
+            Variant::Four => &["Blue", "Yellow", "Red", "Green"],
+            Variant::Two => &["Blue & Red", "Yellow & Green"],
+            Variant::Three => &["Blue", "Yellow", "Red"],
+        }
+    }
+    fn summary(options: &TrigonOptions) -> &'static str {
+        match options.variant {
+            Variant::Two => {
+                "Place your pieces corner to corner, never edge to edge with your own colour.\n\
+                 You play two colours; their triangles add up. Most triangles wins."
+            }
+            _ => {
+                "Place your pieces corner to corner, never edge to edge with your own colour.\n\
+                 A colour that cannot place is out. Most triangles wins; all 22 pieces earn a bonus."
+            }
+        }
+    }
+    fn options_ui(ui: &mut egui::Ui, options: &mut TrigonOptions) {
+        ui.label("Board");
+        let cells = if options.variant == Variant::Three { 384 } else { 486 };
+        ui.label(egui::RichText::new(format!("{cells} triangles, 22 pieces per colour")).weak());
+    }
+    fn plugin(app: &mut App) {
+        plugin(app);
+    }
+    fn view_plugin(app: &mut App) {
+        view_plugin(app);
+    }
+    fn click_points(world: &mut World, mv: TrigonMove) -> Result<Vec<Vec2>, String> {
+        let model = world.resource::<Model<Trigon>>();
+        if mv == TrigonMove::PASS {
+            return Err("a pass is played by the rules, not by a press".into());
+        }
+        let tables = tables(model);
+        let piece = tables.placements[mv.0 as usize].piece;
+        let colour = model.game.colour_to_move().unwrap_or(0) as u8;
+        let current = *world.resource::<Selection>();
+        for symmetry in 0..12 {
+            let selection = Selection { piece: Some(piece), symmetry, colour, ..current };
+            for anchor in 0..tables.board.cells() {
+                if placement_at(model, &selection, anchor) == Ok(mv) {
+                    let at = cell_center(tables.board, anchor);
+                    *world.resource_mut::<Selection>() = selection;
+                    return Ok(vec![at]);
+                }
+            }
+        }
+        Err("no orientation and cell of the chooser make this placement".into())
+    }
+
     fn heading(&self) -> String {
         "Blokus Trigon".to_string()
     }
@@ -1102,5 +1165,14 @@ fn ordinal(rank: usize) -> String {
         2 => "2nd".into(),
         3 => "3rd".into(),
         n => format!("{n}th"),
+    }
+}
+
+/// A Trigon variant's name, as Pentobi calls it.
+pub fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Four => "Blokus Trigon",
+        Variant::Two => "Blokus Trigon Two-Player",
+        Variant::Three => "Blokus Trigon Three-Player",
     }
 }

@@ -14,10 +14,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::{BoardCamera, BoardCell, CellClicked, Hovered, WorldPainter, fit_board};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
-use crate::app::hud::{HudGame, PanelWidth, Swatch, rules_paragraph};
-use crate::app::model::{AppGame, GameOptions, Model, MoveIntent, Status, Step};
+use crate::app::games::{AppGame, Swatch};
+use crate::app::hud::{PanelWidth, rules_paragraph};
+use crate::app::input::KeyAction;
+use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V, TrisqBoard};
-use crate::rules::trisq::{NAMES, Trisq, TrisqMove};
+use crate::rules::trisq::{NAMES, Trisq, TrisqMove, TrisqOptions};
 use crate::rules::{Game, Outcome, Player};
 
 /// A square's side in world units (pixels at camera scale 1); the rules' quarter unit is a fourth.
@@ -218,9 +220,6 @@ impl AppGame for Trisq {
     fn over_text(&self) -> &'static str {
         "the game is over: a chain joins a player's edges"
     }
-    fn game_options(&self) -> GameOptions {
-        GameOptions::Trisq(self.options().clone())
-    }
     fn played_text(&self, mover: &str, text: &str) -> String {
         if text == "end" {
             format!("{mover} ended the turn")
@@ -230,9 +229,36 @@ impl AppGame for Trisq {
             format!("{mover} placed {text}")
         }
     }
-}
 
-impl HudGame for Trisq {
+    fn menu_entries() -> Vec<(&'static str, TrisqOptions)> {
+        vec![("Trisq", TrisqOptions::default())]
+    }
+    fn seat_names(_: &TrisqOptions) -> &'static [&'static str] {
+        &["Red (top–bottom, first)", "Blue (left–right)"]
+    }
+    fn summary(_: &TrisqOptions) -> &'static str {
+        "Place one or two trapezia a turn; two of yours touching at a corner need a third touching both.\n\
+         Join your two edges with a chain of pieces sharing sides to win."
+    }
+    fn options_ui(ui: &mut egui::Ui, options: &mut TrisqOptions) {
+        ui.label("Board size");
+        ui.vertical(|ui| {
+            ui.add(egui::Slider::new(&mut options.size, 6..=9).suffix(" squares a side"));
+            ui.label(egui::RichText::new("6–9, 8 standard").small().weak());
+        });
+    }
+    fn plugin(app: &mut App) {
+        plugin(app);
+    }
+    fn view_plugin(app: &mut App) {
+        view_plugin(app);
+    }
+    fn click_points(world: &mut World, mv: TrisqMove) -> Result<Vec<Vec2>, String> {
+        let board = world.resource::<Model<Trisq>>().game.board();
+        let slot = mv.slot().ok_or("end is the End turn button (or Enter), not a press on the board")?;
+        Ok(vec![slot_centre(board, slot)])
+    }
+
     fn subtitle(&self) -> String {
         let n = self.board().side;
         format!("{n}×{n}")
@@ -441,7 +467,7 @@ pub(super) fn plugin(app: &mut App) {
                 // After the model changes (or a new one is inserted), before the views and the next
                 // frame's clicks read them.
                 refresh_legal.after(Step::Apply).before(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
-                clicks.in_set(Step::Intents).run_if(resource_exists::<Model<Trisq>>),
+                (clicks, keys).in_set(Step::Intents).run_if(resource_exists::<Model<Trisq>>),
                 sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
                 mark_tiles.after(sync).in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
             ),
@@ -854,7 +880,7 @@ fn paint(
 
 /// Column letters and row numbers; the free slots of squares that have a filling, faintly; the
 /// hovered square's playable slots outlined and the aimed one lit; the pair that keeps the turn from
-/// ending, and the winning chain, outlined. Enter ends the turn.
+/// ending, and the winning chain, outlined.
 #[allow(clippy::too_many_arguments)]
 fn overlay(
     mut contexts: EguiContexts,
@@ -863,7 +889,6 @@ fn overlay(
     legal: Res<TrisqLegal>,
     pointer: Res<SlotPointer>,
     time: Res<Time>,
-    mut intents: MessageWriter<MoveIntent<TrisqMove>>,
     camera: BoardCamera,
     tiles: Query<(&Tile, &TileMarks)>,
 ) -> Result {
@@ -955,13 +980,6 @@ fn overlay(
     for (tile, _) in tiles.iter().filter(|(_, marks)| marks.chain) {
         outline(tile.slot, egui::Color32::TRANSPARENT, egui::Stroke::new(3.0, colour32(GOLD)));
     }
-    if !ctx.egui_wants_keyboard_input()
-        && model.human_to_move()
-        && game.first_placed().is_some()
-        && ctx.input(|i| i.key_pressed(egui::Key::Enter))
-    {
-        intents.write(MoveIntent { mv: TrisqMove::END, from_ai: false });
-    }
     Ok(())
 }
 
@@ -988,4 +1006,17 @@ fn fit_camera(
     let panel = panel.map_or(0.0, |p| p.0);
     let extent = n as f32 * SQUARE + 2.0 * (BAND_GAP + BAND + MARGIN + SQUARE * 0.62);
     fit_board(camera, &window, [0.0, panel], Vec2::new(extent, extent), 0.0);
+}
+
+/// Enter ends the turn after its first piece (through the input plugin).
+fn keys(
+    mut actions: MessageReader<KeyAction>,
+    model: Res<Model<Trisq>>,
+    mut intents: MessageWriter<MoveIntent<TrisqMove>>,
+) {
+    for action in actions.read() {
+        if *action == KeyAction::EndTurn && model.human_to_move() && model.game.first_placed().is_some() {
+            intents.write(MoveIntent { mv: TrisqMove::END, from_ai: false });
+        }
+    }
 }

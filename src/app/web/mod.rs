@@ -6,6 +6,7 @@
 
 pub mod storage;
 
+use std::cell::RefCell;
 use std::sync::Mutex;
 
 use bevy::prelude::*;
@@ -14,19 +15,14 @@ use bevy_egui::egui;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::ai_task::AiSearch;
+use super::ai_task::AiThinking;
 use super::files;
 use super::frame_log::FrameTimes;
-use super::model::{AppGame, Command, Model, MoveIntent, Status, Step};
+use super::games::AppGame;
+use super::hud::UiRects;
+use super::model::{Command, InPlay, Model, Status, Step, TextIntent};
 use super::share::{self, OpenRecord};
-use super::{Playing, WithModel};
 use crate::rules::Game;
-use crate::rules::record::Record;
-use crate::rules::tri_it_out::TriItOut;
-use crate::rules::tricore::TriCore;
-use crate::rules::trigon::Trigon;
-use crate::rules::trike::Trike;
-use crate::rules::trisq::Trisq;
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -44,8 +40,8 @@ pub fn triboard_play(text: &str) {
     lock(&PLAYED).push(text.to_string());
 }
 
-/// The app's state as JSON: `screen`, `moves` (in notation), `to_move`, `over`, `thinking`,
-/// `status`, `status_error`.
+/// The app's state as JSON: `screen` (`menu` or `playing`), `game` (the record's id), `moves` (in
+/// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`.
 #[wasm_bindgen]
 pub fn triboard_state() -> String {
     lock(&STATE).clone()
@@ -68,28 +64,118 @@ pub fn triboard_reset_frame_stats() {
     RESET_FRAMES.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// The legal moves of the player to move, in notation, as a JSON array (`[]` on the start screen).
+#[wasm_bindgen]
+pub fn triboard_legal() -> String {
+    lock(&LEGAL).clone()
+}
+
+/// Where a named widget was drawn last frame (`start`: the start screen's Start button; `undo`,
+/// `redo`, `save`, `load`, `download`, `upload`, `new-game`: the side panel's buttons), as JSON
+/// `{x, y, w, h}` in CSS pixels, or `""` when it is not shown.
+#[wasm_bindgen]
+pub fn triboard_ui_rect(name: &str) -> String {
+    lock(&RECTS).get(name).cloned().unwrap_or_default()
+}
+
+/// The points to press, in order, so that a person's presses play `text` (a move in notation) in
+/// the game in play: a promise of a JSON array of `{x, y}` in CSS pixels, answered at the next
+/// frame, or of a JSON string with the reason there are none. Where the game needs a choice made
+/// before pressing (Trigon's piece and orientation), the hook makes it.
+#[wasm_bindgen]
+pub fn triboard_click_points(text: &str) -> js_sys::Promise {
+    let text = text.to_string();
+    js_sys::Promise::new(&mut |resolve, _reject| {
+        CLICKS.with(|clicks| clicks.borrow_mut().push((text.clone(), resolve)));
+    })
+}
+
+/// The legal moves as `triboard_legal` gives them, refreshed when the model changes.
+static LEGAL: Mutex<String> = Mutex::new(String::new());
+/// The named widgets' rectangles as `triboard_ui_rect` gives them.
+static RECTS: Mutex<std::collections::BTreeMap<String, String>> = Mutex::new(std::collections::BTreeMap::new());
+
+thread_local! {
+    /// `triboard_click_points` requests waiting for the next frame: the move and the promise's resolve.
+    static CLICKS: RefCell<Vec<(String, js_sys::Function)>> = const { RefCell::new(Vec::new()) };
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (follow_link, take_played, take_uploads).in_set(Step::Intents)).add_systems(
+        Last,
+        (first_frame.run_if(run_once), page_title, publish_state, publish_frames, publish_rects, publish_menu_legal),
+    );
+}
+
+/// The page hooks of one game type (called by the registry for every game): its legal moves, and
+/// the points to press for a move.
+pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
     app.add_systems(
-        Update,
+        Last,
         (
-            follow_link,
-            (
-                take_played::<Trike>,
-                take_played::<TriItOut>,
-                take_played::<TriCore>,
-                take_played::<Trisq>,
-                take_played::<Trigon>,
-            )
-                .chain(),
-            take_uploads,
-        )
-            .in_set(Step::Intents),
-    )
-    .add_systems(Last, (first_frame.run_if(run_once), page_title, publish_state, publish_frames));
+            publish_legal::<G>.run_if(resource_exists_and_changed::<Model<G>>),
+            answer_clicks::<G>.run_if(resource_exists::<Model<G>>),
+        ),
+    );
+}
+
+/// On the start screen there are no legal moves.
+fn publish_menu_legal(in_play: Res<InPlay>) {
+    if in_play.is_changed() && in_play.0.is_none() {
+        *lock(&LEGAL) = "[]".to_string();
+    }
+}
+
+fn publish_legal<G: AppGame>(model: Res<Model<G>>) {
+    let mut moves = Vec::new();
+    model.game.legal_moves(&mut moves);
+    let texts: Vec<String> = moves.iter().map(|&mv| model.game.move_text(mv)).collect();
+    *lock(&LEGAL) = serde_json::to_string(&texts).expect("strings serialise");
+}
+
+/// Answers `triboard_click_points`: the game's presses for the move ([`AppGame::click_points`]),
+/// from world to CSS pixels through the board's camera.
+fn answer_clicks<G: AppGame>(world: &mut World) {
+    let requests = CLICKS.with(|clicks| std::mem::take(&mut *clicks.borrow_mut()));
+    for (text, resolve) in requests {
+        let parsed = world.resource::<Model<G>>().game.parse_move(&text).map_err(|e| format!("{text}: {e}"));
+        let answer = parsed.and_then(|mv| G::click_points(world, mv)).and_then(|points| {
+            let mut cameras = world.query_filtered::<(&Camera, &GlobalTransform), With<Camera2d>>();
+            let (camera, at) = cameras.single(world).map_err(|_| "no board camera".to_string())?;
+            points
+                .iter()
+                .map(|p| {
+                    camera
+                        .world_to_viewport(at, p.extend(0.0))
+                        .map(|v| serde_json::json!({ "x": v.x, "y": v.y }))
+                        .map_err(|_| format!("{text}: a point off the screen"))
+                })
+                .collect::<Result<Vec<_>, String>>()
+        });
+        let json = match answer {
+            Ok(points) => serde_json::Value::from(points),
+            Err(why) => serde_json::Value::from(why),
+        };
+        let _ = resolve.call1(&JsValue::NULL, &JsValue::from_str(&json.to_string()));
+    }
+}
+
+fn publish_rects(rects: Res<UiRects>) {
+    if !rects.is_changed() {
+        return;
+    }
+    *lock(&RECTS) = rects
+        .0
+        .iter()
+        .map(|(name, r)| {
+            let rect = serde_json::json!({ "x": r.min.x, "y": r.min.y, "w": r.width(), "h": r.height() });
+            (name.to_string(), rect.to_string())
+        })
+        .collect();
 }
 
 fn window() -> web_sys::Window {
@@ -122,7 +208,7 @@ fn page_title(windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>) {
 /// on the start screen), and opens the game of a link pasted or opened in it.
 fn follow_link(
     mut commands: Commands,
-    playing: Playing,
+    in_play: Res<InPlay>,
     opening: Option<Res<OpenRecord>>,
     mut status: ResMut<Status>,
     mut shown: Local<Option<String>>,
@@ -144,18 +230,10 @@ fn follow_link(
         *shown = Some(hash);
         return;
     }
-    // The game in play, if its model changed this frame.
-    struct ChangedRecord;
-    impl WithModel for ChangedRecord {
-        type Output = Option<Record>;
-        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> Option<Record> {
-            model.is_changed().then(|| model.record())
-        }
-    }
-    let changed = playing.with(ChangedRecord);
-    let wanted = match changed {
-        Some(Some(record)) => share::fragment(&record),
-        Some(None) => return,
+    // The game in play, if it changed this frame.
+    let wanted = match &in_play.0 {
+        Some(summary) if in_play.is_changed() => share::fragment(&summary.record),
+        Some(_) => return,
         None if hash.is_empty() => return,
         None => String::new(),
     };
@@ -173,25 +251,10 @@ fn follow_link(
     }
 }
 
-fn take_played<G: AppGame>(
-    model: Option<Res<Model<G>>>,
-    mut status: ResMut<Status>,
-    mut intents: MessageWriter<MoveIntent<G::Move>>,
-) {
-    // Whichever game is in play takes the moves; the others, run before Trigon's, leave them when
-    // their game is not in play, and Trigon's, last, says when no game is.
-    if model.is_none() && G::IDS != Trigon::IDS {
-        return;
-    }
-    let played: Vec<String> = std::mem::take(&mut *lock(&PLAYED));
-    for text in played {
-        match model.as_ref().map(|m| m.game.parse_move(&text)) {
-            Some(Ok(mv)) => {
-                intents.write(MoveIntent { mv, from_ai: false });
-            }
-            Some(Err(e)) => *status = Status::error(format!("{text}: {e}")),
-            None => *status = Status::error(format!("{text}: no game in play")),
-        }
+/// The page's moves go to the game in play as text intents.
+fn take_played(mut texts: MessageWriter<TextIntent>) {
+    for text in std::mem::take(&mut *lock(&PLAYED)) {
+        texts.write(TextIntent(text));
     }
 }
 
@@ -208,59 +271,25 @@ fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) 
 }
 
 /// Rebuilt only when the game, the status line or the thinking flag changed.
-#[allow(clippy::too_many_arguments)]
-fn publish_state(
-    playing: Playing,
-    status: Res<Status>,
-    trike_search: Res<AiSearch<Trike>>,
-    trigon_search: Res<AiSearch<Trigon>>,
-    tri_it_out_search: Res<AiSearch<TriItOut>>,
-    tricore_search: Res<AiSearch<TriCore>>,
-    trisq_search: Res<AiSearch<Trisq>>,
-    mut shown: Local<Option<(Option<u64>, Status, bool)>>,
-) {
-    struct Revision;
-    impl WithModel for Revision {
-        type Output = u64;
-        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> u64 {
-            model.revision
-        }
-    }
-    let thinking = trike_search.is_thinking()
-        || trigon_search.is_thinking()
-        || tri_it_out_search.is_thinking()
-        || tricore_search.is_thinking()
-        || trisq_search.is_thinking();
-    let key = (playing.with(Revision), status.clone(), thinking);
-    if shown.as_ref() == Some(&key) {
+fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThinking>) {
+    if !(in_play.is_changed() || status.is_changed() || thinking.is_changed()) {
         return;
     }
-    fn in_play<G: AppGame>(model: &Model<G>, status: &Status, thinking: bool) -> serde_json::Value {
-        let record = model.record();
-        serde_json::json!({
+    let state = match &in_play.0 {
+        Some(s) => serde_json::json!({
             "screen": "playing",
-            "game": record.game,
-            "moves": record.moves,
-            "to_move": model.game.to_move().map(|p| model.game.player_name(p)),
-            "over": model.game.outcome().is_some(),
-            "result": model.result_text(),
-            "thinking": thinking,
+            "game": s.record.game,
+            "moves": s.record.moves,
+            "to_move": s.to_move,
+            "over": s.over,
+            "result": s.record.result,
+            "thinking": thinking.0,
             "status": status.text,
             "status_error": status.error,
-        })
-    }
-    struct State<'a>(&'a Status, bool);
-    impl WithModel for State<'_> {
-        type Output = serde_json::Value;
-        fn run<G: AppGame>(self, model: &Res<Model<G>>) -> serde_json::Value {
-            in_play(&**model, self.0, self.1)
-        }
-    }
-    let state = playing.with(State(&status, key.2)).unwrap_or_else(
-        || serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
-    );
+        }),
+        None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
+    };
     *lock(&STATE) = state.to_string();
-    *shown = Some(key);
 }
 
 /// Every half second (the summary sorts all frame times).
@@ -286,8 +315,7 @@ pub(super) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
                 Err(e) => Status::error(e),
             };
         }
-        if record_is_trigon(model) && ui.button("Download .blksgf").on_hover_text("Save in Pentobi's format").clicked()
-        {
+        if G::SGF && ui.button("Download .blksgf").on_hover_text("Save in Pentobi's format").clicked() {
             let record = model.record();
             *status = match files::Format::Sgf
                 .text(&record)
@@ -314,10 +342,6 @@ pub(super) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
             *status = Status::info("Link copied — the address bar holds it too");
         }
     });
-}
-
-fn record_is_trigon<G: AppGame>(model: &Model<G>) -> bool {
-    Trigon::IDS.contains(&model.game.id())
 }
 
 /// Offers `text` as a file download named `name`.

@@ -1,4 +1,4 @@
-//! Trike's view: a triangle of pointy-top hexagonal cells, black and white checkers with outlines,
+//! Trike's art: a triangle of pointy-top hexagonal cells, black and white checkers with outlines,
 //! a red pawn, coordinate labels along two edges, and the highlights (the pawn's legal
 //! destinations while a person is to move, the scored cells once the pawn is trapped).
 
@@ -7,13 +7,14 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::{BoardCamera, BoardCell, BoardPiece, BoardSide, Checker, Hovered, Pawn, WorldPainter, fit_board};
+use super::entities::{Checker, Pawn, TrikeCell};
 use crate::app::Screen;
+use crate::app::board::{BoardCamera, BoardCell, Hovered, WorldPainter, fit_board};
 use crate::app::hud::PanelWidth;
 use crate::app::model::{Model, Step};
 use crate::rules::Game;
 use crate::rules::geometry::triangle::Triangle;
-use crate::rules::trike::Color as Stone;
+use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
 
 /// Circumradius of a cell's hexagon in world units (one unit is one pixel at camera scale 1).
 pub const HEX_RADIUS: f32 = 32.0;
@@ -30,40 +31,6 @@ pub fn cell_center(geo: &Triangle, cell: usize) -> Vec2 {
 /// Where the pawn stands on a cell (above the checker).
 pub fn pawn_translation(geo: &Triangle, cell: usize) -> Vec3 {
     cell_center(geo, cell).extend(3.0)
-}
-
-/// A board cell entity (meshes are added by the view).
-pub fn cell(geo: &Triangle, cell: usize) -> impl Bundle {
-    (
-        BoardCell { cell },
-        BoardPiece,
-        DespawnOnExit(Screen::Playing),
-        Transform::from_translation(cell_center(geo, cell).extend(1.0)),
-        Visibility::default(),
-    )
-}
-
-/// A checker entity of colour `owner` on `cell`.
-pub fn checker(geo: &Triangle, cell: usize, owner: Stone) -> impl Bundle {
-    (
-        Checker { cell, owner },
-        BoardPiece,
-        DespawnOnExit(Screen::Playing),
-        Transform::from_translation(cell_center(geo, cell).extend(2.0)),
-        Visibility::default(),
-    )
-}
-
-/// The pawn entity, hidden until the opening placement.
-pub fn pawn(geo: &Triangle, cell: Option<usize>) -> impl Bundle {
-    let translation = cell.map_or(Vec3::new(0.0, 0.0, 3.0), |c| pawn_translation(geo, c));
-    (
-        Pawn { cell },
-        BoardPiece,
-        DespawnOnExit(Screen::Playing),
-        Transform::from_translation(translation),
-        if cell.is_some() { Visibility::Inherited } else { Visibility::Hidden },
-    )
 }
 
 /// Meshes and materials shared by every entity of the board.
@@ -121,25 +88,23 @@ impl FromWorld for Art {
     }
 }
 
-pub(super) fn view_plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Art>()
         .add_observer(dress_cell)
         .add_observer(dress_checker)
         .add_observer(dress_pawn)
-        .add_systems(Update, paint_cells.after(super::sync).in_set(Step::View).run_if(in_state(Screen::Playing)))
-        .add_systems(EguiPrimaryContextPass, label_edges.run_if(in_state(Screen::Playing)))
-        .add_systems(PostUpdate, fit_camera);
+        .add_systems(
+            Update,
+            paint_cells
+                .after(super::entities::sync)
+                .in_set(Step::View)
+                .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trike>>)),
+        )
+        .add_systems(EguiPrimaryContextPass, label_edges.run_if(resource_exists::<Model<Trike>>))
+        .add_systems(PostUpdate, fit_camera.run_if(resource_exists::<Model<Trike>>));
 }
 
-/// The cells and points of the other games' boards, which are board cells too.
-type OtherGamesCells =
-    Or<(With<super::trigon::TrigonCell>, With<super::lattice::LatticePoint>, With<super::trisq::TrisqSquare>)>;
-
-fn dress_cell(add: On<Add, BoardCell>, others: Query<(), OtherGamesCells>, art: Res<Art>, mut commands: Commands) {
-    // The other games' cells and points are board cells too (for picking); their views dress them.
-    if others.contains(add.entity) {
-        return;
-    }
+fn dress_cell(add: On<Add, TrikeCell>, art: Res<Art>, mut commands: Commands) {
     commands.entity(add.entity).insert((Mesh2d(art.hex.clone()), MeshMaterial2d(art.cell.clone()))).with_child((
         Mesh2d(art.frame_hex.clone()),
         MeshMaterial2d(art.frame.clone()),
@@ -180,8 +145,7 @@ fn dress_pawn(add: On<Add, Pawn>, art: Res<Art>, mut commands: Commands) {
 /// Row numbers along the left edge, column letters under the bottom row and along the right edge
 /// (where each column, a line running down-left, begins). Painted by egui at the cells' places on
 /// screen (so the app needs no second text engine), the size following the camera's zoom.
-fn label_edges(mut contexts: EguiContexts, model: Option<Res<Model>>, camera: BoardCamera) -> Result {
-    let Some(model) = model else { return Ok(()) };
+fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trike>>, camera: BoardCamera) -> Result {
     let geo = model.game.geometry();
     let n = geo.side;
     let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
@@ -206,13 +170,12 @@ fn label_edges(mut contexts: EguiContexts, model: Option<Res<Model>>, camera: Bo
 /// Colours each cell: scored cells once the game is over, else the pawn's legal destinations while
 /// a person is to move (the hovered one stronger).
 fn paint_cells(
-    model: Option<Res<Model>>,
+    model: Res<Model<Trike>>,
     hovered: Res<Hovered>,
     art: Res<Art>,
-    mut cells: Query<(&BoardCell, &mut MeshMaterial2d<ColorMaterial>)>,
-    mut legal: Local<Vec<crate::rules::trike::TrikeMove>>,
+    mut cells: Query<(&BoardCell, &mut MeshMaterial2d<ColorMaterial>), With<TrikeCell>>,
+    mut legal: Local<Vec<TrikeMove>>,
 ) {
-    let Some(model) = model else { return };
     let geo = model.game.geometry();
     let mut marks = vec![0u8; geo.cells];
     if let Some(scored) = model.game.scored_cells() {
@@ -247,13 +210,12 @@ fn paint_cells(
 
 /// Scales and shifts the camera so the board fills the window left of the side panel.
 fn fit_camera(
-    side: Res<BoardSide>,
+    model: Res<Model<Trike>>,
     panel: Option<Res<PanelWidth>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
 ) {
-    let Some(n) = side.0 else { return };
-    let n = n as f32;
+    let n = model.game.geometry().side as f32;
     let panel = panel.map_or(0.0, |p| p.0);
     let board_w = (n * SQRT3 + 3.2) * HEX_RADIUS;
     let board_h = ((n - 1.0) * 1.5 + 2.2 + 2.6) * HEX_RADIUS;

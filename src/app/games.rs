@@ -1,0 +1,168 @@
+//! The app's game registry: [`AppGame`], everything the app needs of one game beyond its rules
+//! (names and status words, the start screen's entries, the side panel's words, the view's
+//! plugins), and [`each_game`], the one list of the games, from which the start screen, the model
+//! and AI plugins, the side panels, share links and the page hooks are all derived.
+//!
+//! A new game is a rules module (`src/rules/<game>`), a view folder (`src/app/board/<game>/`, whose
+//! `mod.rs` implements [`AppGame`]) and one line in [`each_game`].
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::model::{Model, MoveIntent};
+use crate::rules::tri_it_out::TriItOut;
+use crate::rules::tricore::TriCore;
+use crate::rules::trigon::Trigon;
+use crate::rules::trike::Trike;
+use crate::rules::trisq::Trisq;
+use crate::rules::{Game, Outcome, Player};
+
+/// A swatch: fill and outline.
+pub type Swatch = (egui::Color32, egui::Color32);
+
+/// What the app needs of a game: implemented once per game in `src/app/board/<game>/mod.rs`,
+/// each method a door to the file of the view that holds the job.
+pub trait AppGame: Game {
+    // ----- Names and the status line
+
+    /// The game's name as a heading: "Trike", "Blokus Trigon Two-Player".
+    fn display_name(&self) -> String;
+    /// The status line of a new game ("New game: Trike on a board of side 13").
+    fn new_game_text(&self) -> String;
+    /// The status line when a move is sent after the end.
+    fn over_text(&self) -> &'static str;
+    /// A move the seat to move must make and has no choice about (Trigon: a colour that cannot place
+    /// passes, `docs/rules/trigon.md` §Play), played by the model at once.
+    fn forced_move(&self) -> Option<Self::Move> {
+        None
+    }
+    /// What the status line says of a move just played by `mover` (`text` in notation).
+    fn played_text(&self, mover: &str, text: &str) -> String {
+        format!("{mover} played {text}")
+    }
+
+    // ----- The start screen
+
+    /// The start screen's entries of this game: a name and the options it starts with (Trigon: one
+    /// per variant). Default: the game's name and default options.
+    fn menu_entries() -> Vec<(&'static str, Self::Options)>;
+    /// The seats' names on the start screen, in the order the seats first move.
+    fn seat_names(options: &Self::Options) -> &'static [&'static str];
+    /// Two lines on the game under the start screen's Start button.
+    fn summary(options: &Self::Options) -> &'static str;
+    /// The start screen's rows for the game's options (a label, then the control; `ui` is a
+    /// two-column grid). Default: none.
+    fn options_ui(_ui: &mut egui::Ui, _options: &mut Self::Options) {}
+
+    // ----- The side panel
+
+    /// The side panel's heading (short: the panel is narrow).
+    fn heading(&self) -> String {
+        self.display_name()
+    }
+    /// Beside the heading: "board 13".
+    fn subtitle(&self) -> String;
+    /// The colours a seat plays (Trigon two-player: two).
+    fn seat_swatches(&self, player: Player) -> Vec<Swatch>;
+    /// The seat's score while the game runs, if the game keeps one.
+    fn live_score(&self, _player: Player) -> Option<i32> {
+        None
+    }
+    /// What a person to move should do.
+    fn hint(model: &Model<Self>) -> String;
+    /// Buttons of the game's own (Trike: Swap).
+    fn actions(_ui: &mut egui::Ui, _model: &Model<Self>, _intents: &mut MessageWriter<MoveIntent<Self::Move>>) {}
+    /// The rules window's text (`docs/rules/<game>.md` in a player's words).
+    fn rules(ui: &mut egui::Ui);
+    /// The game-over window below its winner line: scores and how they came about.
+    fn game_over(ui: &mut egui::Ui, model: &Model<Self>, outcome: &Outcome);
+    /// The colour of the mover in `before` (the position a move is played in), for the move list.
+    fn mover_swatch(before: &Self) -> Swatch;
+    /// A move's text in the move list.
+    fn move_label(before: &Self, mv: Self::Move) -> String {
+        before.move_text(mv)
+    }
+    /// Moves per row of the move list.
+    const PLIES_PER_ROW: usize = 2;
+    /// Moves in the move list's first row (at most [`AppGame::PLIES_PER_ROW`]).
+    const FIRST_ROW_PLIES: usize = Self::PLIES_PER_ROW;
+    /// The game also saves in Pentobi's format (`.blksgf`).
+    const SGF: bool = false;
+    /// The result is a score to show; false where it only says who won (Trisq's connection), and
+    /// the panel names the winner instead of "1 point".
+    const SCORED: bool = true;
+
+    // ----- The view
+
+    /// The view's headless part: the board's entities kept in step with [`Model<Self>`], and presses
+    /// turned into move intents (runs under `MinimalPlugins` in the tests).
+    fn plugin(app: &mut App);
+    /// The drawn part: meshes and colours, overlays, the camera fit.
+    fn view_plugin(app: &mut App);
+    /// Where a person presses, in world units and in order, to play `mv` in the model's position
+    /// (Trike: the pawn's destination; TriCore's drive: the Ring, then its destination). May set the
+    /// view's own state first, as a person would before pressing (Trigon: chooses the piece and
+    /// its orientation in the chooser). For the page's test hook (`triboard_click_points`).
+    ///
+    /// # Errors
+    /// Why no presses make it (say, a move the view cannot make by pointing).
+    fn click_points(world: &mut World, mv: Self::Move) -> Result<Vec<Vec2>, String>;
+}
+
+/// Something done once per game type: [`each_game`] calls [`ForEachGame::game`] for every game.
+pub trait ForEachGame {
+    /// Does it for game type `G`.
+    fn game<G: AppGame>(&mut self);
+}
+
+/// The one list of the app's games, in the start screen's order. Adding a game: one line here.
+pub fn each_game(each: &mut impl ForEachGame) {
+    each.game::<Trike>();
+    each.game::<TriItOut>();
+    each.game::<TriCore>();
+    each.game::<Trisq>();
+    each.game::<Trigon>();
+}
+
+/// Something done with the game type a record id names ([`for_id`]).
+pub trait ForGame {
+    /// What it returns.
+    type Output;
+    /// Does it with game type `G`.
+    fn run<G: AppGame>(self) -> Self::Output;
+}
+
+/// Runs `task` with the game type that plays `id` (a record's game id: `trike`, `trigon-2`, …);
+/// `None` when no game of the app has that id.
+pub fn for_id<T: ForGame>(id: &str, task: T) -> Option<T::Output> {
+    struct Find<'a, T: ForGame> {
+        id: &'a str,
+        task: Option<T>,
+        out: Option<T::Output>,
+    }
+    impl<T: ForGame> ForEachGame for Find<'_, T> {
+        fn game<G: AppGame>(&mut self) {
+            if G::IDS.contains(&self.id)
+                && let Some(task) = self.task.take()
+            {
+                self.out = Some(task.run::<G>());
+            }
+        }
+    }
+    let mut find = Find { id, task: Some(task), out: None };
+    each_game(&mut find);
+    find.out
+}
+
+/// Every game id of the app, in the list's order ("trike, tri-it-out, …"), for messages.
+pub fn known_ids() -> Vec<&'static str> {
+    struct Ids(Vec<&'static str>);
+    impl ForEachGame for Ids {
+        fn game<G: AppGame>(&mut self) {
+            self.0.extend(G::IDS);
+        }
+    }
+    let mut ids = Ids(Vec::new());
+    each_game(&mut ids);
+    ids.0
+}
