@@ -101,8 +101,29 @@ pub fn run() {
     app.add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     })
+    .add_systems(Startup, open_at_launch)
     .add_systems(Last, window_title);
     app.run();
+}
+
+/// `TRIBOARD_OPEN=FILE` (a saved record, JSON or `.blksgf`) or `TRIBOARD_OPEN=LINK` (a share link,
+/// or its `#game=…` fragment) opens that game at launch, as a share link does in the browser; what
+/// cannot be read is refused on the start screen with the reason.
+fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
+    let Some(what) = std::env::var_os("TRIBOARD_OPEN") else { return };
+    let what = what.to_string_lossy();
+    let read = match what.find("#game=").or_else(|| what.starts_with("game=").then_some(0)) {
+        Some(at) => {
+            share::parse_fragment(&what[at..]).and_then(|r| r.ok_or_else(|| "the link holds no game".to_string()))
+        }
+        None => std::fs::read_to_string(&*what)
+            .map_err(|e| format!("cannot read {what}: {e}"))
+            .and_then(|text| files::parse(&text)),
+    };
+    match read {
+        Ok(record) => commands.insert_resource(share::OpenRecord(record)),
+        Err(e) => *status = Status::error(format!("TRIBOARD_OPEN: {e}")),
+    }
 }
 
 /// The window's title follows the game in play ([`title_text`]); "triboard" on the start screen.
