@@ -71,14 +71,11 @@ impl CliGame for Trike {
 }
 
 impl CliGame for Trigon {
-    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` (`rules/trigon.md` §Variants).
+    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` ([`Variant::from_id`],
+    /// `docs/rules/trigon.md` §Variants).
     fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrigonOptions, String> {
         flags.only(id, &[]).map_err(|e| format!("{e}: its id sets the board"))?;
-        let variant = match id {
-            "trigon-2" => Variant::Two,
-            "trigon-3" => Variant::Three,
-            _ => Variant::Four,
-        };
+        let variant = Variant::from_id(id).unwrap_or_default();
         Ok(TrigonOptions { variant })
     }
 }
@@ -147,7 +144,7 @@ pub const GAMES: &[&str] = &["trike", "tri-it-out", "tricore", "trigon", "trigon
 pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> {
     match id {
         "trike" => Ok(task.run::<Trike>(id)),
-        "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
+        _ if Variant::from_id(id).is_some() => Ok(task.run::<Trigon>(id)),
         "tri-it-out" => Ok(task.run::<TriItOut>(id)),
         "tricore" => Ok(task.run::<TriCore>(id)),
         "trisq" => Ok(task.run::<Trisq>(id)),
