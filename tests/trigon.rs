@@ -483,6 +483,7 @@ fn variants_have_one_id_name_and_seat_count() {
         assert_eq!(g.id(), id);
         assert_eq!(g.num_players(), seats);
         assert_eq!(g.tables().board.side, variant.side());
+        assert_eq!(Trigon::options_for_id(id), TrigonOptions { variant });
         // The options name the variant by its id.
         assert_eq!(serde_json::to_value(variant).unwrap(), serde_json::json!(id));
     }

@@ -71,12 +71,11 @@ impl CliGame for Trike {
 }
 
 impl CliGame for Trigon {
-    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` ([`Variant::from_id`],
+    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` ([`Game::options_for_id`],
     /// `docs/rules/trigon.md` §Variants).
     fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrigonOptions, String> {
         flags.only(id, &[]).map_err(|e| format!("{e}: its id sets the board"))?;
-        let variant = Variant::from_id(id).unwrap_or_default();
-        Ok(TrigonOptions { variant })
+        Ok(Trigon::options_for_id(id))
     }
 }
 

@@ -114,6 +114,14 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// # Errors
     /// A sentence naming the option out of range ("size 25 is outside 3–19").
     fn new(options: &Self::Options) -> Result<Self, String>;
+    /// The options game id `id` (one of [`Game::IDS`]) starts from: the defaults, with the
+    /// variant the id names for a type that plays several ids (Trigon: `trigon-2` is
+    /// `{"variant": "trigon-2"}`). [`record::Record::replay`] completes a record's options with
+    /// them, and the CLI starts from them. Default: `Options::default()`.
+    fn options_for_id(id: &str) -> Self::Options {
+        let _ = id;
+        Self::Options::default()
+    }
     /// The options this game was created with.
     fn options(&self) -> &Self::Options;
     /// How many seats play.

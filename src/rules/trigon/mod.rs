@@ -611,6 +611,12 @@ impl Game for Trigon {
         self.options.variant.id()
     }
 
+    /// The variant the id names ([`Variant::from_id`]); the default variant for an id that is
+    /// none of [`Trigon::IDS`](Game::IDS).
+    fn options_for_id(id: &str) -> TrigonOptions {
+        TrigonOptions { variant: Variant::from_id(id).unwrap_or_default() }
+    }
+
     fn new(options: &TrigonOptions) -> Result<Trigon, String> {
         let variant = options.variant;
         Ok(Trigon {
