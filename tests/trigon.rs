@@ -127,7 +127,7 @@ fn first_moves_cover_a_starting_point_2478_of_them() {
 // ---- The rules (`§Play`, `§Score`) ----
 
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
-use triboard::rules::{Game, Player, rng_from_seed};
+use triboard::rules::{Game, Knowledge, Player, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
     Trigon::new(&TrigonOptions { variant }).unwrap()

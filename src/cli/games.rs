@@ -4,12 +4,12 @@
 use clap::Args;
 
 use super::CliError;
-use crate::rules::Game;
 use crate::rules::tri_it_out::{self, Board, TieRule, TriItOut, TriItOutOptions};
 use crate::rules::tricore::{TriCore, TriCoreOptions};
 use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeOptions};
 use crate::rules::trisq::{Trisq, TrisqOptions};
+use crate::rules::{Game, Knowledge};
 
 /// The game flags every command shares; each game turns them into its options
 /// ([`CliGame::options_from_flags`]) and refuses the ones it does not have.
@@ -49,8 +49,9 @@ impl GameFlags {
     }
 }
 
-/// A game the CLI can run: the [`Game`] plus how the shared flags become its options.
-pub trait CliGame: Game {
+/// A game the CLI can run: the [`Game`] with its search [`Knowledge`], plus how the shared flags
+/// become its options.
+pub trait CliGame: Knowledge {
     /// The options for game id `id` (one of [`Game::IDS`]) and these flags, starting from the
     /// game's defaults.
     ///

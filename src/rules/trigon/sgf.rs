@@ -331,19 +331,16 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
     })?;
     let gm_value = single(gm)?;
     // The `GM` value of each variant is its name (`Pentobi-SGF.md` §Game Property), matched exactly.
-    let variant = Variant::ALL
-        .into_iter()
-        .find(|&v| v.name() == gm_value.text.trim())
-        .ok_or_else(|| {
-            SgfError::new(
-                gm_value.offset,
-                format!(
-                    "GM[{}] is not Blokus Trigon: triboard reads 'Blokus Trigon', 'Blokus Trigon Two-Player' \
+    let variant = Variant::ALL.into_iter().find(|&v| v.name() == gm_value.text.trim()).ok_or_else(|| {
+        SgfError::new(
+            gm_value.offset,
+            format!(
+                "GM[{}] is not Blokus Trigon: triboard reads 'Blokus Trigon', 'Blokus Trigon Two-Player' \
                      and 'Blokus Trigon Three-Player'",
-                    gm_value.text
-                ),
-            )
-        })?;
+                gm_value.text
+            ),
+        )
+    })?;
     if let Some(ca) = root.get("CA") {
         let value = single(ca)?;
         if !value.text.trim().eq_ignore_ascii_case("UTF-8") {
