@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use triboard::ai::{Budget, Level, Mcts, SearchConfig};
 use triboard::rules::trike::{Trike, TrikeOptions};
-use triboard::rules::{Game, IllegalMove, Outcome, Player, play_moves, rng_from_seed};
+use triboard::rules::{Game, IllegalMove, Knowledge, Outcome, Player, play_moves, rng_from_seed};
 
 fn trike(size: u8, moves: &str) -> Trike {
     let mut g = Trike::new(&TrikeOptions { size }).unwrap();
@@ -51,7 +51,7 @@ fn winning_moves<G: Game>(g: &G) -> (Vec<G::Move>, usize) {
     (winners, total)
 }
 
-fn search<G: Game>(g: &G, simulations: u64, seed: u64) -> Mcts<G> {
+fn search<G: Knowledge>(g: &G, simulations: u64, seed: u64) -> Mcts<G> {
     let mut m = Mcts::new(g, SearchConfig { seed, ..SearchConfig::default() });
     m.run(Budget { simulations, max_time: Duration::from_secs(60) });
     m
@@ -254,6 +254,8 @@ impl Game for Race {
         3
     }
 }
+
+impl Knowledge for Race {}
 
 #[test]
 fn three_seats_each_maximise_their_own_rank() {

@@ -125,6 +125,40 @@ fn the_game_id_gives_the_variant_when_the_options_leave_it_out() {
     assert!(Record::from_json(json).unwrap().replay::<Trigon>().is_ok());
 }
 
+/// A record that leaves the options out replays exactly as one whose options name the variant of
+/// its id (what the app's `with_variant` filled in before replaying): the replay is the one place
+/// that reads a record's variant from its id.
+#[test]
+fn a_record_without_options_replays_as_the_variant_its_id_names() {
+    let mut rng = rng_from_seed(11);
+    for variant in Variant::ALL {
+        // A few random moves, so that the board size shows in the cells they name.
+        let mut g = Trigon::new(&TrigonOptions { variant }).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..8 {
+            let mv = g.random_move(&mut rng, &mut Vec::new()).unwrap();
+            moves.push(g.move_text(mv));
+            g.play(mv).unwrap();
+        }
+        let bare = Record {
+            game: variant.id().to_string(),
+            options: serde_json::Value::Null,
+            moves: moves.clone(),
+            players: Vec::new(),
+            date: None,
+            result: None,
+        };
+        let filled = Record { options: serde_json::json!({ "variant": variant.id() }), ..bare.clone() };
+        let (start, end, _) = bare.replay::<Trigon>().unwrap();
+        let (start2, end2, _) = filled.replay::<Trigon>().unwrap();
+        assert_eq!(start.options(), &TrigonOptions { variant });
+        assert_eq!(start.options(), start2.options());
+        assert_eq!(end.board_text(), end2.board_text());
+        assert_eq!(end.num_players(), variant.seats());
+        assert_eq!(Record::new(&end, &[]).options, filled.options, "a saved record names its variant");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // (B) SGF: round trip
 

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use common::{Position, random_games};
 use triboard::rules::geometry::lattice::Points;
 use triboard::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
-use triboard::rules::{Game, Player, perft, play_moves};
+use triboard::rules::{Game, Knowledge, Player, perft, play_moves};
 
 /// A fresh game on `board` with `tie` and `variant`, after `moves`.
 fn game_with(board: Board, tie: TieRule, variant: Variant, moves: &str) -> TriItOut {

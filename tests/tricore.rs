@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use common::{Position, random_games};
 use triboard::rules::geometry::lattice::Points;
 use triboard::rules::tricore::{Phase, TriCore, TriCoreMove, TriCoreOptions};
-use triboard::rules::{Game, perft, play_moves, rng_from_seed};
+use triboard::rules::{Game, Knowledge, perft, play_moves, rng_from_seed};
 
 /// A fresh game after `moves` (space-separated notation).
 fn tricore(moves: &str) -> TriCore {

@@ -127,7 +127,7 @@ fn first_moves_cover_a_starting_point_2478_of_them() {
 // ---- The rules (`§Play`, `§Score`) ----
 
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
-use triboard::rules::{Game, Player, rng_from_seed};
+use triboard::rules::{Game, Knowledge, Player, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
     Trigon::new(&TrigonOptions { variant }).unwrap()
@@ -375,4 +375,119 @@ fn incremental_generation_equals_the_naive_rules_at_every_ply() {
     random_games(Variant::Four, 3, 1);
     random_games(Variant::Two, 2, 1);
     random_games(Variant::Three, 2, 1);
+}
+
+/// The attach points as the app's view read them from the board alone (`§Play`): before a
+/// colour's first piece the free starting points; after it, the free cells that share no edge
+/// with a cell of the colour and a corner with one.
+fn naive_attach_points(g: &Trigon, colour: usize) -> BTreeSet<usize> {
+    let b = g.tables().board;
+    let own: Vec<bool> = (0..b.cells()).map(|c| g.colour_at(c) == Some(colour)).collect();
+    let free = |c: usize| g.colour_at(c).is_none();
+    if !own.iter().any(|&o| o) {
+        return (0..b.cells()).filter(|&c| free(c) && b.starting_points.contains(&(c as u16))).collect();
+    }
+    (0..b.cells())
+        .filter(|&c| {
+            free(c)
+                && !b.edge_neighbours[c].iter().any(|&n| own[n as usize])
+                && b.corner_neighbours[c].iter().any(|&n| own[n as usize])
+        })
+        .collect()
+}
+
+/// `Trigon::attach_points` equals the naive reading for every colour (the one to move and the
+/// others, out or not) at every ply of random games of each variant, with or without the
+/// search's warm-up; and every legal placement covers one of the mover's.
+#[test]
+fn attach_points_equal_the_naive_reading_of_the_board() {
+    let mut buf = Vec::new();
+    for variant in Variant::ALL {
+        for seed in 0..12u64 {
+            let mut rng = rng_from_seed(seed ^ 0xa77ac4);
+            let mut g = game(variant);
+            let mut warm = g.clone();
+            while let Some(mover) = g.colour_to_move() {
+                for c in 0..variant.colours() {
+                    let want = naive_attach_points(&g, c);
+                    let got: BTreeSet<usize> = g.attach_points(c).iter().collect();
+                    assert_eq!(got, want, "{variant:?} seed {seed} ply {} colour {c}", g.ply());
+                    assert_eq!(warm.attach_points(c), g.attach_points(c), "the warm-up changes none");
+                }
+                let attach = g.attach_points(mover);
+                g.legal_moves(&mut buf);
+                for mv in buf.iter().filter(|m| **m != TrigonMove::PASS) {
+                    assert!(!g.tables().placements[mv.0 as usize].mask.and(&attach).is_empty());
+                }
+                let mv = g.random_move(&mut rng, &mut buf).unwrap();
+                g.play(mv).unwrap();
+                warm.play(mv).unwrap();
+                warm.warm_up();
+            }
+        }
+    }
+}
+
+/// `Tables::placement_by_cells` finds every placement of both boards from its cells in any
+/// order, and nothing for a cell named twice, a cell off the board, or cells of no piece.
+#[test]
+fn placements_are_found_by_their_cells_in_any_order() {
+    for variant in [Variant::Four, Variant::Three] {
+        let t = game(variant).tables();
+        for (k, p) in t.placements.iter().enumerate() {
+            assert_eq!(t.placement_by_cells(&p.cells), Some(k as u16));
+            let mut reversed = p.cells.clone();
+            reversed.reverse();
+            assert_eq!(t.placement_by_cells(&reversed), Some(k as u16));
+            reversed.rotate_left(p.cells.len() / 2);
+            assert_eq!(t.placement_by_cells(&reversed), Some(k as u16));
+        }
+        let one = t.placements.iter().position(|p| p.cells.len() == 1).unwrap();
+        let cell = t.placements[one].cells[0];
+        assert_eq!(t.placement_by_cells(&[cell]), Some(one as u16));
+        assert_eq!(t.placement_by_cells(&[cell, cell]), None, "a cell twice");
+        assert_eq!(t.placement_by_cells(&[]), None);
+        assert_eq!(t.placement_by_cells(&[t.board.cells() as u16]), None, "off the board");
+        assert_eq!(t.placement_by_cells(&[u16::MAX]), None);
+        // Two triangles sharing only a corner are no piece.
+        let corner = t.board.corner_neighbours[cell as usize][0];
+        assert_eq!(t.placement_by_cells(&[cell, corner]), None);
+        let all: Vec<u16> = (0..7).collect();
+        assert_eq!(t.placement_by_cells(&all), None, "seven cells");
+    }
+}
+
+/// One place names the variants (`§Variants`, `§Records and engine protocol`): ids, Pentobi's
+/// names, seats, colours and boards agree with the games and the records.
+#[test]
+fn variants_have_one_id_name_and_seat_count() {
+    let want = [
+        (Variant::Four, "trigon", "Blokus Trigon", 4, 4, 486),
+        (Variant::Two, "trigon-2", "Blokus Trigon Two-Player", 2, 4, 486),
+        (Variant::Three, "trigon-3", "Blokus Trigon Three-Player", 3, 3, 384),
+    ];
+    assert_eq!(Variant::ALL.to_vec(), want.iter().map(|w| w.0).collect::<Vec<_>>());
+    assert_eq!(Trigon::IDS, want.iter().map(|w| w.1).collect::<Vec<_>>());
+    for (variant, id, name, seats, colours, cells) in want {
+        assert_eq!(variant.id(), id);
+        assert_eq!(Variant::from_id(id), Some(variant));
+        assert_eq!(variant.name(), name);
+        assert_eq!(Variant::from_name(name), Some(variant));
+        assert_eq!(Variant::from_name(&format!(" {} ", name.to_uppercase())), Some(variant));
+        assert!(variant.label().starts_with(name));
+        assert_eq!(variant.seats(), seats);
+        assert_eq!(variant.colours(), colours);
+        assert_eq!(variant.cells(), cells);
+        assert_eq!(TrigonBoard::get(variant.side()).cells(), cells);
+        let g = game(variant);
+        assert_eq!(g.id(), id);
+        assert_eq!(g.num_players(), seats);
+        assert_eq!(g.tables().board.side, variant.side());
+        assert_eq!(Trigon::options_for_id(id), TrigonOptions { variant });
+        // The options name the variant by its id.
+        assert_eq!(serde_json::to_value(variant).unwrap(), serde_json::json!(id));
+    }
+    assert_eq!(Variant::from_id("trigon-4"), None);
+    assert_eq!(Variant::from_id("Trigon"), None, "ids are exact");
+    assert_eq!(Variant::from_name("Blokus"), None);
 }

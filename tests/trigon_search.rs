@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use triboard::ai::{Budget, Mcts, SearchConfig};
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
-use triboard::rules::{Game, rng_from_seed};
+use triboard::rules::{Game, Knowledge, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
     Trigon::new(&TrigonOptions { variant }).unwrap()

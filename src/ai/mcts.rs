@@ -1,4 +1,5 @@
-//! Monte Carlo tree search generic over [`Game`]: UCT with RAVE, rank-based backup for any number
+//! Monte Carlo tree search generic over [`Knowledge`] (a [`Game`](crate::rules::Game) and what the search knows of it
+//! beyond the rules): UCT with RAVE, rank-based backup for any number
 //! of seats, a reused node arena, a seeded generator and an anytime interface.
 //!
 //! Every node stores the statistics of the move that leads to it, from the point of view of the seat
@@ -7,7 +8,7 @@
 //! ([`crate::rules::Outcome::ranks`], in `[0, 1]`).
 //!
 //! RAVE (all-moves-as-first): a child's AMAF statistics count the playouts below its parent in which
-//! its move (by [`Game::move_key`]) was played later by the same seat. Selection blends the two means
+//! its move (by [`Game::move_key`](crate::rules::Game::move_key)) was played later by the same seat. Selection blends the two means
 //! with Silver's weight `β = ñ / (n + ñ + bias·n·ñ)` and adds a small UCT exploration term.
 
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::levels::Budget;
-use crate::rules::{Game, Rng, rng_from_seed};
+use crate::rules::{Knowledge, Rng, rng_from_seed};
 
 /// Tuning of the search. `Default` is what the levels use.
 #[derive(Clone, Debug)]
@@ -35,9 +36,10 @@ pub struct SearchConfig {
     pub max_nodes: usize,
     /// Seed of the playout generator: the same seed, position and simulation count give the same tree.
     pub seed: u64,
-    /// Use the game's knowledge: its playout policy ([`Game::playout_move`]), priors
-    /// ([`Game::move_priors`]), pruning ([`Game::search_moves`]) and reward ([`Game::reward`]).
-    /// Off: random playouts ([`Game::random_move`]) over every legal move, scored by rank alone,
+    /// Use the game's knowledge: its playout policy ([`Knowledge::playout_move`]), priors
+    /// ([`Knowledge::move_priors`]), pruning ([`Knowledge::search_moves`]) and reward
+    /// ([`Knowledge::reward`]).
+    /// Off: random playouts ([`Game::random_move`](crate::rules::Game::random_move)) over every legal move, scored by rank alone,
     /// the baseline that measures the knowledge.
     pub knowledge: bool,
 }
@@ -123,7 +125,7 @@ impl<M> Node<M> {
 const CHUNK: u64 = 64;
 
 /// A search tree over positions of `G`, rooted at one position.
-pub struct Mcts<G: Game> {
+pub struct Mcts<G: Knowledge> {
     root: G,
     config: SearchConfig,
     nodes: Vec<Node<G::Move>>,
@@ -139,7 +141,7 @@ pub struct Mcts<G: Game> {
     stamp: u32,
 }
 
-impl<G: Game> Mcts<G> {
+impl<G: Knowledge> Mcts<G> {
     /// A new tree at `root`.
     pub fn new(root: &G, config: SearchConfig) -> Mcts<G> {
         let key_space = root.move_key_space() * root.num_players();
@@ -495,7 +497,7 @@ fn inv_sqrt_table() -> &'static [f32; 4096] {
 }
 
 /// Searches `state` with `level`'s budget and returns the best move (`None` once the game is over).
-pub fn choose_move<G: Game>(state: &G, budget: Budget, seed: u64) -> Option<G::Move> {
+pub fn choose_move<G: Knowledge>(state: &G, budget: Budget, seed: u64) -> Option<G::Move> {
     let mut search = Mcts::new(state, SearchConfig { seed, ..SearchConfig::default() });
     search.run(budget);
     search.best_move()

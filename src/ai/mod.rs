@@ -1,4 +1,5 @@
-//! The search: one Monte Carlo tree search generic over [`crate::rules::Game`], and the levels the
+//! The search: one Monte Carlo tree search generic over [`crate::rules::Knowledge`] (a
+//! [`crate::rules::Game`] with its search knowledge), and the levels the
 //! app and the CLI offer. Nothing here knows of Bevy; the anytime interface ([`Mcts::step`],
 //! [`Mcts::run`], [`SearchHandle`]) lets a caller run it on a thread or in per-frame slices.
 

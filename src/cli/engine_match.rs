@@ -30,7 +30,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::gtp::{colour_count, final_score, variant_from_id, variant_name};
+use super::gtp::{final_score, variant_from_id};
 use super::selfplay::wilson95;
 use super::{CliError, derive_seed};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
@@ -217,7 +217,7 @@ fn play_game(engines: &mut [Engine], start: &Trigon, index: usize, args: &MatchA
     }
     let seat_scores: Vec<i32> = (0..start.num_players())
         .map(|s| {
-            (0..colour_count(start.options().variant))
+            (0..start.options().variant.colours())
                 .filter(|&c| game.player_of(c).index() == s)
                 .map(|c| game.colour_score(c))
                 .sum()
@@ -252,7 +252,7 @@ fn run_game(
     index: usize,
     args: &MatchArgs,
 ) -> Result<(), (usize, String)> {
-    let name = variant_name(game.options().variant);
+    let name = game.options().variant.name();
     for (e, engine) in engines.iter_mut().enumerate() {
         let setup = |engine: &mut Engine| -> Result<Result<(), String>, Broken> {
             engine.ensure_started()?;
@@ -320,7 +320,7 @@ fn label(e: usize) -> char {
 fn report_game(r: &GameResult, index: usize, start: &Trigon, out: &mut dyn Write) -> Result<(), CliError> {
     let seats: Vec<String> = (0..r.seats.len())
         .map(|s| {
-            let colours: Vec<String> = (0..colour_count(start.options().variant))
+            let colours: Vec<String> = (0..start.options().variant.colours())
                 .filter(|&c| start.player_of(c).index() == s)
                 .map(|c| (c + 1).to_string())
                 .collect();
@@ -369,7 +369,7 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     }
     let timeout = Duration::from_secs_f64(args.timeout);
     let mut engines: Vec<Engine> = args.engines.iter().map(|c| Engine::new(c, timeout)).collect();
-    writeln!(out, "{} ({}), {} games", args.game, variant_name(variant), args.games)?;
+    writeln!(out, "{} ({}), {} games", args.game, variant.name(), args.games)?;
     for (e, engine) in engines.iter_mut().enumerate() {
         // A failure here shows in the first game; the name is then unknown.
         let _ = engine.ensure_started();

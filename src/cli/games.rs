@@ -4,12 +4,12 @@
 use clap::Args;
 
 use super::CliError;
-use crate::rules::Game;
 use crate::rules::tri_it_out::{self, Board, TieRule, TriItOut, TriItOutOptions};
 use crate::rules::tricore::{TriCore, TriCoreOptions};
 use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
 use crate::rules::trike::{Trike, TrikeOptions};
 use crate::rules::trisq::{Trisq, TrisqOptions};
+use crate::rules::{Game, Knowledge};
 
 /// The game flags every command shares; each game turns them into its options
 /// ([`CliGame::options_from_flags`]) and refuses the ones it does not have.
@@ -49,8 +49,9 @@ impl GameFlags {
     }
 }
 
-/// A game the CLI can run: the [`Game`] plus how the shared flags become its options.
-pub trait CliGame: Game {
+/// A game the CLI can run: the [`Game`] with its search [`Knowledge`], plus how the shared flags
+/// become its options.
+pub trait CliGame: Knowledge {
     /// The options for game id `id` (one of [`Game::IDS`]) and these flags, starting from the
     /// game's defaults.
     ///
@@ -71,15 +72,11 @@ impl CliGame for Trike {
 }
 
 impl CliGame for Trigon {
-    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` (`rules/trigon.md` §Variants).
+    /// The variant is the id: `trigon`, `trigon-2` or `trigon-3` ([`Game::options_for_id`],
+    /// `docs/rules/trigon.md` §Variants).
     fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrigonOptions, String> {
         flags.only(id, &[]).map_err(|e| format!("{e}: its id sets the board"))?;
-        let variant = match id {
-            "trigon-2" => Variant::Two,
-            "trigon-3" => Variant::Three,
-            _ => Variant::Four,
-        };
-        Ok(TrigonOptions { variant })
+        Ok(Trigon::options_for_id(id))
     }
 }
 
@@ -147,7 +144,7 @@ pub const GAMES: &[&str] = &["trike", "tri-it-out", "tricore", "trigon", "trigon
 pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> {
     match id {
         "trike" => Ok(task.run::<Trike>(id)),
-        "trigon" | "trigon-2" | "trigon-3" => Ok(task.run::<Trigon>(id)),
+        _ if Variant::from_id(id).is_some() => Ok(task.run::<Trigon>(id)),
         "tri-it-out" => Ok(task.run::<TriItOut>(id)),
         "tricore" => Ok(task.run::<TriCore>(id)),
         "trisq" => Ok(task.run::<Trisq>(id)),

@@ -85,39 +85,22 @@ pub const COMMANDS: &[&str] = &[
 /// The colours' names in their order of play.
 const NAMES: [&str; 4] = ["Blue", "Yellow", "Red", "Green"];
 
-/// A variant from a triboard game id or a Pentobi variant id (`trigon_2`, `t2`).
+/// A variant from a triboard game id ([`Variant::from_id`]) or a Pentobi variant id (`trigon_2`,
+/// `t2`), case-insensitive.
 pub fn variant_from_id(id: &str) -> Option<Variant> {
-    match id.trim().to_ascii_lowercase().as_str() {
-        "trigon" | "t" => Some(Variant::Four),
-        "trigon-2" | "trigon_2" | "t2" => Some(Variant::Two),
-        "trigon-3" | "trigon_3" | "t3" => Some(Variant::Three),
+    let id = id.trim().to_ascii_lowercase();
+    Variant::from_id(&id).or(match id.as_str() {
+        "t" => Some(Variant::Four),
+        "trigon_2" | "t2" => Some(Variant::Two),
+        "trigon_3" | "t3" => Some(Variant::Three),
         _ => None,
-    }
+    })
 }
 
-/// A variant from its name in Pentobi's records and `set_game` (`Blokus Trigon Two-Player`),
-/// case-insensitive.
+/// A variant from its name in Pentobi's records and `set_game` ([`Variant::name`], `Blokus Trigon
+/// Two-Player`), case-insensitive, perhaps in quotes.
 pub fn variant_from_name(name: &str) -> Option<Variant> {
-    match name.trim().trim_matches('"').trim().to_ascii_lowercase().as_str() {
-        "blokus trigon" => Some(Variant::Four),
-        "blokus trigon two-player" => Some(Variant::Two),
-        "blokus trigon three-player" => Some(Variant::Three),
-        _ => None,
-    }
-}
-
-/// The name of a variant in Pentobi's records and `set_game`.
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Four => "Blokus Trigon",
-        Variant::Two => "Blokus Trigon Two-Player",
-        Variant::Three => "Blokus Trigon Three-Player",
-    }
-}
-
-/// How many colours a variant has.
-pub fn colour_count(variant: Variant) -> usize {
-    if variant == Variant::Three { 3 } else { 4 }
+    Variant::from_name(name.trim().trim_matches('"'))
 }
 
 /// `final_score` as Pentobi words it: `B+n`/`W+n`/`0` in `trigon-2`, else each colour's points.
@@ -131,7 +114,7 @@ pub fn final_score(game: &Trigon) -> String {
             _ => "0".to_string(),
         };
     }
-    let points: Vec<String> = (0..colour_count(variant)).map(|c| game.colour_score(c).to_string()).collect();
+    let points: Vec<String> = (0..variant.colours()).map(|c| game.colour_score(c).to_string()).collect();
     points.join(" ")
 }
 
@@ -323,7 +306,7 @@ impl GtpEngine {
             "4" | "green" => 3,
             _ => usize::MAX,
         };
-        if c < colour_count(self.game.options().variant) { Ok(c) } else { Err(format!("invalid color argument '{t}'")) }
+        if c < self.game.options().variant.colours() { Ok(c) } else { Err(format!("invalid color argument '{t}'")) }
     }
 
     /// A new game of `variant`.

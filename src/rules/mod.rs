@@ -1,5 +1,6 @@
-//! Pure game logic: the [`Game`] trait every game implements, the shared types around it, the board
-//! geometries, one module per game and the game record.
+//! Pure game logic: the [`Game`] trait every game implements (and [`Knowledge`], what the search
+//! knows of it beyond the rules), the shared types around it, the board geometries, one module per
+//! game and the game record.
 //!
 //! Nothing here knows of Bevy, threads, files or clocks (`../shared/design.md` §Three layers).
 
@@ -114,6 +115,14 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// # Errors
     /// A sentence naming the option out of range ("size 25 is outside 3–19").
     fn new(options: &Self::Options) -> Result<Self, String>;
+    /// The options game id `id` (one of [`Game::IDS`]) starts from: the defaults, with the
+    /// variant the id names for a type that plays several ids (Trigon: `trigon-2` is
+    /// `{"variant": "trigon-2"}`). [`record::Record::replay`] completes a record's options with
+    /// them, and the CLI starts from them. Default: `Options::default()`.
+    fn options_for_id(id: &str) -> Self::Options {
+        let _ = id;
+        Self::Options::default()
+    }
     /// The options this game was created with.
     fn options(&self) -> &Self::Options;
     /// How many seats play.
@@ -166,23 +175,31 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         self.legal_moves(buf);
         if buf.is_empty() { None } else { Some(buf[rng.random_range(0..buf.len())]) }
     }
+}
+
+/// What the search knows of a game beyond its rules: its playout policy, priors for new tree
+/// nodes, pruning, reward and caches to warm. The search (`ai::Mcts`) needs it; each game implements
+/// it beside [`Game`] (an empty `impl` keeps every neutral default).
+///
+/// It is a trait of its own so that [`Game`] reads as the rules alone: nothing here decides which
+/// moves are legal, what they do or who wins, and no caller but the search (and the tests and
+/// measurements of the knowledge) uses it. A game's knowledge is tuned by measurement and may
+/// change without the rules changing; everything else (records, the app's views, the CLI's rule
+/// commands) needs only [`Game`]. It stays in `rules` because it reads the position's private state (Trigon's
+/// bitboards), and `rules` depends on nothing above it.
+pub trait Knowledge: Game {
     /// The move a playout plays here. Neutral default: [`Game::random_move`]. A game with playout
     /// knowledge overrides it.
     fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
         self.random_move(rng, buf)
     }
-    /// Prior knowledge of a legal move for the search: `(value, weight)` is added to a new node's
-    /// statistics as `weight` virtual simulations of mean `value` in `[0, 1]` for the mover.
-    /// Neutral default: none.
-    fn move_prior(&self, _mv: Self::Move) -> Option<(f32, f32)> {
-        None
-    }
-    /// The priors of several moves of this position at once (a game can then compute what its
-    /// moves share only once): clears `out` and pushes one `(value, weight)` per move, `(0, 0)` for
-    /// none. Default: [`Game::move_prior`] of each.
+    /// Prior knowledge of several legal moves of this position at once (a game can then compute
+    /// what its moves share only once): clears `out` and pushes one `(value, weight)` per move,
+    /// added to a new node's statistics as `weight` virtual simulations of mean `value` in
+    /// `[0, 1]` for the mover; `(0, 0)` for none. Neutral default: none for every move.
     fn move_priors(&self, moves: &[Self::Move], out: &mut Vec<(f32, f32)>) {
         out.clear();
-        out.extend(moves.iter().map(|&mv| self.move_prior(mv).unwrap_or((0.0, 0.0))));
+        out.resize(moves.len(), (0.0, 0.0));
     }
     /// What a finished playout is worth to each seat for the search, in `[0, 1]`. Default: the rank
     /// values ([`Outcome::ranks`]). A game may blend in its score margin, so that the search also

@@ -104,6 +104,11 @@ impl Record {
     /// Replays the record as game `G`: returns the start position, the final position (every move
     /// played through [`Game::play`]) and the moves.
     ///
+    /// The game id chooses the options the record's own complete: a record without options, or
+    /// without the one naming the variant, plays the variant its id names
+    /// ([`Game::options_for_id`]; `{"game": "trigon-2", "moves": […]}` is the two-player game).
+    /// Callers pass the record as read, with nothing filled in before.
+    ///
     /// # Errors
     /// A wrong game id, bad options, or the first move that cannot be read or played. Nothing is
     /// returned then, so no caller can keep a half-loaded game.
@@ -112,9 +117,9 @@ impl Record {
             return Err(RecordError::WrongGame { expected: G::IDS.join("' or '"), found: self.game.clone() });
         }
         let options: G::Options = if self.options.is_null() {
-            Self::options_for_id::<G>(None, &self.game)?
+            Self::options_of::<G>(None, &self.game)?
         } else if let Some(object) = self.options.as_object() {
-            Self::options_for_id::<G>(Some(object.clone()), &self.game)?
+            Self::options_of::<G>(Some(object.clone()), &self.game)?
         } else {
             let kind = match &self.options {
                 serde_json::Value::Bool(_) => "boolean",
@@ -139,37 +144,25 @@ impl Record {
         Ok((start, game, moves))
     }
 
-    /// The options of a record's options object (`None`: no options, the defaults), agreeing with
-    /// its game id. A type that plays several ids (Trigon: `trigon`, `trigon-2`, `trigon-3`) has an
-    /// option whose default value is one of [`Game::IDS`] (Trigon's `variant`): when the record
-    /// leaves it out, the record's id fills it in (`{"game": "trigon-3"}` is the three-player
-    /// game); when it gives it, it must agree.
+    /// The options of a record's options object (`None`: no options), agreeing with its game id:
+    /// the options the id starts from ([`Game::options_for_id`]: Trigon's `trigon-3` is the
+    /// three-player variant), overridden by the fields the record gives. So `{"game": "trigon-3"}`
+    /// is the three-player game, and a record whose options name another id than its game is
+    /// refused.
     ///
     /// # Errors
     /// [`RecordError::Options`]: options that do not deserialise, or that are another id's.
-    fn options_for_id<G: Game>(
+    fn options_of<G: Game>(
         object: Option<serde_json::Map<String, serde_json::Value>>,
         id: &str,
     ) -> Result<G::Options, RecordError> {
-        let default = G::Options::default();
-        let given = object.is_some();
-        let mut object = match object {
-            Some(object) => object,
-            None if G::IDS.len() == 1 => return Ok(default),
-            None => match serde_json::to_value(&default).expect("options serialise") {
-                serde_json::Value::Object(object) => object,
-                _ => return Ok(default),
-            },
+        let start = G::options_for_id(id);
+        let Some(given) = object else { return Ok(start) };
+        let mut object = match serde_json::to_value(&start).expect("options serialise") {
+            serde_json::Value::Object(object) => object,
+            _ => serde_json::Map::new(),
         };
-        if G::IDS.len() > 1
-            && let serde_json::Value::Object(fields) = serde_json::to_value(&default).expect("options serialise")
-        {
-            for (field, value) in fields {
-                if value.as_str().is_some_and(|v| G::IDS.contains(&v)) && !(given && object.contains_key(&field)) {
-                    object.insert(field, serde_json::Value::String(id.to_string()));
-                }
-            }
-        }
+        object.extend(given);
         let options: G::Options = serde_json::from_value(serde_json::Value::Object(object))
             .map_err(|e| RecordError::Options(e.to_string()))?;
         match G::new(&options) {

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
-use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
+use super::{Game, IllegalMove, Knowledge, Outcome, Player, Rng, random_index};
 
 /// The smallest board (`rules/trike.md` §Board: sizes 3–6 for tests and puzzles).
 pub const MIN_SIZE: u8 = 3;
@@ -358,3 +358,7 @@ impl Game for Trike {
         Some(TrikeMove::SWAP)
     }
 }
+
+/// Trike's search uses no knowledge beyond the rules: uniform playouts ([`Game::random_move`]),
+/// no priors, no pruning, the rank as reward.
+impl Knowledge for Trike {}

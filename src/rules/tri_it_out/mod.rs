@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use self::tables::Board;
 use self::tables::Tables;
 use super::geometry::lattice::{Lattice, Points};
-use super::{Game, IllegalMove, MAX_PLAYERS, Outcome, Player, Rng, random_index};
+use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, Player, Rng, random_index};
 
 /// Who loses when the counts are equal at the end (`rules/tri-it-out.md` §End and result).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -650,7 +650,10 @@ impl Game for TriItOut {
             Some(TriItOutMove::Place(random_point(rng, self.free())))
         }
     }
+}
 
+/// The search knowledge of Tri-It-Out: its playout policy (the neutral defaults otherwise).
+impl Knowledge for TriItOut {
     /// Playout knowledge (`rules/tri-it-out.md` §A turn, misère): a placement that forms a mixed
     /// triangle costs its mover a counter and gives the enemy one fewer, so playouts place where no
     /// mixed triangle forms whenever such a point is free, uniformly among those, else uniformly

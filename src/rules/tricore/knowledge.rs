@@ -5,8 +5,8 @@
 //! - a reward that counts the margin by which a playout is won beside its rank
 //!   ([`TriCore::margin_reward`]).
 //!
-//! Only the search uses it ([`crate::rules::Game::playout_move`], [`crate::rules::Game::move_priors`],
-//! [`crate::rules::Game::reward`]); the rules never do.
+//! Only the search uses it (`impl Knowledge for TriCore`: [`Knowledge::playout_move`],
+//! [`Knowledge::move_priors`], [`Knowledge::reward`]); the rules never do.
 //!
 //! Measured with `triboard selfplay tricore --plain b` (2 threads, the levels' simulation budgets),
 //! knowledge at level 2 against uniform playouts (no knowledge):
@@ -23,7 +23,7 @@
 //!   stronger one's not. A direct match of the two would settle it.
 
 use super::{BLACK, Phase, Slots, TriCore, TriCoreMove, around, shift};
-use crate::rules::{Game, MAX_PLAYERS, Outcome, Rng, random_index};
+use crate::rules::{Game, Knowledge, MAX_PLAYERS, Outcome, Rng, random_index};
 
 /// Without a covering climb, how often (in 1/256) the policy ends the turn at once rather than
 /// choosing uniformly among the climbs and `end` (uniform choice ends rarely: one of many).
@@ -104,7 +104,7 @@ impl TriCore {
         unreachable!("the count and the climbs agree")
     }
 
-    /// The search's priors (see [`Game::move_priors`]): in the climb step, [`PRIOR_COVERING`] for a
+    /// The search's priors (see [`Knowledge::move_priors`]): in the climb step, [`PRIOR_COVERING`] for a
     /// covering climb and [`PRIOR_OTHER_CLIMB`] for any other, each weighing [`PRIOR_WEIGHT`]
     /// simulations; none for `end` and for the other phases' moves.
     pub(super) fn priors(&self, moves: &[TriCoreMove], out: &mut Vec<(f32, f32)>) {
@@ -149,4 +149,23 @@ impl TriCore {
 fn chance(rng: &mut Rng, p: u64) -> bool {
     use rand::RngCore as _;
     rng.next_u64() >> 56 < p
+}
+
+/// The search knowledge of this module (`ai::Mcts` uses it).
+impl Knowledge for TriCore {
+    /// The playout policy of this module: a climb onto an opponent's active disc whenever there is
+    /// one, else `end` more often than uniform play; drives as [`Game::random_move`].
+    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TriCoreMove>) -> Option<TriCoreMove> {
+        self.policy_move(rng, buf)
+    }
+
+    /// The priors of this module: climbs onto an opponent's active disc first.
+    fn move_priors(&self, moves: &[TriCoreMove], out: &mut Vec<(f32, f32)>) {
+        self.priors(moves, out);
+    }
+
+    /// The rank, and 15 % the margin of the best groups (this module).
+    fn reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
+        self.margin_reward(outcome)
+    }
 }

@@ -1100,20 +1100,4 @@ impl Game for TriCore {
             Phase::Climb => self.random_climb_or_end(rng),
         })
     }
-
-    /// The playout policy of `tricore::knowledge`: a climb onto an opponent's active disc whenever there is
-    /// one, else `end` more often than uniform play; drives as [`Game::random_move`].
-    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TriCoreMove>) -> Option<TriCoreMove> {
-        self.policy_move(rng, buf)
-    }
-
-    /// The priors of `tricore::knowledge`: climbs onto an opponent's active disc first.
-    fn move_priors(&self, moves: &[TriCoreMove], out: &mut Vec<(f32, f32)>) {
-        self.priors(moves, out);
-    }
-
-    /// The rank, and 15 % the margin of the best groups (`tricore::knowledge`).
-    fn reward(&self, outcome: &Outcome) -> [f32; super::MAX_PLAYERS] {
-        self.margin_reward(outcome)
-    }
 }

@@ -18,7 +18,7 @@
 //!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
 
 use super::{Cells, PIECES, Trigon, TrigonMove, Variant, WORDS};
-use crate::rules::{MAX_PLAYERS, Outcome};
+use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, Rng};
 
 /// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
 /// sizes 5 and 6).
@@ -154,4 +154,55 @@ pub fn reflect(set: &Cells, n: usize) -> Cells {
         out.insert(n - 1 - i);
     }
     out
+}
+
+/// The search knowledge of this module (`ai::Mcts` uses it).
+impl Knowledge for Trigon {
+    /// Marks the attach points of every colour where no placement fits any more (the cache of
+    /// [`Game::random_move`](crate::rules::Game::random_move)), so playouts from here need not find them one by one.
+    fn warm_up(&mut self) {
+        let t = self.tables;
+        for c in 0..self.colours as usize {
+            if self.out[c] {
+                continue;
+            }
+            let forbidden = self.forbidden[c];
+            for x in self.live_targets(c).iter() {
+                let status = t.lists.status(x, &forbidden);
+                let (list, offsets) = t.lists.list(x, status);
+                let mut pieces = t.lists.pieces(x, status) & self.left[c];
+                let mut alive = false;
+                while pieces != 0 && !alive {
+                    let piece = pieces.trailing_zeros() as usize;
+                    pieces &= pieces - 1;
+                    let range = &list[offsets[piece] as usize..offsets[piece + 1] as usize];
+                    alive = range.iter().any(|&k| !t.windows[k as usize].hits(&forbidden));
+                }
+                if !alive {
+                    self.dead[c].insert(x);
+                }
+            }
+        }
+    }
+
+    /// The playout policy: as [`Game::random_move`](crate::rules::Game::random_move), but the biggest pieces that fit at the drawn
+    /// attach point first (the module doc).
+    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
+        if self.is_over() {
+            return None;
+        }
+        Some(self.fast_random(rng, buf, true))
+    }
+
+    fn reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
+        self.margin_reward(outcome)
+    }
+
+    fn search_moves(&self, out: &mut Vec<TrigonMove>) {
+        self.opening_moves(out);
+    }
+
+    fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
+        self.priors(moves, out);
+    }
 }

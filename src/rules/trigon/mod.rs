@@ -1,4 +1,4 @@
-//! Blokus Trigon (`../shared/rules/trigon.md`): four colours Blue, Yellow, Red, Green place the 22
+//! Blokus Trigon (`docs/rules/trigon.md`): four colours Blue, Yellow, Red, Green place the 22
 //! free polyiamonds of sizes 1–6 on a hexagon of triangles; variants `trigon` (4 players),
 //! `trigon-2` (Blue+Red against Yellow+Green) and `trigon-3` (3 players, 384 cells).
 //!
@@ -47,6 +47,90 @@ pub enum Variant {
     Three,
 }
 
+impl Variant {
+    /// Every variant, in the order of `docs/rules/trigon.md` §Variants.
+    pub const ALL: [Variant; 3] = [Variant::Four, Variant::Two, Variant::Three];
+
+    /// The variant's game id in records and on the command line: `trigon`, `trigon-2`, `trigon-3`
+    /// (also its value in the options, `{"variant": "trigon-2"}`). One of [`Trigon`]'s
+    /// [`Game::IDS`].
+    pub const fn id(self) -> &'static str {
+        match self {
+            Variant::Four => "trigon",
+            Variant::Two => "trigon-2",
+            Variant::Three => "trigon-3",
+        }
+    }
+
+    /// The variant with this game id (exactly as [`Variant::id`] writes it), if any.
+    pub fn from_id(id: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.id() == id)
+    }
+
+    /// The variant's name as Pentobi calls it (`docs/rules/trigon.md` §Records and engine
+    /// protocol): "Blokus Trigon", "Blokus Trigon Two-Player", "Blokus Trigon Three-Player". It is
+    /// also the value of Pentobi's SGF `GM` property and of GTP's `set_game`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Four => "Blokus Trigon",
+            Variant::Two => "Blokus Trigon Two-Player",
+            Variant::Three => "Blokus Trigon Three-Player",
+        }
+    }
+
+    /// The variant with this [`Variant::name`], ignoring ASCII case and surrounding whitespace.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let name = name.trim();
+        Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+
+    /// A label for a menu that lists the three side by side: the name, with the player count
+    /// added where the name has none ("Blokus Trigon (4 players)").
+    pub const fn label(self) -> &'static str {
+        match self {
+            Variant::Four => "Blokus Trigon (4 players)",
+            Variant::Two => Variant::Two.name(),
+            Variant::Three => Variant::Three.name(),
+        }
+    }
+
+    /// How many seats play (`§Variants`): 4, 2 (each seat plays two colours) or 3. The same as
+    /// [`Game::num_players`] of a game of this variant.
+    pub const fn seats(self) -> usize {
+        match self {
+            Variant::Four => 4,
+            Variant::Two => 2,
+            Variant::Three => 3,
+        }
+    }
+
+    /// How many colours play (`§Variants`): 4, or 3 (Blue, Yellow, Red) in the three-player
+    /// variant. Colours are `0..colours()`, in the order of [`COLOURS`].
+    pub const fn colours(self) -> usize {
+        match self {
+            Variant::Four | Variant::Two => 4,
+            Variant::Three => 3,
+        }
+    }
+
+    /// Triangles per side of the variant's board (`§Board`, `§Variants`): 9 (486 cells), or 8
+    /// (384 cells) in the three-player variant; the board is [`TrigonBoard::get`] of it.
+    pub const fn side(self) -> usize {
+        match self {
+            Variant::Four | Variant::Two => 9,
+            Variant::Three => 8,
+        }
+    }
+
+    /// How many cells the variant's board has: 486, or 384 in the three-player variant.
+    pub const fn cells(self) -> usize {
+        match self {
+            Variant::Four | Variant::Two => 486,
+            Variant::Three => 384,
+        }
+    }
+}
+
 /// Trigon's options: the variant.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -82,8 +166,8 @@ pub struct Tables {
     pub by_cell: Vec<Vec<u16>>,
     /// The starting points as a set.
     pub starts: Cells,
-    /// Placement by its sorted cells, to read moves.
-    by_cells: HashMap<Vec<u16>, u16>,
+    /// Placement by its cells as a set ([`Tables::placement_by_cells`]).
+    by_cells: HashMap<Cells, u16>,
     /// Every placement as a three-word window, for the fast legality test.
     pub windows: Vec<Window>,
     /// What every placement adds to its colour's forbidden cells and attach points.
@@ -100,9 +184,39 @@ pub struct Tables {
 
 impl Tables {
     /// The tables of the board with `side` triangles per side (8 or 9), built once.
+    ///
+    /// # Panics
+    /// If `side` is not 8 or 9 (as [`TrigonBoard::get`]).
     pub fn get(side: usize) -> &'static Tables {
         static TABLES: [OnceLock<Tables>; 2] = [OnceLock::new(), OnceLock::new()];
-        TABLES[usize::from(side == 9)].get_or_init(|| Tables::build(TrigonBoard::get(side)))
+        let slot = match side {
+            8 => &TABLES[0],
+            9 => &TABLES[1],
+            _ => panic!("a Trigon board has 8 or 9 triangles per side, not {side}"),
+        };
+        slot.get_or_init(|| Tables::build(TrigonBoard::get(side)))
+    }
+
+    /// The placement covering exactly these cells (cell indices of [`Tables::board`], in any
+    /// order), as its index in [`Tables::placements`] (the move [`TrigonMove`] of that index), or
+    /// `None` when they are not the cells of one piece in one orientation and position
+    /// (`docs/rules/trigon.md` §Pieces), name a cell twice or a cell off the board. Whether the
+    /// placement is legal in a position is another question ([`Game::play`] answers it).
+    ///
+    /// One hash look-up in a map built with the tables, once per board; allocates nothing.
+    pub fn placement_by_cells(&self, cells: &[u16]) -> Option<u16> {
+        let n = self.board.cells();
+        if cells.is_empty() || cells.len() > 6 {
+            return None;
+        }
+        let mut set = Cells::default();
+        for &c in cells {
+            if c as usize >= n || set.contains(c as usize) {
+                return None;
+            }
+            set.insert(c as usize);
+        }
+        self.by_cells.get(&set).copied()
     }
 
     fn build(board: &'static TrigonBoard) -> Tables {
@@ -144,7 +258,7 @@ impl Tables {
             for &c in &p.cells {
                 by_cell[c as usize].push(k as u16);
             }
-            by_cells.insert(p.cells.clone(), k as u16);
+            by_cells.insert(p.mask, k as u16);
         }
         let starts = set(&mut board.starting_points.iter().map(|&c| c as usize));
         let windows = movegen::windows(&placements);
@@ -312,6 +426,20 @@ impl Trigon {
         None
     }
 
+    /// Colour `colour`'s attach points (`docs/rules/trigon.md` §Play): the cells its next piece may
+    /// cover to touch one of its pieces at a corner, that is the free cells that share a corner
+    /// with one of its pieces and no edge with any; before its first piece, the starting points no
+    /// piece covers yet. A legal placement of the colour covers at least one of them (and no cell
+    /// sharing an edge with its pieces), though not every attach point has a piece that still fits.
+    ///
+    /// A set of cell indices of [`Tables::board`] (iterate it with [`Cells::iter`], test a cell
+    /// with [`Cells::contains`]); computed from the bitboards the position keeps, without a scan of
+    /// the board. Still defined for a colour that is out. `colour` is in `0..colours` of the
+    /// variant ([`Variant::colours`]); panics from 4 on.
+    pub fn attach_points(&self, colour: usize) -> Cells {
+        self.targets(colour)
+    }
+
     /// Where colour `c`'s next piece must reach, free and not forbidden: a starting point for its
     /// first piece, else one of its attach points.
     #[inline(always)]
@@ -477,22 +605,24 @@ impl Game for Trigon {
     type Move = TrigonMove;
     type Options = TrigonOptions;
 
-    const IDS: &'static [&'static str] = &["trigon", "trigon-2", "trigon-3"];
+    const IDS: &'static [&'static str] = &[Variant::Four.id(), Variant::Two.id(), Variant::Three.id()];
 
     fn id(&self) -> &'static str {
-        match self.options.variant {
-            Variant::Four => "trigon",
-            Variant::Two => "trigon-2",
-            Variant::Three => "trigon-3",
-        }
+        self.options.variant.id()
+    }
+
+    /// The variant the id names ([`Variant::from_id`]); the default variant for an id that is
+    /// none of [`Trigon::IDS`](Game::IDS).
+    fn options_for_id(id: &str) -> TrigonOptions {
+        TrigonOptions { variant: Variant::from_id(id).unwrap_or_default() }
     }
 
     fn new(options: &TrigonOptions) -> Result<Trigon, String> {
-        let (side, colours) = if options.variant == Variant::Three { (8, 3) } else { (9, 4) };
+        let variant = options.variant;
         Ok(Trigon {
             options: options.clone(),
-            tables: Tables::get(side),
-            colours,
+            tables: Tables::get(variant.side()),
+            colours: variant.colours() as u8,
             turn: 0,
             ply: 0,
             occupied: Cells::default(),
@@ -511,7 +641,7 @@ impl Game for Trigon {
     }
 
     fn num_players(&self) -> usize {
-        if self.options.variant == Variant::Two { 2 } else { self.colours as usize }
+        self.options.variant.seats()
     }
 
     fn to_move(&self) -> Option<Player> {
@@ -606,9 +736,8 @@ impl Game for Trigon {
             return Err(IllegalMove::new(format!("'{text}' names a cell twice")));
         }
         self.tables
-            .by_cells
-            .get(&cells)
-            .map(|&k| TrigonMove(k))
+            .placement_by_cells(&cells)
+            .map(TrigonMove)
             .ok_or_else(|| IllegalMove::new(format!("'{text}' is not the shape of a piece")))
     }
 
@@ -668,54 +797,6 @@ impl Game for Trigon {
             return None;
         }
         Some(self.fast_random(rng, buf, false))
-    }
-
-    /// Marks the attach points of every colour where no placement fits any more (the cache of
-    /// [`Game::random_move`]), so playouts from here need not find them one by one.
-    fn warm_up(&mut self) {
-        let t = self.tables;
-        for c in 0..self.colours as usize {
-            if self.out[c] {
-                continue;
-            }
-            let forbidden = self.forbidden[c];
-            for x in self.live_targets(c).iter() {
-                let status = t.lists.status(x, &forbidden);
-                let (list, offsets) = t.lists.list(x, status);
-                let mut pieces = t.lists.pieces(x, status) & self.left[c];
-                let mut alive = false;
-                while pieces != 0 && !alive {
-                    let piece = pieces.trailing_zeros() as usize;
-                    pieces &= pieces - 1;
-                    let range = &list[offsets[piece] as usize..offsets[piece + 1] as usize];
-                    alive = range.iter().any(|&k| !t.windows[k as usize].hits(&forbidden));
-                }
-                if !alive {
-                    self.dead[c].insert(x);
-                }
-            }
-        }
-    }
-
-    /// The playout policy: as [`Game::random_move`], but the biggest pieces that fit at the drawn
-    /// attach point first (`knowledge.rs`).
-    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
-        if self.is_over() {
-            return None;
-        }
-        Some(self.fast_random(rng, buf, true))
-    }
-
-    fn reward(&self, outcome: &Outcome) -> [f32; super::MAX_PLAYERS] {
-        self.margin_reward(outcome)
-    }
-
-    fn search_moves(&self, out: &mut Vec<TrigonMove>) {
-        self.opening_moves(out);
-    }
-
-    fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
-        self.priors(moves, out);
     }
 }
 

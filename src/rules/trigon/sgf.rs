@@ -285,15 +285,6 @@ fn parse_value(text: &str, start: usize) -> Result<(Value, usize), SgfError> {
 // ---------------------------------------------------------------------------------------------
 // Meaning: the game
 
-/// The `GM` value of each variant (`Pentobi-SGF.md` §Game Property).
-fn game_property(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Four => "Blokus Trigon",
-        Variant::Two => "Blokus Trigon Two-Player",
-        Variant::Three => "Blokus Trigon Three-Player",
-    }
-}
-
 /// The player properties of each seat (`Pentobi-SGF.md` §Color and Player Properties).
 fn player_properties(variant: Variant) -> &'static [&'static str] {
     match variant {
@@ -339,19 +330,17 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
         SgfError::new(root.offset, "the root node has no GM property: it does not say which game it records")
     })?;
     let gm_value = single(gm)?;
-    let variant = [Variant::Four, Variant::Two, Variant::Three]
-        .into_iter()
-        .find(|&v| game_property(v) == gm_value.text.trim())
-        .ok_or_else(|| {
-            SgfError::new(
-                gm_value.offset,
-                format!(
-                    "GM[{}] is not Blokus Trigon: triboard reads 'Blokus Trigon', 'Blokus Trigon Two-Player' \
+    // The `GM` value of each variant is its name (`Pentobi-SGF.md` §Game Property), matched exactly.
+    let variant = Variant::ALL.into_iter().find(|&v| v.name() == gm_value.text.trim()).ok_or_else(|| {
+        SgfError::new(
+            gm_value.offset,
+            format!(
+                "GM[{}] is not Blokus Trigon: triboard reads 'Blokus Trigon', 'Blokus Trigon Two-Player' \
                      and 'Blokus Trigon Three-Player'",
-                    gm_value.text
-                ),
-            )
-        })?;
+                gm_value.text
+            ),
+        )
+    })?;
     if let Some(ca) = root.get("CA") {
         let value = single(ca)?;
         if !value.text.trim().eq_ignore_ascii_case("UTF-8") {
@@ -373,7 +362,7 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
 
     let options = TrigonOptions { variant };
     let mut game = Trigon::new(&options).map_err(|e| SgfError::new(gm_value.offset, e))?;
-    let colours = if variant == Variant::Three { 3 } else { 4 };
+    let colours = variant.colours();
     let mut moves: Vec<String> = Vec::new();
     let mut number = 0;
     for node in &line {
@@ -494,7 +483,7 @@ fn cells_text(game: &Trigon, mv: TrigonMove) -> String {
 pub fn write(record: &Record) -> Result<String, RecordError> {
     let (start, _, moves) = record.replay::<Trigon>()?;
     let variant = start.options().variant;
-    let mut out = format!("(;GM[{}]FF[4]CA[UTF-8]AP[triboard:{}]", game_property(variant), env!("CARGO_PKG_VERSION"));
+    let mut out = format!("(;GM[{}]FF[4]CA[UTF-8]AP[triboard:{}]", variant.name(), env!("CARGO_PKG_VERSION"));
     for (id, name) in player_properties(variant).iter().zip(&record.players) {
         if !name.is_empty() {
             out.push_str(&format!("{id}[{}]", escape(name)));

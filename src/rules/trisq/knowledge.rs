@@ -1,6 +1,6 @@
 //! Trisq search knowledge, connection-aware as Hex programs are, on Trisq's trapezia. Only the
-//! search uses it ([`crate::rules::Game::search_moves`], [`crate::rules::Game::move_priors`]); the
-//! rules never do.
+//! search uses it (`impl Knowledge for Trisq`: [`Knowledge::search_moves`],
+//! [`Knowledge::move_priors`]); the rules never do.
 //!
 //! - **Shortest chains** ([`Trisq::search_candidates`]): once a few pieces are down, the search
 //!   looks only at slots on a shortest chain of either player — the fewest pieces that would join
@@ -25,7 +25,7 @@
 //! (53.6–67.0 %) — with four times the simulations uniform playouts and RAVE find much of it alone.
 
 use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
-use crate::rules::Game;
+use crate::rules::{Game, Knowledge};
 
 /// Before this many pieces are on the board the search looks at every legal move.
 const OPENING_PIECES: usize = 4;
@@ -220,7 +220,7 @@ impl Trisq {
         found
     }
 
-    /// The search's priors (`(value, weight)` per move, see [`Game::move_priors`]): answers to the
+    /// The search's priors (`(value, weight)` per move, see [`Knowledge::move_priors`]): answers to the
     /// opponent's last turn first, then slots next to own and opponent pieces, then the rest;
     /// `end` low (a second piece is nearly always worth more).
     pub(super) fn priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
@@ -276,6 +276,19 @@ impl Trisq {
         if out.is_empty() && before > 0 {
             self.legal_moves(out);
         }
+    }
+}
+
+/// The search knowledge of this module (`ai::Mcts` uses it).
+impl Knowledge for Trisq {
+    /// The moves of [`Trisq::search_candidates`].
+    fn search_moves(&self, out: &mut Vec<TrisqMove>) {
+        self.search_candidates(out);
+    }
+
+    /// The priors of [`Trisq::priors`].
+    fn move_priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
+        self.priors(moves, out);
     }
 }
 

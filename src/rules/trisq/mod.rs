@@ -636,16 +636,6 @@ impl Game for Trisq {
         self.board.slots() + 1
     }
 
-    /// The moves of [`Trisq::search_candidates`] (`knowledge.rs`).
-    fn search_moves(&self, out: &mut Vec<TrisqMove>) {
-        self.search_candidates(out);
-    }
-
-    /// The priors of [`Trisq::priors`] (`knowledge.rs`).
-    fn move_priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
-        self.priors(moves, out);
-    }
-
     /// Uniform over the legal moves. A forced second piece is drawn from the few candidates
     /// ([`Trisq::forced_seconds`]); otherwise by rejection: a random available slot (or `end` after
     /// a first piece) is drawn until one is legal, a handful of bit tests each instead of generating
