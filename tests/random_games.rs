@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{Position, Stats, random_games};
+use common::{Position, Run, Stats, random_games};
 use triboard::rules::Game;
 use triboard::rules::trike::{Color, Trike, TrikeMove, TrikeOptions};
 
@@ -119,11 +119,11 @@ fn trike_checks(size: u8) -> impl FnMut(Position<'_, Trike>) {
 }
 
 fn run_trike(size: u8, games: usize, seed: u64) -> Stats {
-    let stats = random_games::<Trike>(&TrikeOptions { size }, games, seed, trike_checks(size));
-    assert_eq!(stats.games, games);
-    assert_eq!(stats.wins[0] + stats.wins[1], games, "one winner per game: {stats:?}");
     // A game fills at most every cell, plus the swap; at least the opening, a reply and a trap.
     let cells = size as usize * (size as usize + 1) / 2;
+    let stats = random_games(&Run::<Trike>::new(TrikeOptions { size }, games, seed, cells + 1), trike_checks(size));
+    assert_eq!(stats.games, games);
+    assert_eq!(stats.wins[0] + stats.wins[1], games, "one winner per game: {stats:?}");
     assert!(stats.max_plies <= cells + 1 && stats.max_plies >= 3, "{stats:?}");
     assert!(stats.refusals_checked > 0);
     eprintln!("trike size {size}: {stats:?}");

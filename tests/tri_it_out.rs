@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Position, random_games};
+use common::{Position, Run, random_games};
 use triboard::rules::geometry::lattice::Points;
 use triboard::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
 use triboard::rules::{Game, Knowledge, Player, perft, play_moves};
@@ -711,7 +711,10 @@ fn rules_checks(board: Board, variant: Variant) -> impl FnMut(Position<'_, TriIt
 
 fn run(board: Board, variant: Variant, games: usize, seed: u64) {
     let options = TriItOutOptions { board, tie: TieRule::StuckPlayerLoses, variant };
-    let stats = random_games::<TriItOut>(&options, games, seed, rules_checks(board, variant));
+    // No rule bounds the length (captures free points again), but each turn leaves one counter more
+    // on the board: ten plies a point is far above any game seen (`Stats::max_plies`).
+    let max_plies = 10 * board.lattice().len;
+    let stats = random_games(&Run::<TriItOut>::new(options, games, seed, max_plies), rules_checks(board, variant));
     assert_eq!(stats.games, games);
     assert_eq!(stats.wins[0] + stats.wins[1], games, "one winner per game: {stats:?}");
     assert!(stats.refusals_checked > 0);

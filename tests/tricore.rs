@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Position, random_games};
+use common::{Position, Run, random_games};
 use triboard::rules::geometry::lattice::Points;
 use triboard::rules::tricore::{Phase, TriCore, TriCoreMove, TriCoreOptions};
 use triboard::rules::{Game, Knowledge, perft, play_moves, rng_from_seed};
@@ -741,7 +741,9 @@ fn random_games_agree_with_naive_rules() {
 // The shared harness: legality, refusals, keys, notation, records.
 #[test]
 fn random_games_harness() {
-    let stats = random_games::<TriCore>(&TriCoreOptions::default(), 300, 11, |p: Position<'_, TriCore>| {
+    // 3 Cores, 3 Rings, then at most 48 discs of two plies each (drive, then climb or end).
+    let run = Run::<TriCore>::new(TriCoreOptions::default(), 300, 11, 6 + 2 * 48);
+    let stats = random_games(&run, |p: Position<'_, TriCore>| {
         let Position { state, history, legal, .. } = p;
         if history.len() < 3 {
             assert!(legal.iter().all(|m| matches!(m, TriCoreMove::Core(_))));

@@ -1,7 +1,11 @@
 //! Blokus Trigon: the board geometry and the generated piece set, against the numbers of
 //! `../shared/rules/trigon.md` (§Board, §Pieces, §Records anchor), which Pentobi agrees with.
 
-use std::collections::BTreeSet;
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
+
+use common::{Position, Run, Stats};
 
 use triboard::rules::geometry::polyiamond::{free_polyiamonds, orientations};
 use triboard::rules::geometry::trigon::TrigonBoard;
@@ -126,7 +130,7 @@ fn first_moves_cover_a_starting_point_2478_of_them() {
 
 // ---- The rules (`§Play`, `§Score`) ----
 
-use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
+use triboard::rules::trigon::{PIECES, Trigon, TrigonMove, TrigonOptions, Variant};
 use triboard::rules::{Game, Knowledge, Player, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
@@ -490,4 +494,105 @@ fn variants_have_one_id_name_and_seat_count() {
     assert_eq!(Variant::from_id("trigon-4"), None);
     assert_eq!(Variant::from_id("Trigon"), None, "ids are exact");
     assert_eq!(Variant::from_name("Blokus"), None);
+
+// ---- The shared random-game harness (`tests/common`) ----
+
+/// Trigon's own rules at every position of a harness game: the seat to move plays the colour to
+/// move; a pass is offered alone, and only when the colour cannot place; a move's key depends on
+/// the colour and the move only (`Game::move_key`); at the end, `§Play` on each colour's placements
+/// and `§Score` recounted from the moves.
+fn trigon_checks(variant: Variant) -> impl FnMut(Position<'_, Trigon>) {
+    let mut keys: HashMap<(usize, TrigonMove), usize> = HashMap::new();
+    move |Position { state, history, legal, .. }| {
+        let t = state.tables();
+        assert_eq!(state.to_move(), state.colour_to_move().map(|c| state.player_of(c)), "the seat of the colour");
+        if let Some(c) = state.colour_to_move() {
+            assert!(!state.is_out(c), "a colour that is out is skipped");
+            let passes = legal.contains(&TrigonMove::PASS);
+            assert!(!passes || legal.len() == 1, "a pass only when nothing fits: {} moves", legal.len());
+            for &mv in legal {
+                let key = state.move_key(mv);
+                assert_eq!(*keys.entry((c, mv)).or_insert(key), key, "the key of {} moved", state.move_text(mv));
+                if mv != TrigonMove::PASS {
+                    assert!(state.pieces_left(c) & (1 << t.placements[mv.0 as usize].piece) != 0, "a piece left");
+                }
+            }
+        }
+        if state.outcome().is_none() {
+            return;
+        }
+        // Replay the moves to learn which colour made each placement.
+        let mut g = game(variant);
+        let mut pieces: [Vec<Vec<u16>>; 4] = Default::default();
+        let mut last_mono = [false; 4];
+        for &mv in history {
+            let c = g.colour_to_move().expect("the game runs until its last move");
+            if mv != TrigonMove::PASS {
+                let cells = &t.placements[mv.0 as usize].cells;
+                pieces[c].push(cells.clone());
+                last_mono[c] = cells.len() == 1;
+            }
+            g.play_unchecked(mv);
+        }
+        let b = t.board;
+        let colours = if variant == Variant::Three { 3 } else { 4 };
+        let mut by_seat = [0; 4];
+        for c in 0..colours {
+            let ctx = format!("{variant:?} colour {c}");
+            check_colour_pieces(b, &pieces[c], &ctx);
+            if let Some(first) = pieces[c].first() {
+                assert!(first.iter().any(|x| b.starting_points.contains(x)), "{ctx}: the first piece on a start");
+            }
+            let triangles: usize = pieces[c].iter().map(Vec::len).sum();
+            let bonus = match (pieces[c].len(), last_mono[c]) {
+                (22, true) => 20,
+                (22, false) => 15,
+                _ => 0,
+            };
+            assert_eq!(state.colour_score(c), triangles as i32 + bonus, "{ctx}: the score");
+            assert!(state.is_out(c));
+            by_seat[state.player_of(c).index()] += state.colour_score(c);
+        }
+        let outcome = state.outcome().unwrap();
+        assert_eq!(outcome.scores, by_seat, "{variant:?}: a seat's score is the sum of its colours'");
+    }
+}
+
+/// Every placement of the board, and the pass.
+fn trigon_universe(variant: Variant) -> Vec<TrigonMove> {
+    let n = game(variant).tables().placements.len();
+    (0..n as u16).map(TrigonMove).chain([TrigonMove::PASS]).collect()
+}
+
+fn run_trigon(variant: Variant, games: usize, seed: u64) -> Stats {
+    let colours = if variant == Variant::Three { 3 } else { 4 };
+    // Each colour places at most its 22 pieces, then passes once and is out.
+    let max_plies = colours * (PIECES + 1);
+    // Thousands of placements: every position tries the moves legal in the last four positions that
+    // are not legal any more (the mover's own last turn, cells just covered, pieces just used) and
+    // 200 of the others.
+    let run = Run::<Trigon>::new(TrigonOptions { variant }, games, seed, max_plies)
+        .sample_refusals(200)
+        .with_universe(trigon_universe(variant));
+    let stats = common::random_games(&run, trigon_checks(variant));
+    assert!(stats.refusals_checked > 100 * stats.positions, "{stats:?}");
+    // A colour places at least a few pieces: no game ends after only the first round.
+    assert!(stats.plies >= games * 4 * colours, "{stats:?}");
+    eprintln!("trigon {variant:?}: {stats:?}");
+    stats
+}
+
+#[test]
+fn harness_four_players() {
+    run_trigon(Variant::Four, 12, 0x7219_0004);
+}
+
+#[test]
+fn harness_two_players() {
+    run_trigon(Variant::Two, 12, 0x7219_0002);
+}
+
+#[test]
+fn harness_three_players() {
+    run_trigon(Variant::Three, 12, 0x7219_0003);
 }

@@ -1,6 +1,9 @@
 //! Trisq's rules (`rules/trisq.md`): counts on the empty board, the end-of-turn bridging condition
 //! in hand-built positions, and random games checked against a naive reading of the rules.
 
+mod common;
+
+use common::{Position, Run, Stats, trisq_universe};
 use triboard::rules::geometry::trisq::{BOTTOM, LEFT, RIGHT, TOP, TrisqBoard};
 use triboard::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
 use triboard::rules::{Game, Player, play_moves, rng_from_seed};
@@ -314,4 +317,74 @@ fn records_round_trip_and_refuse_an_unbridged_end() {
     let RecordError::Move { number, text, reason } = &err else { panic!("{err:?}") };
     assert_eq!((*number, text.as_str()), (7, "end"));
     assert!(reason.contains("d4H0") && reason.contains("c3H3") && reason.contains("without a bridge"), "{reason}");
+}
+
+// ---- The shared random-game harness (`tests/common`) ----
+
+/// Trisq's own rules at every position of a harness game, read naively (`rules/trisq.md` §Play,
+/// §End): the pieces of the colour not to move are bridged everywhere, and so are both colours'
+/// between turns; `end` is offered exactly after a first piece with no unbridged contact; at the
+/// end the winner is connected, the loser is not, and the winning chain runs edge to edge through
+/// edge-adjacent pieces of the winner; the winner moved last.
+fn trisq_checks(Position { state, history, legal, .. }: Position<'_, Trisq>) {
+    let b = state.board();
+    match state.to_move() {
+        Some(Player(mover)) => {
+            assert!(bridged_everywhere(state, 1 - mover), "the colour not to move is bridged");
+            if state.is_turn_boundary() {
+                assert!(bridged_everywhere(state, mover), "between turns the mover is bridged");
+                assert_eq!(state.first_placed(), None);
+            }
+            let offers_end = legal.contains(&TrisqMove::END);
+            let may_end = state.first_placed().is_some() && state.end_blocker().is_none() && history.len() > 1;
+            assert_eq!(offers_end, may_end, "end offered at ply {}", history.len());
+            assert!(!connected(state, 0) && !connected(state, 1), "nobody connected while play goes on");
+            assert!(state.winning_chain().is_empty());
+        }
+        None => {
+            let winner = state.winner().expect("a finished game has a winner").0;
+            assert!(connected(state, winner), "the winner is connected");
+            assert!(!connected(state, 1 - winner), "never both connected");
+            let last = history.last().and_then(|m| m.slot()).expect("the winning move is a placement");
+            assert_eq!(state.piece(last), Some(winner), "the winner made the last move");
+            let chain = state.winning_chain();
+            let (ea, eb) = if winner == 0 { (TOP, BOTTOM) } else { (LEFT, RIGHT) };
+            assert!(b.edges[chain[chain.len() - 1]] & ea != 0 && b.edges[chain[0]] & eb != 0);
+            assert!(chain.iter().all(|&s| state.piece(s) == Some(winner)));
+            assert!(chain.windows(2).all(|w| b.edge_adjacent[w[0]].contains(&(w[1] as u16))));
+            assert_eq!(state.outcome().unwrap().winners(), [Player(winner)]);
+        }
+    }
+}
+
+fn run_trisq(size: u8, games: usize, seed: u64, sample: Option<usize>) -> Stats {
+    let start = trisq(size);
+    // A turn places one or two pieces and may add `end`: at most two plies a piece, and a square
+    // holds at most four pieces.
+    let max_plies = 2 * 4 * size as usize * size as usize;
+    let mut run =
+        Run::<Trisq>::new(TrisqOptions { size }, games, seed, max_plies).with_universe(trisq_universe(&start));
+    run.refusal_sample = sample;
+    let stats = common::random_games(&run, trisq_checks);
+    assert_eq!(stats.wins[0] + stats.wins[1], games, "one winner per game: {stats:?}");
+    assert!(stats.refusals_checked > stats.positions, "{stats:?}");
+    eprintln!("trisq size {size}: {stats:?}");
+    stats
+}
+
+/// Small boards try every slot and `end` at every position; 6×6 and up a sample of 100.
+#[test]
+fn harness_small_boards() {
+    let stats = run_trisq(2, 300, 0x7150_0002, None);
+    assert!(stats.wins[0] > 0 && stats.wins[1] > 0, "{stats:?}");
+    run_trisq(3, 150, 0x7150_0003, None);
+    run_trisq(4, 80, 0x7150_0004, None);
+    run_trisq(5, 40, 0x7150_0005, None);
+}
+
+#[test]
+fn harness_play_boards() {
+    run_trisq(6, 20, 0x7150_0006, Some(100));
+    run_trisq(8, 10, 0x7150_0008, Some(100));
+    run_trisq(9, 5, 0x7150_0009, Some(100));
 }

@@ -15,14 +15,14 @@ use crate::rules::tricore::TriCore;
 use crate::rules::trigon::Trigon;
 use crate::rules::trike::Trike;
 use crate::rules::trisq::Trisq;
-use crate::rules::{Game, Outcome, Player};
+use crate::rules::{Knowledge, Outcome, Player};
 
 /// A swatch: fill and outline.
 pub type Swatch = (egui::Color32, egui::Color32);
 
 /// What the app needs of a game: implemented once per game in `src/app/board/<game>/mod.rs`,
 /// each method a door to the file of the view that holds the job.
-pub trait AppGame: Game {
+pub trait AppGame: Knowledge {
     // ----- Names and the status line
 
     /// The game's name as a heading: "Trike", "Blokus Trigon Two-Player".

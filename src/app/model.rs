@@ -497,7 +497,7 @@ fn validate<G: AppGame>(
                 commands.insert_resource(OpenRecord(record.clone()));
             }
             Command::Load(record) | Command::Open(record) => {
-                match crate::app::share::with_variant(record).replay::<G>() {
+                match record.replay::<G>() {
                     Ok((start, game, moves)) => {
                         let revision = model.revision + 1;
                         let mut seats =

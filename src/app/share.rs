@@ -63,7 +63,7 @@ fn open_record(
     mut next: ResMut<NextState<Screen>>,
     mut orders: MessageWriter<Command>,
 ) {
-    let record = with_variant(&open.0);
+    let record = open.0.clone();
     /// The record's game with its options and seat count, after checking every move.
     struct Check<'a>(&'a Record);
     impl ForGame for Check<'_> {
@@ -93,22 +93,6 @@ fn open_record(
     } else {
         next.set(Screen::Playing);
     }
-}
-
-/// A Trigon record without options plays the variant its game id names.
-pub fn with_variant(record: &Record) -> Record {
-    let mut record = record.clone();
-    if record.options.is_null() {
-        let variant = match record.game.as_str() {
-            "trigon-2" => Some("trigon-2"),
-            "trigon-3" => Some("trigon-3"),
-            _ => None,
-        };
-        if let Some(v) = variant {
-            record.options = serde_json::json!({ "variant": v });
-        }
-    }
-    record
 }
 
 #[cfg(test)]

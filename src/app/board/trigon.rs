@@ -8,7 +8,6 @@
 //! placements); [`view_plugin`] adds meshes, the ghost, the panels and the camera fit.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
 
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -103,13 +102,6 @@ fn tables(model: &Model<Trigon>) -> &'static Tables {
     model.game.tables()
 }
 
-/// Placement by its sorted cells, built once per board (the app's own lookup, beside the rules').
-fn lookup(tables: &'static Tables) -> &'static HashMap<Vec<u16>, u16> {
-    static LOOKUP: [OnceLock<HashMap<Vec<u16>, u16>>; 2] = [OnceLock::new(), OnceLock::new()];
-    LOOKUP[usize::from(tables.board.side == 9)]
-        .get_or_init(|| tables.placements.iter().enumerate().map(|(k, p)| (p.cells.clone(), k as u16)).collect())
-}
-
 /// The shape of `piece` in orientation `symmetry`, normalised.
 pub fn oriented(tables: &Tables, piece: usize, symmetry: u8) -> Vec<Tri> {
     let shape: Vec<Tri> = tables.pieces[piece].iter().map(|&t| transform(symmetry as usize, t)).collect();
@@ -151,8 +143,7 @@ pub fn placement_at(model: &Model<Trigon>, selection: &Selection, anchor: usize)
     for t in ghost_tris(tables.board, &shape, anchor) {
         cells.push(tables.board.cell_of(t).ok_or("the piece would stick out of the board")? as u16);
     }
-    cells.sort_unstable();
-    lookup(tables).get(&cells).map(|&k| TrigonMove(k)).ok_or_else(|| "not a placement of this piece".to_string())
+    tables.placement_by_cells(&cells).map(TrigonMove).ok_or_else(|| "not a placement of this piece".to_string())
 }
 
 /// A point of the shape grid in world coordinates, the board centred on the origin.
@@ -547,23 +538,6 @@ fn frame(
 /// Attach points of the colour to move (cells a later piece may cover to touch its pieces at a
 /// corner: free, no edge with that colour, a corner with it; its first piece: the free starting
 /// points), when asked for.
-fn attach_points(game: &Trigon, colour: usize) -> Vec<bool> {
-    let board = game.tables().board;
-    let cells = board.cells();
-    let own: Vec<bool> = (0..cells).map(|c| game.colour_at(c) == Some(colour)).collect();
-    let free = |c: usize| game.colour_at(c).is_none();
-    if !own.iter().any(|&o| o) {
-        return (0..cells).map(|c| free(c) && board.starting_points.contains(&(c as u16))).collect();
-    }
-    (0..cells)
-        .map(|c| {
-            free(c)
-                && !board.edge_neighbours[c].iter().any(|&n| own[n as usize])
-                && board.corner_neighbours[c].iter().any(|&n| own[n as usize])
-        })
-        .collect()
-}
-
 fn paint_cells(
     model: Res<Model<Trigon>>,
     selection: Res<Selection>,
@@ -576,13 +550,11 @@ fn paint_cells(
         return;
     }
     let colour = model.game.colour_to_move();
-    let attach = match colour {
-        Some(c) if selection.show_attach => attach_points(&model.game, c),
-        _ => Vec::new(),
-    };
+    // The rules' attach points of the colour to move (`docs/rules/trigon.md` §Play).
+    let attach = colour.filter(|_| selection.show_attach).map(|c| (c, model.game.attach_points(c)));
     for (cell, mut material) in &mut cells {
-        let want = match (attach.get(cell.cell), colour) {
-            (Some(true), Some(c)) => &art.attach[c],
+        let want = match &attach {
+            Some((c, points)) if points.contains(cell.cell) => &art.attach[*c],
             _ if cell.start => &art.start,
             _ => &art.cell,
         };
@@ -744,7 +716,7 @@ fn chooser(
     let ctx = contexts.ctx_mut()?;
     let game = &model.game;
     let tables = tables(&model);
-    let colours = if game.options().variant == Variant::Three { 3 } else { 4 };
+    let colours = game.options().variant.colours();
     let to_move = game.colour_to_move();
     let choosing = model.human_to_move();
     let mut root = crate::app::menu::root_ui(ctx, "chooser");
@@ -928,7 +900,7 @@ fn fit_camera(
 
 impl AppGame for Trigon {
     fn display_name(&self) -> String {
-        variant_name(self.options().variant).to_string()
+        self.options().variant.name().to_string()
     }
     fn new_game_text(&self) -> String {
         format!("New game: {}. Blue begins on a starting point.", self.display_name())
@@ -986,7 +958,7 @@ impl AppGame for Trigon {
     }
     fn options_ui(ui: &mut egui::Ui, options: &mut TrigonOptions) {
         ui.label("Board");
-        let cells = if options.variant == Variant::Three { 384 } else { 486 };
+        let cells = options.variant.cells();
         ui.label(egui::RichText::new(format!("{cells} triangles, 22 pieces per colour")).weak());
     }
     fn plugin(app: &mut App) {
@@ -1030,12 +1002,12 @@ impl AppGame for Trigon {
     }
 
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
-        let colours = if self.options().variant == Variant::Three { 3 } else { 4 };
+        let colours = self.options().variant.colours();
         (0..colours).filter(|&c| self.player_of(c) == player).map(colour_swatch).collect()
     }
 
     fn live_score(&self, player: Player) -> Option<i32> {
-        let colours = if self.options().variant == Variant::Three { 3 } else { 4 };
+        let colours = self.options().variant.colours();
         Some((0..colours).filter(|&c| self.player_of(c) == player).map(|c| self.colour_score(c)).sum())
     }
 
@@ -1085,7 +1057,7 @@ impl AppGame for Trigon {
 
     fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
         let game = &model.game;
-        let colours = if game.options().variant == Variant::Three { 3 } else { 4 };
+        let colours = game.options().variant.colours();
         let rank = |player: usize| {
             1 + (0..outcome.num_players).filter(|&q| outcome.scores[q] > outcome.scores[player]).count()
         };
@@ -1165,14 +1137,5 @@ fn ordinal(rank: usize) -> String {
         2 => "2nd".into(),
         3 => "3rd".into(),
         n => format!("{n}th"),
-    }
-}
-
-/// A Trigon variant's name, as Pentobi calls it.
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Four => "Blokus Trigon",
-        Variant::Two => "Blokus Trigon Two-Player",
-        Variant::Three => "Blokus Trigon Three-Player",
     }
 }
