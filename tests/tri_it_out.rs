@@ -1,6 +1,6 @@
 //! Tri-It-Out conformance: board shapes and triangle counts, restricted points, captures, the end
 //! and both tie rules, the `any-mixed-triangle` variant, notation, perft and random games, against
-//! `../shared/rules/tri-it-out.md`. Move lists and perft are cross-checked against [`naive`], a
+//! `docs/rules/tri-it-out.md`. Move lists and perft are cross-checked against [`naive`], a
 //! deliberately simple implementation of the rules on centred-row coordinates with a brute-force
 //! triangle test, sharing nothing with the crate's tables.
 

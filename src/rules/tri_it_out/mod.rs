@@ -1,4 +1,4 @@
-//! Tri-It-Out (Dale W. Walton, 2023), as `../shared/rules/tri-it-out.md` settles it.
+//! Tri-It-Out (Dale W. Walton, 2023), as `docs/rules/tri-it-out.md` settles it.
 //!
 //! A misère pattern-capture game on the points of a triangular lattice: Red and Blue place counters;
 //! nobody may place where a red and a blue counter would be completed into an equilateral triangle

@@ -1,4 +1,4 @@
-//! Blokus Trigon (`../shared/rules/trigon.md`): four colours Blue, Yellow, Red, Green place the 22
+//! Blokus Trigon (`docs/rules/trigon.md`): four colours Blue, Yellow, Red, Green place the 22
 //! free polyiamonds of sizes 1–6 on a hexagon of triangles; variants `trigon` (4 players),
 //! `trigon-2` (Blue+Red against Yellow+Green) and `trigon-3` (3 players, 384 cells).
 //!
