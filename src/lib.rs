@@ -1,5 +1,5 @@
 //! triboard: five abstract strategy games on triangle-flavoured boards — rules, search, a headless
-//! CLI and (with the `app` feature) a Bevy window. See `../shared/design.md` for the layers.
+//! CLI and (with the `app` feature) a Bevy window. See `docs/design.md` for the layers.
 
 pub mod ai;
 #[cfg(feature = "app")]

@@ -282,6 +282,24 @@ fn replay_refuses_bad_records_with_the_reason() {
 }
 
 #[test]
+fn tri_it_out_ties_go_against_the_last_mover_unless_told() {
+    // hex-2-3: after Blue's b4 Red cannot place, at 3–3 (`tests/tri_it_out.rs` has the position).
+    let play = |tie: &[&str]| {
+        let mut args =
+            vec!["play", "tri-it-out", "--board", "hex-2-3", "--seats", "human,human", "--moves", "b2 b3 a1 c4 b1 b4"];
+        args.extend_from_slice(tie);
+        args.push("--json");
+        ok(&args, "").json()
+    };
+    let default = play(&[]);
+    assert_eq!(default["finished"], true);
+    assert_eq!(default["result"]["winners"], serde_json::json!([0]), "the last mover, Blue, loses: {default}");
+    assert_eq!(play(&["--tie", "last-mover-loses"])["result"], default["result"]);
+    let stuck = play(&["--tie", "stuck-player-loses"]);
+    assert_eq!(stuck["result"]["winners"], serde_json::json!([1]), "the stuck player, Red, loses: {stuck}");
+}
+
+#[test]
 fn play_seats_every_colour_of_trigon() {
     // Four people: Blue opens on a starting point, Yellow's first piece on a covered one is refused.
     let script = "r15\nr15\nquit\n";
@@ -299,7 +317,19 @@ fn play_seats_every_colour_of_trigon() {
 fn tri_it_out_flags_choose_the_options_and_bad_ones_are_refused() {
     use triboard::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutOptions, Variant};
     let run = ok(
-        &["perft", "tri-it-out", "--board", "tri-5", "--variant", "any-mixed-triangle", "--depth", "2", "--json"],
+        &[
+            "perft",
+            "tri-it-out",
+            "--board",
+            "tri-5",
+            "--tie",
+            "stuck-player-loses",
+            "--variant",
+            "any-mixed-triangle",
+            "--depth",
+            "2",
+            "--json",
+        ],
         "",
     );
     let options =

@@ -1,5 +1,5 @@
 //! Random-game conformance: the shared harness (`tests/common`) run for every game, plus each game's
-//! rule-specific checks at every position. Trike: `../shared/rules/trike.md`.
+//! rule-specific checks at every position. Trike: `docs/rules/trike.md`.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Game records (`../shared/design.md` §Three layers: options plus the move list, as JSON): they
+//! Game records (`docs/design.md` §Three layers: options plus the move list, as JSON): they
 //! round-trip, and a bad one is refused with an error that names the place — line and column, the
 //! option, or the move number — never with a panic.
 

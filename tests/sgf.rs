@@ -1,4 +1,4 @@
-//! Blokus Trigon records (`../shared/rules/trigon.md` §Pieces, §Records): Pentobi's piece names on
+//! Blokus Trigon records (`docs/rules/trigon.md` §Pieces, §Records): Pentobi's piece names on
 //! the generated pieces, Pentobi's SGF dialect (`.blksgf`: round trip, a hand-written file, refusals
 //! with their byte offset, never a panic) and the JSON records of the three variants.
 

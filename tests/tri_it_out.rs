@@ -1,6 +1,6 @@
 //! Tri-It-Out conformance: board shapes and triangle counts, restricted points, captures, the end
 //! and both tie rules, the `any-mixed-triangle` variant, notation, perft and random games, against
-//! `../shared/rules/tri-it-out.md`. Move lists and perft are cross-checked against [`naive`], a
+//! `docs/rules/tri-it-out.md`. Move lists and perft are cross-checked against [`naive`], a
 //! deliberately simple implementation of the rules on centred-row coordinates with a brute-force
 //! triangle test, sharing nothing with the crate's tables.
 
@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use common::{Position, Run, random_games};
 use triboard::rules::geometry::lattice::Points;
+use triboard::rules::record::Record;
 use triboard::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
 use triboard::rules::{Game, Knowledge, Player, perft, play_moves};
 
@@ -563,8 +564,31 @@ fn options_are_kebab_case_in_records() {
     for v in Variant::ALL {
         assert_eq!(Variant::from_id(v.id()), Some(v));
     }
-    assert_eq!(TieRule::default(), TieRule::StuckPlayerLoses);
+    assert_eq!(TieRule::default(), TieRule::LastMoverLoses);
+    assert_eq!(TieRule::ALL[0], TieRule::default(), "the default first");
     assert_eq!(Variant::default(), Variant::Standard);
+}
+
+#[test]
+fn a_record_without_a_tie_rule_replays_under_last_mover_loses() {
+    // The game of `both_tie_rules_on_a_game_ending_at_a_turn_boundary`: Red stuck at 3–3, Blue moved last.
+    let moves = r#"["b2", "b3", "a1", "c4", "b1", "b4"]"#;
+    let winner = |options: &str| {
+        let text = format!(r#"{{"game": "tri-it-out", "options": {options}, "moves": {moves}}}"#);
+        let (_, end, _) = Record::from_json(&text).unwrap().replay::<TriItOut>().unwrap();
+        assert!(end.tie_decided());
+        end.outcome().unwrap().winners()
+    };
+    // No tie field: the default, last-mover-loses, so Blue loses.
+    assert_eq!(winner(r#"{"board": "hex-2-3"}"#), vec![Player(0)]);
+    assert_eq!(winner(r#"{"board": "hex-2-3", "tie": "last-mover-loses"}"#), vec![Player(0)]);
+    assert_eq!(winner(r#"{"board": "hex-2-3", "tie": "stuck-player-loses"}"#), vec![Player(1)]);
+    // A saved record names its tie rule, so one saved under stuck-player-loses keeps it.
+    let g = game(Board::Hex23, "b2 b3 a1 c4 b1 b4");
+    let record = Record::new(&g, &[]);
+    assert_eq!(record.options["tie"], "stuck-player-loses");
+    let record = Record::new(&TriItOut::new(&TriItOutOptions::default()).unwrap(), &[]);
+    assert_eq!(record.options["tie"], "last-mover-loses");
 }
 
 // ---- Perft against the naive rules ----

@@ -1,4 +1,4 @@
-//! TriCore conformance against `../shared/rules/tricore.md`: hand-built positions (placements, Ring
+//! TriCore conformance against `docs/rules/tricore.md`: hand-built positions (placements, Ring
 //! drives, trapped Rings, climbs, results), random games, perft and notation. Move lists and perft are
 //! cross-checked against [`naive`], a deliberately plain implementation of the rules file on
 //! doubled coordinates that shares nothing with the crate's tables.

@@ -1,5 +1,5 @@
 //! Blokus Trigon: the board geometry and the generated piece set, against the numbers of
-//! `../shared/rules/trigon.md` (§Board, §Pieces, §Records anchor), which Pentobi agrees with.
+//! `docs/rules/trigon.md` (§Board, §Pieces, §Records anchor), which Pentobi agrees with.
 
 mod common;
 

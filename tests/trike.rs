@@ -1,5 +1,5 @@
 //! Trike conformance: hand-checked positions, the pie rule, scoring, notation and perft, against
-//! `../shared/rules/trike.md`. Perft and move lists are cross-checked against [`naive`], a
+//! `docs/rules/trike.md`. Perft and move lists are cross-checked against [`naive`], a
 //! deliberately simple coordinate-based implementation of the rules that shares nothing with the
 //! crate's tables.
 

@@ -292,7 +292,7 @@ fn random_move_is_uniform_over_the_legal_moves() {
     assert!(checked.iter().all(|&n| n >= 5), "{checked:?}");
 }
 
-/// Records (`../shared/design.md`): a finished game round-trips through JSON to the same position,
+/// Records (`docs/design.md`): a finished game round-trips through JSON to the same position,
 /// and a record whose turn ends without a bridge is refused at that move, with the reason.
 #[test]
 fn records_round_trip_and_refuse_an_unbridged_end() {

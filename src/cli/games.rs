@@ -22,7 +22,9 @@ pub struct GameFlags {
     /// `hex-3-4` (default), `equiversi-3-5`, `hex-4`, `hex-4-5`).
     #[arg(long)]
     pub board: Option<String>,
-    /// Who loses a tie (Tri-It-Out: `stuck-player-loses` (default) or `last-mover-loses`).
+    /// Who loses a tie (Tri-It-Out): `last-mover-loses` (default), the player who made the last move
+    /// (Ludii's rule), or `stuck-player-loses`, the player who cannot place (the published text read
+    /// literally; it favours the second player).
     #[arg(long)]
     pub tie: Option<String>,
     /// A rules variant (Tri-It-Out: `standard` (default) or `any-mixed-triangle`).

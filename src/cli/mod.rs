@@ -1,5 +1,5 @@
 //! The headless command-line interface: `play`, `selfplay`, `bench`, `perft`, `replay`, `gtp` and `match`
-//! (`../shared/design.md` §cli).
+//! (`docs/design.md` §cli).
 //!
 //! Every command takes `--json` and then prints exactly one JSON object as its last line on stdout
 //! (human-readable lines come before it). Errors are one line on stderr (and, with `--json`, an

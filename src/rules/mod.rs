@@ -2,7 +2,7 @@
 //! knows of it beyond the rules), the shared types around it, the board geometries, one module per
 //! game and the game record.
 //!
-//! Nothing here knows of Bevy, threads, files or clocks (`../shared/design.md` §Three layers).
+//! Nothing here knows of Bevy, threads, files or clocks (`docs/design.md` §Three layers).
 
 pub mod bits;
 pub mod geometry;

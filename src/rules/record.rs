@@ -1,6 +1,6 @@
 //! The game record: game id, options and move list (plus players, date and result), as JSON.
 //!
-//! It is the save file, the replay, the test fixture and the bug report (`../shared/design.md`).
+//! It is the save file, the replay, the test fixture and the bug report (`docs/design.md`).
 //! Loading replays every move through [`Game::play`], so a record that loads is a legal game; a bad
 //! one is refused with its place and reason and nothing half-loaded is returned.
 

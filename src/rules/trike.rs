@@ -1,4 +1,4 @@
-//! Trike (Alek Erickson, 2020), as `../shared/rules/trike.md` settles it.
+//! Trike (Alek Erickson, 2020), as `docs/rules/trike.md` settles it.
 //!
 //! A neutral pawn slides along lines of empty cells of a triangle of hexagonal cells; each mover
 //! drops a checker of their colour where it stops. When the pawn is trapped, checkers under and

@@ -1,6 +1,6 @@
 //! The random-game harness every game's conformance tests share, in the spirit of OpenSpiel's
 //! `RandomSimTest`: play many seeded random games and check, at every position, that the
-//! [`Game`] surface is consistent with itself (`../shared/design.md` §Three layers).
+//! [`Game`] surface is consistent with itself (`docs/design.md` §Three layers).
 //!
 //! It knows nothing of any one game. The game's own test adds its rules-specific checks through
 //! `extra_check`, called at every position (including the final one). The five games run it in

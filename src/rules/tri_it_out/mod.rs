@@ -1,4 +1,4 @@
-//! Tri-It-Out (Dale W. Walton, 2023), as `../shared/rules/tri-it-out.md` settles it.
+//! Tri-It-Out (Dale W. Walton, 2023), as `docs/rules/tri-it-out.md` settles it.
 //!
 //! A misère pattern-capture game on the points of a triangular lattice: Red and Blue place counters;
 //! nobody may place where a red and a blue counter would be completed into an equilateral triangle
@@ -21,21 +21,24 @@ use super::geometry::lattice::{Lattice, Points};
 use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, Player, Rng, random_index};
 
 /// Who loses when the counts are equal at the end (`rules/tri-it-out.md` §End and result).
+/// When the game ends in the middle of a turn (after a capture) the stuck player is the last mover,
+/// so both rules agree there; they differ only when it ends at a turn boundary.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TieRule {
-    /// The player to move, who cannot place, loses (the rules text). The default.
+    /// The player who made the last move loses: Ludii's rule, whose implementation is the designer's
+    /// own. The default, since it leaves the seats even.
     #[default]
-    #[serde(rename = "stuck-player-loses")]
-    StuckPlayerLoses,
-    /// The player who made the last move loses (Ludii's code). When the game ends in the middle of a
-    /// turn (after a capture) that is the stuck player too, so both rules agree there.
     #[serde(rename = "last-mover-loses")]
     LastMoverLoses,
+    /// The player to move, who cannot place, loses: the published sentence read literally. An
+    /// option: under it the second player (Blue) wins about 95 % of games at every level.
+    #[serde(rename = "stuck-player-loses")]
+    StuckPlayerLoses,
 }
 
 impl TieRule {
     /// Both rules, the default first.
-    pub const ALL: [TieRule; 2] = [TieRule::StuckPlayerLoses, TieRule::LastMoverLoses];
+    pub const ALL: [TieRule; 2] = [TieRule::LastMoverLoses, TieRule::StuckPlayerLoses];
 
     /// The rule's id in records and on the command line.
     pub fn id(self) -> &'static str {
@@ -84,13 +87,15 @@ impl Variant {
 }
 
 /// Tri-It-Out's options (`rules/tri-it-out.md` §Board, §End and result, §Variant). In records:
-/// `{"board": "hex-3-4", "tie": "stuck-player-loses", "variant": "standard"}`, each field optional.
+/// `{"board": "hex-3-4", "tie": "last-mover-loses", "variant": "standard"}`, each field optional (a
+/// missing one is its default). Records are written with every field, so a record saved while
+/// `stuck-player-loses` was the default names it and keeps its rule.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TriItOutOptions {
     /// The board shape; default `hex-3-4` (27 points).
     pub board: Board,
-    /// Who loses on equal counts; default `stuck-player-loses`.
+    /// Who loses on equal counts; default `last-mover-loses`, the other `stuck-player-loses`.
     pub tie: TieRule,
     /// The rules variant; default `standard`.
     pub variant: Variant,

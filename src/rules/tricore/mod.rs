@@ -1,4 +1,4 @@
-//! TriCore (Paschalis Antoniou), as `../shared/rules/tricore.md` settles it.
+//! TriCore (Paschalis Antoniou), as `docs/rules/tricore.md` settles it.
 //!
 //! Three neutral Cores and three neutral Rings are placed on a 51-point hexagon; then each turn a
 //! player puts a disc on a Ring's point, drives that Ring along a line to an empty point, and may

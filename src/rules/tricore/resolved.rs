@@ -8,8 +8,9 @@
 
 use crate::rules::geometry::lattice::Points;
 
-/// The board's row lengths, top to bottom (`rules/tricore.md` §Board, *resolved*: the only hexagon of
-/// the lattice with 51 points).
+/// The board's row lengths, top to bottom (`rules/tricore.md` §Board, *resolved*: of the four convex
+/// hexagons of the lattice with 51 points, the only one with sides 6, 4, 4, 6, 4, 4, the published
+/// "elongated" hexagon).
 pub const ROWS: [u8; 7] = [6, 7, 8, 9, 8, 7, 6];
 
 /// Discs each player has (`rules/tricore.md` §Equipment).

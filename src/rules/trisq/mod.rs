@@ -1,4 +1,4 @@
-//! Trisq (Luis Bolaños Mures, 2013), as `../shared/rules/trisq.md` settles it.
+//! Trisq (Luis Bolaños Mures, 2013), as `docs/rules/trisq.md` settles it.
 //!
 //! Red (top and bottom) and Blue (left and right) place trapezia into the slots of an `N × N` grid
 //! ([`TrisqBoard`]), one or two a turn (Red's first turn: one). After a turn every two point-adjacent
