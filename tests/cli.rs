@@ -108,7 +108,7 @@ fn usage_errors_exit_2_with_one_line() {
 
 #[test]
 fn trigon_perft_from_the_start_and_after_moves() {
-    // `rules/trigon.md` §Records: 2,478 first moves in every variant; the second colour then has the
+    // `docs/rules/trigon.md` §Records: 2,478 first moves in every variant; the second colour then has the
     // 413 placements over each of the five other starting points.
     for id in ["trigon", "trigon-2", "trigon-3"] {
         let run = ok(&["perft", id, "--depth", "2", "--json"], "");

@@ -10,7 +10,7 @@ use triboard::rules::Game;
 use triboard::rules::trike::{Color, Trike, TrikeMove, TrikeOptions};
 
 /// `(row, column)` of a Trike move's text, read with this file's own reading of the notation
-/// (`rules/trike.md` §Board: column letter, row number), so the checks below do not lean on the
+/// (`docs/rules/trike.md` §Board: column letter, row number), so the checks below do not lean on the
 /// crate's tables.
 fn coords(text: &str) -> (i32, i32) {
     let c = text.as_bytes()[0] as i32 - b'a' as i32;
@@ -18,7 +18,7 @@ fn coords(text: &str) -> (i32, i32) {
     (r - 1, c)
 }
 
-/// How many of the six neighbour steps (`rules/trike.md` §Board) stay on a side-`n` board.
+/// How many of the six neighbour steps (`docs/rules/trike.md` §Board) stay on a side-`n` board.
 fn neighbours_on_board(n: i32, (r, c): (i32, i32)) -> usize {
     [(-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)]
         .iter()

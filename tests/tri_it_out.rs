@@ -53,7 +53,7 @@ fn refusal(g: &TriItOut, text: &str) -> String {
     err.reason
 }
 
-/// Row lengths of every board as `rules/tri-it-out.md` §Board describes it, written out here again.
+/// Row lengths of every board as `docs/rules/tri-it-out.md` §Board describes it, written out here again.
 const SHAPES: [(&str, &[usize], usize, usize); 9] = [
     ("hex-2-3", &[2, 3, 4, 3], 12, 25),
     ("tri-5", &[1, 2, 3, 4, 5], 15, 35),
@@ -66,7 +66,7 @@ const SHAPES: [(&str, &[usize], usize, usize); 9] = [
     ("hex-4-5", &[4, 5, 6, 7, 8, 7, 6, 5], 48, 436),
 ];
 
-/// Tri-It-Out as `rules/tri-it-out.md` states it, on points drawn in centred rows: no bitboards, no
+/// Tri-It-Out as `docs/rules/tri-it-out.md` states it, on points drawn in centred rows: no bitboards, no
 /// tables, no axial coordinates. Only for cross-checking.
 mod naive {
     /// One board's points: `(x, y)` with `x` in half spacings (rows centred) and `y` the row, so the

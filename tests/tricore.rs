@@ -66,13 +66,13 @@ fn refusal(g: &TriCore, text: &str) -> String {
     err.reason
 }
 
-/// TriCore as `rules/tricore.md` states it, on plain maps of doubled coordinates `(x, row)`: a
+/// TriCore as `docs/rules/tricore.md` states it, on plain maps of doubled coordinates `(x, row)`: a
 /// row of `n` points has `x = 2·col + 9 - n`, neighbours differ by `(±2, 0)` or `(±1, ±1)`. No
 /// bitboards, no tables, no point numbering. Only for cross-checking.
 mod naive {
     use std::collections::{BTreeMap, BTreeSet};
 
-    /// `rules/tricore.md` §Board.
+    /// `docs/rules/tricore.md` §Board.
     pub const ROWS: [i32; 7] = [6, 7, 8, 9, 8, 7, 6];
     /// The six neighbour steps, also the six line directions.
     const DIRS: [(i32, i32); 6] = [(2, 0), (-2, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];

@@ -1,6 +1,6 @@
 //! The search's knowledge of Blokus Trigon (`src/rules/trigon/knowledge.rs`): pruning keeps a move,
 //! priors rank big pieces first, the playout policy plays legal moves and big pieces, and the
-//! first player of `trigon-2` breaks the second player's mirror strategy (`rules/trigon.md`
+//! first player of `trigon-2` breaks the second player's mirror strategy (`docs/rules/trigon.md`
 //! §Variants).
 
 use std::time::Duration;

@@ -52,10 +52,10 @@ fn checkers(g: &Trike) -> Vec<Option<Color>> {
     (0..g.geometry().cells).map(|c| g.checker(c)).collect()
 }
 
-/// Trike as `rules/trike.md` states it, on a plain `(row, column)` array: no bitboards, no tables,
+/// Trike as `docs/rules/trike.md` states it, on a plain `(row, column)` array: no bitboards, no tables,
 /// no cell numbering. Only for cross-checking.
 mod naive {
-    /// The six neighbour steps, also the six line directions (`rules/trike.md` §Board).
+    /// The six neighbour steps, also the six line directions (`docs/rules/trike.md` §Board).
     const DIRS: [(i32, i32); 6] = [(-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)];
 
     #[derive(Copy, Clone, Debug, PartialEq, Eq)]

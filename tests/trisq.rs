@@ -1,4 +1,4 @@
-//! Trisq's rules (`rules/trisq.md`): counts on the empty board, the end-of-turn bridging condition
+//! Trisq's rules (`docs/rules/trisq.md`): counts on the empty board, the end-of-turn bridging condition
 //! in hand-built positions, and random games checked against a naive reading of the rules.
 
 mod common;
@@ -212,7 +212,7 @@ fn a_point_contact_needs_a_bridge_and_forces_the_second_piece() {
 #[test]
 fn random_games_keep_the_rules() {
     let mut games = 0;
-    // `rules/trisq.md` §What a test can rely on, over sizes 2–9: 10,000 games.
+    // `docs/rules/trisq.md` §What a test can rely on, over sizes 2–9: 10,000 games.
     for size in 2..=9u8 {
         let count = match size {
             2 | 3 => 3_000,
@@ -321,7 +321,7 @@ fn records_round_trip_and_refuse_an_unbridged_end() {
 
 // ---- The shared random-game harness (`tests/common`) ----
 
-/// Trisq's own rules at every position of a harness game, read naively (`rules/trisq.md` §Play,
+/// Trisq's own rules at every position of a harness game, read naively (`docs/rules/trisq.md` §Play,
 /// §End): the pieces of the colour not to move are bridged everywhere, and so are both colours'
 /// between turns; `end` is offered exactly after a first piece with no unbridged contact; at the
 /// end the winner is connected, the loser is not, and the winning chain runs edge to edge through

@@ -1,4 +1,4 @@
-//! The Bevy presentation (`../shared/design.md` §app): a start screen, then the board as entities
+//! The Bevy presentation (`docs/design.md` §app): a start screen, then the board as entities
 //! driven by picking, a model resource written only by the validation system, animation, an AI
 //! that searches off the main thread, and egui panels.
 //!

@@ -1,5 +1,5 @@
 //! The model — one resource holding the rules state, the move list and the redo stack — and the
-//! validation system, the only system that writes it (`../shared/style.md` §bevy_new_2d).
+//! validation system, the only system that writes it.
 
 use bevy::prelude::*;
 
@@ -496,22 +496,20 @@ fn validate<G: AppGame>(
                 // Another game: opened like a share link, which restarts the board with the record's seats.
                 commands.insert_resource(OpenRecord(record.clone()));
             }
-            Command::Load(record) | Command::Open(record) => {
-                match record.replay::<G>() {
-                    Ok((start, game, moves)) => {
-                        let revision = model.revision + 1;
-                        let mut seats =
-                            if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
-                        seats.resize(game.num_players(), Seat::Human);
-                        *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
-                        model.play_forced();
-                        setup.game = GameOptions::of::<G>(model.game.options());
-                        setup.seats = model.seats.clone();
-                        *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));
-                    }
-                    Err(e) => *status = Status::error(format!("cannot load: {e}")),
+            Command::Load(record) | Command::Open(record) => match record.replay::<G>() {
+                Ok((start, game, moves)) => {
+                    let revision = model.revision + 1;
+                    let mut seats =
+                        if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
+                    seats.resize(game.num_players(), Seat::Human);
+                    *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
+                    model.play_forced();
+                    setup.game = GameOptions::of::<G>(model.game.options());
+                    setup.seats = model.seats.clone();
+                    *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));
                 }
-            }
+                Err(e) => *status = Status::error(format!("cannot load: {e}")),
+            },
         }
     }
 }

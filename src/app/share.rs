@@ -1,5 +1,5 @@
 //! Share links: the game record in the URL fragment (`#game=…`), so a link opens the game at its
-//! position (`../shared/design.md` §Web). The fragment is the record's compact JSON, percent-encoded.
+//! position (`docs/design.md` §Web). The fragment is the record's compact JSON, percent-encoded.
 //!
 //! [`OpenRecord`] opens a record as a new game from any screen: it is checked move by move first,
 //! and a bad one leaves the app as it was, with the reason in the status line.

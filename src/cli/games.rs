@@ -83,7 +83,7 @@ impl CliGame for Trigon {
 }
 
 impl CliGame for TriItOut {
-    /// `--board`, `--tie` and `--variant` by their ids (`rules/tri-it-out.md` §Board, §End, §Variant).
+    /// `--board`, `--tie` and `--variant` by their ids (`docs/rules/tri-it-out.md` §Board, §End, §Variant).
     fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TriItOutOptions, String> {
         flags.only(id, &["board", "tie", "variant"])?;
         let mut options = TriItOutOptions::default();
@@ -109,7 +109,7 @@ impl CliGame for TriItOut {
 }
 
 impl CliGame for TriCore {
-    /// TriCore has one board and no options (`rules/tricore.md` §Board).
+    /// TriCore has one board and no options (`docs/rules/tricore.md` §Board).
     fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TriCoreOptions, String> {
         flags.only(id, &[])?;
         Ok(TriCoreOptions::default())
@@ -117,7 +117,7 @@ impl CliGame for TriCore {
 }
 
 impl CliGame for Trisq {
-    /// `--size`: squares a side (`rules/trisq.md` §Board).
+    /// `--size`: squares a side (`docs/rules/trisq.md` §Board).
     fn options_from_flags(id: &str, flags: &GameFlags) -> Result<TrisqOptions, String> {
         flags.only(id, &["size"])?;
         let mut options = TrisqOptions::default();

@@ -1,5 +1,5 @@
 //! `triboard gtp [--game trigon|trigon-2|trigon-3] [--level L] [--seed S] [--untimed]`: Blokus Trigon
-//! as a GTP engine that speaks like Pentobi's `pentobi-gtp` (`rules/trigon.md` §Records and engine
+//! as a GTP engine that speaks like Pentobi's `pentobi-gtp` (`docs/rules/trigon.md` §Records and engine
 //! protocol), so that one controller can drive triboard and Pentobi with the same commands.
 //!
 //! Framing (GTP 2): one command a line, an optional numeric id before it, everything from `#` on

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
 use super::{Game, IllegalMove, Knowledge, Outcome, Player, Rng, random_index};
 
-/// The smallest board (`rules/trike.md` §Board: sizes 3–6 for tests and puzzles).
+/// The smallest board (`docs/rules/trike.md` §Board: sizes 3–6 for tests and puzzles).
 pub const MIN_SIZE: u8 = 3;
 /// The largest board.
 pub const MAX_SIZE: u8 = MAX_SIDE as u8;
 
-/// Trike's options (`rules/trike.md` §Board).
+/// Trike's options (`docs/rules/trike.md` §Board).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrikeOptions {
@@ -33,7 +33,7 @@ impl Default for TrikeOptions {
 pub struct TrikeMove(u8);
 
 impl TrikeMove {
-    /// The pie rule's colour exchange (`rules/trike.md` §Play 2), written `swap`.
+    /// The pie rule's colour exchange (`docs/rules/trike.md` §Play 2), written `swap`.
     pub const SWAP: TrikeMove = TrikeMove(NONE - 1);
 
     /// The move that places on (opening) or slides the pawn to `cell`.
@@ -117,7 +117,7 @@ impl Trike {
         self.ply == 1
     }
     /// The scored cells once the game is over: the pawn's cell and its neighbours
-    /// (`rules/trike.md` §End and score).
+    /// (`docs/rules/trike.md` §End and score).
     pub fn scored_cells(&self) -> Option<Cells> {
         self.over.then(|| self.geo.around[self.pawn as usize])
     }
@@ -171,7 +171,7 @@ impl Trike {
         Ok(())
     }
 
-    /// The six free runs from the pawn (`rules/trike.md` §Play 3).
+    /// The six free runs from the pawn (`docs/rules/trike.md` §Play 3).
     #[inline(always)]
     fn runs(&self) -> [usize; 6] {
         let pawn = self.pawn as usize;
@@ -261,7 +261,7 @@ impl Game for Trike {
         self.pawn = cell as u8;
         self.color_to_move = self.color_to_move.other();
         // Right after the opening the swap is still a move; otherwise a pawn with no empty
-        // neighbour ends the game (`rules/trike.md` §End and score).
+        // neighbour ends the game (`docs/rules/trike.md` §End and score).
         let around = &self.geo.around[cell];
         self.over = self.ply > 1 && around.and(&self.occupied) == *around;
     }

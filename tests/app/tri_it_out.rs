@@ -1,6 +1,6 @@
 //! Tri-It-Out's board view, headless: points and counters as entities, clicks through the input
 //! path ([`CellClicked`]), the capture choice, undo, and AI seats to the end
-//! (`rules/tri-it-out.md`).
+//! (`docs/rules/tri-it-out.md`).
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! TriCore's board view, headless: points, Cores, Rings and discs as entities, clicks through the
 //! input path ([`CellClicked`]) for placements, drives and climbs, refusals, End turn, undo, and AI
-//! seats to the end (`rules/tricore.md`).
+//! seats to the end (`docs/rules/tricore.md`).
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Trisq's board view, headless: squares and trapezium tiles as entities, a press on a square
 //! through the input path ([`CellClicked`], aimed by [`SlotPointer`]) placing the slot under the
 //! pointer, refusals that change nothing, End turn, a refused end naming its pair, undo, and AI
-//! seats to the end (`rules/trisq.md`).
+//! seats to the end (`docs/rules/trisq.md`).
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Tri-It-Out's view (`rules/tri-it-out.md`): the lattice board ([`super::lattice`]) with red and
+//! Tri-It-Out's view (`docs/rules/tri-it-out.md`): the lattice board ([`super::lattice`]) with red and
 //! blue counters as entities. Restricted points are shaded, and hovering one draws the triangle
 //! that restricts it; after a capturing placement the counters that may be taken glow, a click
 //! takes one and it shrinks away; the side panel says when a chain goes on ("place again"), keeps
@@ -21,7 +21,7 @@ use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
 use crate::rules::{Game, Outcome, Player};
 
-/// The player names, by colour: Red places first (`rules/tri-it-out.md`).
+/// The player names, by colour: Red places first (`docs/rules/tri-it-out.md`).
 const NAMES: [&str; 2] = ["Red", "Blue"];
 /// The counters' colours as sRGB bytes: fill, then outline.
 const FILL: [[u8; 3]; 2] = [[0xd2, 0x3c, 0x32], [0x2f, 0x6f, 0xd0]];
@@ -140,8 +140,9 @@ impl AppGame for TriItOut {
             ui,
             "End",
             "The game ends when the player to move cannot place, even in the middle of a turn. Fewest counters \
-             wins. On equal counts the player who cannot place loses (or, as an option, the player who moved \
-             last).",
+             wins. On equal counts the player who moved last loses, as in the designer's own version on Ludii. \
+             The start screen offers the published sentence read literally instead (the player who cannot \
+             place loses), under which the second player wins nearly every game.",
         );
         para(
             ui,
@@ -440,7 +441,7 @@ fn overlay(
     Ok(())
 }
 
-/// Tri-It-Out's options: the board, the tie rule and the variant (`rules/tri-it-out.md`).
+/// Tri-It-Out's options: the board, the tie rule and the variant (`docs/rules/tri-it-out.md`).
 pub fn options_ui(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
     ui.label("Board");
     egui::ComboBox::from_id_salt("tio-board").width(260.0).selected_text(board_label(options.board)).show_ui(
@@ -454,8 +455,13 @@ pub fn options_ui(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
     ui.end_row();
     ui.label("A tie");
     ui.vertical(|ui| {
-        ui.radio_value(&mut options.tie, TieRule::StuckPlayerLoses, "the player who cannot place loses");
-        ui.radio_value(&mut options.tie, TieRule::LastMoverLoses, "the player who moved last loses (Ludii)");
+        ui.radio_value(&mut options.tie, TieRule::LastMoverLoses, "the player who moved last loses (Ludii; standard)")
+            .on_hover_text("The designer's own implementation: the seats are even");
+        ui.radio_value(&mut options.tie, TieRule::StuckPlayerLoses, "the player who cannot place loses (literal)")
+            .on_hover_text(
+                "The published sentence read literally: without captures the second player (Blue) wins \
+                 nearly every game, whoever plays it",
+            );
     });
     ui.end_row();
     ui.label("Variant");

@@ -1,4 +1,4 @@
-//! TriCore's view (`rules/tricore.md`): the elongated hexagon of the lattice board
+//! TriCore's view (`docs/rules/tricore.md`): the elongated hexagon of the lattice board
 //! ([`super::lattice`]) with red Cores, blue Rings and black and white discs as entities, stacks
 //! drawn as offset discs with their height beside them. While Cores and Rings are placed the legal
 //! points light up; in the disc phase a click chooses a Ring (its destinations light up) and a

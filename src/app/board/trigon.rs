@@ -1,4 +1,4 @@
-//! Blokus Trigon's view (`rules/trigon.md`): the hexagon of triangles with its starting points, the
+//! Blokus Trigon's view (`docs/rules/trigon.md`): the hexagon of triangles with its starting points, the
 //! placed pieces as entities that drop into place, the piece chooser (each colour's remaining
 //! pieces), the selected piece as a ghost under the pointer, snapped to the grid in its current
 //! orientation (R or the mouse wheel rotate, F flips) and tinted legal or illegal, the attach points

@@ -1,4 +1,4 @@
-//! Trisq's view (`rules/trisq.md`): the `N × N` grid of squares with Red's edges (top and bottom)
+//! Trisq's view (`docs/rules/trisq.md`): the `N × N` grid of squares with Red's edges (top and bottom)
 //! and Blue's (left and right) banded in their colours, and every placed trapezium an entity drawn
 //! as its exact polygon. Hovering a square outlines the slots that may be played there now and lights
 //! the one nearest the pointer; a click places it, or says why not. After a first piece the side

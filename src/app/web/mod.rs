@@ -1,4 +1,4 @@
-//! The browser page (wasm only, `../shared/design.md` §Web): the loading indicator goes when the
+//! The browser page (wasm only, `docs/design.md` §Web): the loading indicator goes when the
 //! first frame is drawn, the page title follows the window's, the address bar always holds the
 //! share link of the game in play (and a link pasted there opens its game), Download / Upload of
 //! records, and a small hook for the page's scripts and tests: `triboard_play(move)`,

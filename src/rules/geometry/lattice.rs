@@ -1,5 +1,5 @@
-//! The triangular point lattice shared by Tri-It-Out and TriCore (`rules/tri-it-out.md` §Board,
-//! `rules/tricore.md` §Board): counters, cores, rings and discs stand on its points.
+//! The triangular point lattice shared by Tri-It-Out and TriCore (`docs/rules/tri-it-out.md` §Board,
+//! `docs/rules/tricore.md` §Board): counters, cores, rings and discs stand on its points.
 //!
 //! Points have axial coordinates `(q, r)`; `r` is the row (0 at the top as drawn) and `q` grows to
 //! the right along a row. The six unit directions are [`DIRECTIONS`]; a point's neighbour in

@@ -1,5 +1,5 @@
 //! Polyiamonds: shapes of edge-joined equilateral triangles, generated rather than typed in
-//! (`rules/trigon.md` §Pieces), in the triangle grid of Pentobi's Trigon board.
+//! (`docs/rules/trigon.md` §Pieces), in the triangle grid of Pentobi's Trigon board.
 //!
 //! A triangle is `(x, y)`: row `y` (down), column `x` in half-triangle steps. Here the triangle is
 //! **up** iff `x + y` is even ([`Tri::is_up`]); boards with the other convention shift their columns

@@ -1,4 +1,4 @@
-//! A triangle of hexagonal cells with side `N` (Trike's board, `rules/trike.md` §Board).
+//! A triangle of hexagonal cells with side `N` (Trike's board, `docs/rules/trike.md` §Board).
 //!
 //! Cell `(r, c)` with `0 <= c <= r < N`; row 0 is the apex. Cells are numbered row by row,
 //! `index = r(r+1)/2 + c`, so `N(N+1)/2` cells. The six neighbour steps are also the six line
@@ -22,7 +22,7 @@ pub type Cells = BitSet<WORDS>;
 pub type Lines = [[u32; MAX_SIDE]; 3];
 
 /// The six directions as `(row step, column step)`: the first three lower the cell index, the last
-/// three raise it (`rules/trike.md` §Board).
+/// three raise it (`docs/rules/trike.md` §Board).
 pub const DIRECTIONS: [(i8, i8); 6] = [(-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)];
 /// Marks "no cell" in the tables.
 pub const NONE: u8 = u8::MAX;

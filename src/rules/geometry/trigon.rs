@@ -1,4 +1,4 @@
-//! The Blokus Trigon board: a hexagon of triangles, `n` per side (`rules/trigon.md` §Board), in
+//! The Blokus Trigon board: a hexagon of triangles, `n` per side (`docs/rules/trigon.md` §Board), in
 //! Pentobi's coordinates so that records and engines can be exchanged with it.
 //!
 //! Cell `(x, y)`: a grid of width `4n-1` and height `2n`, `y = 0` at the top; with
@@ -28,7 +28,7 @@ pub struct TrigonBoard {
     pub edge_neighbours: Vec<Vec<u16>>,
     /// The cells sharing only a corner with each cell (up to 9).
     pub corner_neighbours: Vec<Vec<u16>>,
-    /// The six starting points (`rules/trigon.md` §Play).
+    /// The six starting points (`docs/rules/trigon.md` §Play).
     pub starting_points: [u16; 6],
     /// Column shift from board `x` to the shape grid's `x` (see the module doc).
     shift: i32,

@@ -1,4 +1,4 @@
-//! Trisq's board (`rules/trisq.md` §Board, §The piece and the slots, §Adjacency): an `N × N` grid of
+//! Trisq's board (`docs/rules/trisq.md` §Board, §The piece and the slots, §Adjacency): an `N × N` grid of
 //! squares, each with 8 slots — the four trapezia of filling **H** and the four of filling **V** —
 //! as exact polygons in quarter units, and the slots' edge- and point-adjacency and board-edge
 //! contact computed once per size from that geometry.
@@ -14,7 +14,7 @@ pub const MIN_SIDE: usize = 2;
 /// The largest board side, in squares.
 pub const MAX_SIDE: usize = 9;
 
-/// The piece, *resolved* (`rules/trisq.md` §The piece): a right trapezium of height ½ with parallel
+/// The piece, *resolved* (`docs/rules/trisq.md` §The piece): a right trapezium of height ½ with parallel
 /// sides ¼ and ¾, the other leg at 45°. Filling H's four slots in one square, in quarter units with
 /// `(0, 0)` the square's top-left corner; filling V is H turned by 90°.
 pub const FILLING_H: [[(i32, i32); 4]; 4] = [
@@ -23,7 +23,7 @@ pub const FILLING_H: [[(i32, i32); 4]; 4] = [
     [(0, 2), (3, 2), (1, 4), (0, 4)],
     [(3, 2), (4, 2), (4, 4), (1, 4)],
 ];
-/// Filling V's four slots (`rules/trisq.md`: H rotated 90°), in the rules file's order.
+/// Filling V's four slots (`docs/rules/trisq.md`: H rotated 90°), in the rules file's order.
 pub const FILLING_V: [[(i32, i32); 4]; 4] = [
     [(0, 0), (2, 0), (2, 3), (0, 1)],
     [(2, 0), (4, 0), (4, 3), (2, 1)],
@@ -339,7 +339,7 @@ mod tests {
         }
     }
 
-    /// `rules/trisq.md` §What a test can rely on: on an empty board two pieces of one colour may
+    /// `docs/rules/trisq.md` §What a test can rely on: on an empty board two pieces of one colour may
     /// go anywhere compatible unless they are point-adjacent (no third piece can bridge them).
     #[test]
     fn legal_pairs_on_empty_boards() {

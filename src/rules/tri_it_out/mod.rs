@@ -20,7 +20,7 @@ use self::tables::Tables;
 use super::geometry::lattice::{Lattice, Points};
 use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, Player, Rng, random_index};
 
-/// Who loses when the counts are equal at the end (`rules/tri-it-out.md` §End and result).
+/// Who loses when the counts are equal at the end (`docs/rules/tri-it-out.md` §End and result).
 /// When the game ends in the middle of a turn (after a capture) the stuck player is the last mover,
 /// so both rules agree there; they differ only when it ends at a turn boundary.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ impl TieRule {
     }
 }
 
-/// The rules variant (`rules/tri-it-out.md` §Variant).
+/// The rules variant (`docs/rules/tri-it-out.md` §Variant).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Variant {
     /// Captures come from the mixed triangles the last placement formed. The default.
@@ -86,7 +86,7 @@ impl Variant {
     }
 }
 
-/// Tri-It-Out's options (`rules/tri-it-out.md` §Board, §End and result, §Variant). In records:
+/// Tri-It-Out's options (`docs/rules/tri-it-out.md` §Board, §End and result, §Variant). In records:
 /// `{"board": "hex-3-4", "tie": "last-mover-loses", "variant": "standard"}`, each field optional (a
 /// missing one is its default). Records are written with every field, so a record saved while
 /// `stuck-player-loses` was the default names it and keeps its rule.
@@ -659,7 +659,7 @@ impl Game for TriItOut {
 
 /// The search knowledge of Tri-It-Out: its playout policy (the neutral defaults otherwise).
 impl Knowledge for TriItOut {
-    /// Playout knowledge (`rules/tri-it-out.md` §A turn, misère): a placement that forms a mixed
+    /// Playout knowledge (`docs/rules/tri-it-out.md` §A turn, misère): a placement that forms a mixed
     /// triangle costs its mover a counter and gives the enemy one fewer, so playouts place where no
     /// mixed triangle forms whenever such a point is free, uniformly among those, else uniformly
     /// among all. A capture is chosen uniformly among those after which the mover has such a point

@@ -1,4 +1,4 @@
-//! The nine boards of Tri-It-Out and their triangle tables (`rules/tri-it-out.md` §Board,
+//! The nine boards of Tri-It-Out and their triangle tables (`docs/rules/tri-it-out.md` §Board,
 //! §Definitions), built once per board in a `OnceLock`.
 
 use std::sync::OnceLock;
@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::geometry::lattice::{Lattice, Points, rot60};
 
-/// A board shape (`rules/tri-it-out.md` §Board): Ludii's nine options, smallest first.
+/// A board shape (`docs/rules/tri-it-out.md` §Board): Ludii's nine options, smallest first.
 ///
 /// A hexagon "alternating `a` and `b`" has sides of `a` and `b` points in turn; its rows (top to
 /// bottom) are `a, a+1, …, a+b-1`, then shrink `a-1` times down to `b`. An "equiversi" board is the
@@ -45,7 +45,7 @@ pub enum Board {
 }
 
 impl Board {
-    /// Every board, smallest first (the order of `rules/tri-it-out.md` §Board).
+    /// Every board, smallest first (the order of `docs/rules/tri-it-out.md` §Board).
     pub const ALL: [Board; 9] = [
         Board::Hex23,
         Board::Tri5,
@@ -99,7 +99,7 @@ impl Board {
     }
 
     /// Every equilateral triangle of the board, each once as its three points in ascending order
-    /// (`rules/tri-it-out.md` §Definitions: any size, any orientation, tilted ones included).
+    /// (`docs/rules/tri-it-out.md` §Definitions: any size, any orientation, tilted ones included).
     pub fn triangles(self) -> &'static [[u8; 3]] {
         &self.tables().triangles
     }

@@ -8,7 +8,7 @@
 //!
 //! Every point the rules file leaves open is settled in [`resolved`].
 //!
-//! Moves (`rules/tricore.md` §Phase 3, *Moves in the engine*): a placement is one move (`d4`); a disc
+//! Moves (`docs/rules/tricore.md` §Phase 3, *Moves in the engine*): a placement is one move (`d4`); a disc
 //! turn is two moves of the same player, the drive `RING-DEST` and then a climb `FROM^TO` or `end`.
 //! Trapped Rings leave automatically at the start of a turn.
 
@@ -22,12 +22,12 @@ use serde::{Deserialize, Serialize};
 use super::geometry::lattice::{Lattice, NONE, Points};
 use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 
-/// TriCore's options: none yet (`rules/tricore.md` has one board and one rule set).
+/// TriCore's options: none yet (`docs/rules/tricore.md` has one board and one rule set).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TriCoreOptions {}
 
-/// One move of TriCore (`rules/tricore.md` §Phase 3, *Moves in the engine*). Points are indices of
+/// One move of TriCore (`docs/rules/tricore.md` §Phase 3, *Moves in the engine*). Points are indices of
 /// [`TriCore::lattice`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TriCoreMove {
@@ -55,7 +55,7 @@ pub enum TriCoreMove {
     End,
 }
 
-/// Where the game stands (`rules/tricore.md` §Phase 1–3, §End).
+/// Where the game stands (`docs/rules/tricore.md` §Phase 1–3, §End).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Phase {
     /// Phase 1: Black, White, Black place a Core each.
@@ -70,7 +70,7 @@ pub enum Phase {
     Over,
 }
 
-/// The number of points of the board (`rules/tricore.md` §Board).
+/// The number of points of the board (`docs/rules/tricore.md` §Board).
 pub const POINTS: usize = 51;
 /// Black's colour index and seat (places the first Core, moves first in the disc phase).
 pub const BLACK: u8 = 0;
@@ -111,7 +111,7 @@ struct Tables {
     point: [u8; 64],
     /// Every point, as slots.
     all: Slots,
-    /// The inner points (`rules/tricore.md` §Board), as slots.
+    /// The inner points (`docs/rules/tricore.md` §Board), as slots.
     inner: Slots,
     /// `adj[s]`: the neighbours of slot `s`.
     adj: [Slots; 64],
@@ -342,7 +342,7 @@ pub struct TriCore {
 }
 
 impl TriCore {
-    /// The board: 51 points in rows of 6, 7, 8, 9, 8, 7, 6 (`rules/tricore.md` §Board).
+    /// The board: 51 points in rows of 6, 7, 8, 9, 8, 7, 6 (`docs/rules/tricore.md` §Board).
     pub fn lattice(&self) -> &'static Lattice {
         &self.t.lattice
     }
@@ -413,7 +413,7 @@ impl TriCore {
     }
 
     /// Where a Ring standing on `ring` may be driven now: the empty points along the six lines from
-    /// it, passing over discs but not over Rings or Cores (`rules/tricore.md` §Phase 3, 2). Empty
+    /// it, passing over discs but not over Rings or Cores (`docs/rules/tricore.md` §Phase 3, 2). Empty
     /// for a trapped Ring.
     pub fn ring_destinations(&self, ring: usize) -> Points {
         self.t.points(self.destinations(self.t.slot[ring] as usize))
@@ -452,7 +452,7 @@ impl TriCore {
         }
     }
 
-    /// The stacks a disc of the mover may climb onto from `from` now (`rules/tricore.md` §Phase 3,
+    /// The stacks a disc of the mover may climb onto from `from` now (`docs/rules/tricore.md` §Phase 3,
     /// 3): adjacent stacks of the same height `h`, when `h + 1 ≤ 3`, `from`'s active disc is the
     /// mover's and not the one placed this turn. Empty outside [`Phase::Climb`].
     pub fn climb_targets(&self, from: usize) -> Points {
@@ -488,14 +488,14 @@ impl TriCore {
         self.top[self.mover as usize] & self.exactly(h) & !bit(self.just as usize)
     }
 
-    /// The Rings removed as trapped at the start of the current turn (`rules/tricore.md` §Phase 3,
+    /// The Rings removed as trapped at the start of the current turn (`docs/rules/tricore.md` §Phase 3,
     /// 1), for the view to fade out; 0 if none. Still set during the turn's climb step, and after the
     /// game ended at a turn's start.
     pub fn trapped_rings_removed(&self) -> Points {
         self.t.points(self.removed)
     }
 
-    /// The discs of `player`'s best group and the Cores it reaches (`rules/tricore.md` §Result,
+    /// The discs of `player`'s best group and the Cores it reaches (`docs/rules/tricore.md` §Result,
     /// [`resolved::group_value`]); `(0, 0)` for a player without active discs. Meaningful at any
     /// time; the result counts once the game is over.
     pub fn best_group(&self, player: usize) -> (Points, Points) {
@@ -627,7 +627,7 @@ impl TriCore {
         self.start_turn();
     }
 
-    /// The start of a disc turn (`rules/tricore.md` §Phase 3, 1 and §End): trapped Rings leave, then
+    /// The start of a disc turn (`docs/rules/tricore.md` §Phase 3, 1 and §End): trapped Rings leave, then
     /// the game may be over.
     fn start_turn(&mut self) {
         const _: () = assert!(resolved::TRAPPED_RINGS_LEAVE_ONLY_AT_TURN_START);

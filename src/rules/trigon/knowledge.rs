@@ -1,6 +1,6 @@
 //! What the search knows of Blokus Trigon beyond the rules: priors for new tree nodes, pruning of
 //! weak opening moves, the playout policy and the guard against the mirror strategy of the
-//! two-player game (`rules/trigon.md` §Variants). Measured with `triboard selfplay … --plain`.
+//! two-player game (`docs/rules/trigon.md` §Variants). Measured with `triboard selfplay … --plain`.
 //!
 //! The knowledge is Pentobi's kind, kept simple:
 //! - **Priors**: bigger pieces first (a piece not placed costs its size at the end), more new

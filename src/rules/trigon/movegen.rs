@@ -1,4 +1,4 @@
-//! Precomputed tables for fast Blokus Trigon move generation (`rules/trigon.md` §Play).
+//! Precomputed tables for fast Blokus Trigon move generation (`docs/rules/trigon.md` §Play).
 //!
 //! A later piece of a colour must cover one of its **attach points** (free cells touching it at a
 //! corner, not along an edge). So moves are found through attach points: for each cell, the

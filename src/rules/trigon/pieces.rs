@@ -1,4 +1,4 @@
-//! Pentobi's names of the 22 Trigon pieces (`rules/trigon.md` §Pieces): size 6 `I6 L6 V S P6 F W A6
+//! Pentobi's names of the 22 Trigon pieces (`docs/rules/trigon.md` §Pieces): size 6 `I6 L6 V S P6 F W A6
 //! G Y X O`, size 5 `I5 L5 C5 P5`, size 4 `I4 C4 A4`, size 3 `I3`, size 2 `2`, size 1 `1`.
 //!
 //! The pieces themselves are generated ([`super::Tables::pieces`], by size, then by shape), so a name

@@ -1,4 +1,4 @@
-//! Pentobi's SGF dialect for Blokus Trigon records (`.blksgf`, `rules/trigon.md` §Records), read
+//! Pentobi's SGF dialect for Blokus Trigon records (`.blksgf`, `docs/rules/trigon.md` §Records), read
 //! into and written from the JSON [`Record`], so that the app and the CLI load either format.
 //!
 //! The dialect, as Pentobi's format description (`Pentobi-SGF.md`) defines it and Pentobi writes it:

@@ -75,7 +75,7 @@ struct Window {
     bits: [u64; 4],
 }
 
-/// Trisq's options (`rules/trisq.md` §Board).
+/// Trisq's options (`docs/rules/trisq.md` §Board).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrisqOptions {
@@ -94,7 +94,7 @@ impl Default for TrisqOptions {
 pub struct TrisqMove(u16);
 
 impl TrisqMove {
-    /// Ends a turn after a single placement (`rules/trisq.md` §Play), written `end`.
+    /// Ends a turn after a single placement (`docs/rules/trisq.md` §Play), written `end`.
     pub const END: TrisqMove = TrisqMove(u16::MAX);
 
     /// The placement into `slot` (an index of [`TrisqBoard`]).
@@ -119,7 +119,7 @@ pub struct Trisq {
     /// The pieces of each colour.
     own: [Slots; 2],
     /// The slots no piece may enter: taken, or of the other filling in a square that holds a piece
-    /// (`rules/trisq.md` §The piece and the slots).
+    /// (`docs/rules/trisq.md` §The piece and the slots).
     blocked: Slots,
     /// The available slots in no order (the first `open_count`), for drawing one uniformly, and
     /// each slot's place in that list ([`NO_SLOT`] once blocked).
@@ -133,11 +133,11 @@ pub struct Trisq {
     /// The first piece of this turn while one is down, else [`NO_SLOT`].
     first: u16,
     /// The own pieces point-adjacent to `first` without a bridge, as bits `i` of
-    /// `point_rows[first]`: a second piece must bridge them all (`rules/trisq.md` §Play).
+    /// `point_rows[first]`: a second piece must bridge them all (`docs/rules/trisq.md` §Play).
     pending: u8,
     winner: Option<u8>,
     /// `reach[c][e]`: colour `c`'s pieces joined by a chain of edge-adjacent own pieces to its edge
-    /// `e` (0: top or left, 1: bottom or right). A piece in both wins (`rules/trisq.md` §End).
+    /// `e` (0: top or left, 1: bottom or right). A piece in both wins (`docs/rules/trisq.md` §End).
     reach: [[Slots; 2]; 2],
     /// `frontier[c][e]`: the slots lying on colour `c`'s edge `e` or edge-adjacent to a piece of
     /// `reach[c][e]`; a piece in both frontiers completes the chain.
@@ -172,7 +172,7 @@ impl Trisq {
     }
 
     /// Why `end` would be refused now: the first piece of the turn and an own piece point-adjacent
-    /// to it without a bridge (`rules/trisq.md` §Play). `None` when no turn is half done or the
+    /// to it without a bridge (`docs/rules/trisq.md` §Play). `None` when no turn is half done or the
     /// turn may end.
     pub fn end_blocker(&self) -> Option<(usize, usize)> {
         let s = self.first_placed()?;
@@ -180,7 +180,7 @@ impl Trisq {
     }
 
     /// The winner's chain once the game is over: a shortest run of edge-adjacent winner's pieces
-    /// from one of their edges to the other (`rules/trisq.md` §End), in order; empty while play goes on.
+    /// from one of their edges to the other (`docs/rules/trisq.md` §End), in order; empty while play goes on.
     pub fn winning_chain(&self) -> Vec<usize> {
         let Some(w) = self.winner else { return Vec::new() };
         let c = w as usize;
@@ -213,13 +213,13 @@ impl Trisq {
         Vec::new()
     }
 
-    /// True when `slot` is empty and its square allows its filling (`rules/trisq.md` §The piece).
+    /// True when `slot` is empty and its square allows its filling (`docs/rules/trisq.md` §The piece).
     pub fn available(&self, slot: usize) -> bool {
         slot < self.board.slots() && !self.blocked.contains(slot)
     }
 
     /// The own pieces (in `own`) point-adjacent to slot `s` that have no bridge in `own`, as bits
-    /// `i` of `point_rows[s]` (`rules/trisq.md` §Play: a bridge is a third piece edge-adjacent to both).
+    /// `i` of `point_rows[s]` (`docs/rules/trisq.md` §Play: a bridge is a third piece edge-adjacent to both).
     #[inline(always)]
     fn unbridged(&self, own: &Slots, s: usize) -> u8 {
         let (points, bridges) = (&self.board.point_rows[s], &self.board.bridge_rows[s]);
@@ -262,7 +262,7 @@ impl Trisq {
     }
 
     /// Whether `s` (available) may be the first placement of a turn after the opening: legal alone,
-    /// completing the chain, or with a second piece that makes the pair legal (`rules/trisq.md` §Play).
+    /// completing the chain, or with a second piece that makes the pair legal (`docs/rules/trisq.md` §Play).
     #[inline(always)]
     fn first_ok(&self, s: usize) -> bool {
         let own = &self.own[self.mover as usize];
