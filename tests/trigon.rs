@@ -494,6 +494,7 @@ fn variants_have_one_id_name_and_seat_count() {
     assert_eq!(Variant::from_id("trigon-4"), None);
     assert_eq!(Variant::from_id("Trigon"), None, "ids are exact");
     assert_eq!(Variant::from_name("Blokus"), None);
+}
 
 // ---- The shared random-game harness (`tests/common`) ----
 
