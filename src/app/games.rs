@@ -1,20 +1,16 @@
 //! The app's game registry: [`AppGame`], everything the app needs of one game beyond its rules
 //! (names and status words, the start screen's entries, the side panel's words, the view's
-//! plugins), and [`each_game`], the one list of the games, from which the start screen, the model
-//! and AI plugins, the side panels, share links and the page hooks are all derived.
+//! plugins), and [`each_game`], which walks the one list of the games ([`crate::for_each_game`]):
+//! the start screen, the model and AI plugins, the side panels, share links and the page hooks are
+//! all derived from it.
 //!
 //! A new game is a rules module (`src/rules/<game>`), a view folder (`src/app/board/<game>/`, whose
-//! `mod.rs` implements [`AppGame`]) and one line in [`each_game`].
+//! `mod.rs` implements [`AppGame`]) and one line in the list of games, [`crate::for_each_game`].
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::model::{Model, MoveIntent};
-use crate::rules::tri_it_out::TriItOut;
-use crate::rules::tricore::TriCore;
-use crate::rules::trigon::Trigon;
-use crate::rules::trike::Trike;
-use crate::rules::trisq::Trisq;
 use crate::rules::{Knowledge, Outcome, Player};
 
 /// A swatch: fill and outline.
@@ -115,13 +111,13 @@ pub trait ForEachGame {
     fn game<G: AppGame>(&mut self);
 }
 
-/// The one list of the app's games, in the start screen's order. Adding a game: one line here.
+/// Calls `each` for every game of the one list ([`crate::for_each_game`]), in the start screen's
+/// order.
 pub fn each_game(each: &mut impl ForEachGame) {
-    each.game::<Trike>();
-    each.game::<TriItOut>();
-    each.game::<TriCore>();
-    each.game::<Trisq>();
-    each.game::<Trigon>();
+    macro_rules! visit {
+        ($($g:ty),*) => { $( each.game::<$g>(); )* };
+    }
+    crate::for_each_game!(visit);
 }
 
 /// Something done with the game type a record id names ([`for_id`]).
@@ -152,17 +148,4 @@ pub fn for_id<T: ForGame>(id: &str, task: T) -> Option<T::Output> {
     let mut find = Find { id, task: Some(task), out: None };
     each_game(&mut find);
     find.out
-}
-
-/// Every game id of the app, in the list's order ("trike, tri-it-out, …"), for messages.
-pub fn known_ids() -> Vec<&'static str> {
-    struct Ids(Vec<&'static str>);
-    impl ForEachGame for Ids {
-        fn game<G: AppGame>(&mut self) {
-            self.0.extend(G::IDS);
-        }
-    }
-    let mut ids = Ids(Vec::new());
-    each_game(&mut ids);
-    ids.0
 }

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::Screen;
-use super::games::{AppGame, ForGame, for_id, known_ids};
+use super::games::{AppGame, ForGame, for_id};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::record::Record;
@@ -425,7 +425,7 @@ fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Stat
 
 /// The refusal of a game id no game of the app plays, naming those it knows.
 pub fn unknown_game(id: &str) -> String {
-    format!("'{id}' is not a game triboard knows; it plays {}", known_ids().join(", "))
+    format!("'{id}' is not a game triboard knows; it plays {}", crate::rules::game_ids().join(", "))
 }
 
 /// The validation system: the only writer of [`Model`].

@@ -6,7 +6,7 @@ use clap::Args;
 use super::CliError;
 use crate::rules::tri_it_out::{self, Board, TieRule, TriItOut, TriItOutOptions};
 use crate::rules::tricore::{TriCore, TriCoreOptions};
-use crate::rules::trigon::{Trigon, TrigonOptions, Variant};
+use crate::rules::trigon::{Trigon, TrigonOptions};
 use crate::rules::trike::{Trike, TrikeOptions};
 use crate::rules::trisq::{Trisq, TrisqOptions};
 use crate::rules::{Game, Knowledge};
@@ -136,20 +136,19 @@ pub trait GameTask {
     fn run<G: CliGame>(self, id: &str) -> Self::Output;
 }
 
-/// The game ids the CLI plays now.
-pub const GAMES: &[&str] = &["trike", "tri-it-out", "tricore", "trigon", "trigon-2", "trigon-3", "trisq"];
-
-/// Runs `task` with the game type that plays `id`: the one table from id to type.
+/// Runs `task` with the game type that plays `id`, found in the one list of games
+/// ([`crate::for_each_game`]).
 ///
 /// # Errors
-/// A usage error for an unknown game id.
+/// A usage error for an unknown game id, naming the known ones.
 pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> {
-    match id {
-        "trike" => Ok(task.run::<Trike>(id)),
-        _ if Variant::from_id(id).is_some() => Ok(task.run::<Trigon>(id)),
-        "tri-it-out" => Ok(task.run::<TriItOut>(id)),
-        "tricore" => Ok(task.run::<TriCore>(id)),
-        "trisq" => Ok(task.run::<Trisq>(id)),
-        _ => Err(CliError::usage(format!("unknown game '{id}' (playable: {})", GAMES.join(", ")))),
+    macro_rules! find {
+        ($($g:ty),*) => {
+            $( if <$g as Game>::IDS.contains(&id) {
+                return Ok(task.run::<$g>(id));
+            } )*
+        };
     }
+    crate::for_each_game!(find);
+    Err(CliError::usage(format!("unknown game '{id}' (playable: {})", crate::rules::game_ids().join(", "))))
 }

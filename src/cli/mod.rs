@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 use crate::ai::Level;
 pub use crate::ai::Seat;
 use crate::rules::{Game, play_moves};
-pub use games::{CliGame, GAMES, GameFlags, GameTask, with_game};
+pub use games::{CliGame, GameFlags, GameTask, with_game};
 
 /// triboard: abstract strategy games on triangle-flavoured boards.
 ///
