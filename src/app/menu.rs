@@ -6,7 +6,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::Screen;
 use super::games::{AppGame, ForEachGame, each_game};
 use super::hud::UiRects;
-use super::model::{GameOptions, Setup, Status};
+use super::model::Status;
+use super::setup::{GameOptions, Setup};
 use crate::ai::Level;
 use crate::ai::Seat;
 

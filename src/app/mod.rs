@@ -13,9 +13,11 @@ pub mod files;
 pub mod frame_log;
 pub mod games;
 pub mod hud;
+pub mod in_play;
 pub mod input;
 pub mod menu;
 pub mod model;
+pub mod setup;
 pub mod share;
 #[cfg(target_arch = "wasm32")]
 mod web;
@@ -25,7 +27,9 @@ use bevy::prelude::*;
 use games::{AppGame, ForEachGame, each_game};
 
 pub use crate::ai::Seat;
-pub use model::{Command, GameOptions, InPlay, Model, MoveIntent, Setup, Status, TextIntent, title_text};
+pub use in_play::{InPlay, title_text};
+pub use model::{Command, Model, MoveIntent, Status, TextIntent};
+pub use setup::{GameOptions, Setup};
 
 /// The screens of the app.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -4,70 +4,13 @@
 use bevy::prelude::*;
 
 use super::Screen;
-use super::games::{AppGame, ForGame, for_id};
+use super::games::AppGame;
+use super::in_play::{InPlay, summarise};
+use super::setup::{GameOptions, Setup, start_game};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
+use crate::rules::Player;
 use crate::rules::record::Record;
-use crate::rules::{Game, Player};
-
-/// Which game the start screen chose, with its options: a game id and the options as the game's
-/// `Options` type serialises them, as a record holds them (so any game of the registry fits).
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameOptions {
-    /// A game id of the registry (`trike`, `trigon`, …).
-    pub game: String,
-    /// The options (`{"size": 13}`); `null` for the game's defaults.
-    pub options: serde_json::Value,
-}
-
-impl GameOptions {
-    /// Game type `G` with `options`.
-    pub fn of<G: Game>(options: &G::Options) -> GameOptions {
-        GameOptions { game: G::IDS[0].to_string(), options: serde_json::to_value(options).expect("options serialise") }
-    }
-
-    /// The options as game type `G` reads them (`null` or a missing field: the defaults).
-    ///
-    /// # Errors
-    /// Options that are not `G`'s, with serde's reason.
-    pub fn read<G: Game>(&self) -> Result<G::Options, String> {
-        if self.options.is_null() {
-            return Ok(G::Options::default());
-        }
-        serde_json::from_value(self.options.clone()).map_err(|e| format!("bad options for {}: {e}", self.game))
-    }
-}
-
-/// What the start screen chose: the game with its options and who sits in each seat.
-#[derive(Resource, Clone, Debug, PartialEq)]
-pub struct Setup {
-    /// The game and its options.
-    pub game: GameOptions,
-    /// One per seat, in the order the seats first move (Trike: seat 0 opens as Black, seat 1 may
-    /// swap; Trigon: the colours in their order, or in two-player Blue/Red then Yellow/Green).
-    pub seats: Vec<Seat>,
-}
-
-impl Default for Setup {
-    fn default() -> Self {
-        Setup::of::<crate::rules::trike::Trike>(
-            &Default::default(),
-            &[Seat::Human, Seat::Ai(Level::new(3).expect("level 3"))],
-        )
-    }
-}
-
-impl Setup {
-    /// A game of type `G` with `options`; `seats` is cut or filled with people to the game's seat
-    /// count (Trigon's variants seat 4, 2 and 3).
-    pub fn of<G: Game>(options: &G::Options, seats: &[Seat]) -> Setup {
-        let mut seats = seats.to_vec();
-        if let Ok(start) = G::new(options) {
-            seats.resize(start.num_players(), Seat::Human);
-        }
-        Setup { game: GameOptions::of::<G>(options), seats }
-    }
-}
 
 /// The game being played: start position, current position, moves and the redo stack. One resource
 /// per game type, present while that game is in play.
@@ -301,28 +244,6 @@ pub enum Step {
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct TextIntent(pub String);
 
-/// The game in play, whatever its type: what the systems that serve every game read (the window
-/// title, the share link, the page's state). Refreshed when the model changes.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct InPlay(pub Option<Summary>);
-
-/// A game in play, as [`InPlay`] holds it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
-    /// The ids its game type plays ([`Game::IDS`]).
-    pub ids: &'static [&'static str],
-    /// The window title: game, moves, who is to move or the result.
-    pub title: String,
-    /// Its record (options, moves, players, result).
-    pub record: Record,
-    /// The model's revision.
-    pub revision: u64,
-    /// Who is to move, by colour name; `None` once over.
-    pub to_move: Option<&'static str>,
-    /// True once the game is over.
-    pub over: bool,
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Setup>()
         .init_resource::<Status>()
@@ -346,37 +267,6 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
         .add_systems(Update, summarise::<G>.in_set(Step::View).run_if(resource_exists_and_changed::<Model<G>>));
 }
 
-/// The window title of a game in play: the game, the number of moves and who is to move or who won
-/// (the browser page shows it as its title, and the browser test reads it).
-pub fn title_text<G: AppGame>(model: &Model<G>) -> String {
-    let game = &model.game;
-    let n = model.moves.len();
-    let state = match (model.result_text(), game.to_move()) {
-        (Some(result), _) => result,
-        (None, Some(p)) => format!("{} to move", game.player_name(p)),
-        (None, None) => String::new(),
-    };
-    format!("{} · {n} move{} · {state} — triboard", game.display_name(), if n == 1 { "" } else { "s" })
-}
-
-impl Summary {
-    /// The summary of `model`.
-    pub fn of<G: AppGame>(model: &Model<G>) -> Summary {
-        Summary {
-            ids: G::IDS,
-            title: title_text(model),
-            record: model.record(),
-            revision: model.revision,
-            to_move: model.game.to_move().map(|p| model.game.player_name(p)),
-            over: model.game.outcome().is_some(),
-        }
-    }
-}
-
-fn summarise<G: AppGame>(model: Res<Model<G>>, mut in_play: ResMut<InPlay>) {
-    in_play.0 = Some(Summary::of(&*model));
-}
-
 /// Moves in notation become move intents of the game in play.
 fn text_intents<G: AppGame>(
     mut texts: MessageReader<TextIntent>,
@@ -398,34 +288,6 @@ fn no_game_for_text(mut texts: MessageReader<TextIntent>, mut status: ResMut<Sta
     for TextIntent(text) in texts.read() {
         *status = Status::error(format!("{text}: no game in play"));
     }
-}
-
-/// Starts the game of the [`Setup`]: its model, and at once its [`InPlay`] summary (so a share
-/// link being opened sees the board up in the next frame).
-fn start_game(mut commands: Commands, setup: Res<Setup>, mut status: ResMut<Status>, mut in_play: ResMut<InPlay>) {
-    struct Start<'a, 'w, 's>(&'a Setup, &'a mut Commands<'w, 's>);
-    impl ForGame for Start<'_, '_, '_> {
-        type Output = Result<(String, Summary), String>;
-        fn run<G: AppGame>(self) -> Self::Output {
-            let model = Model::<G>::with(&self.0.game.read::<G>()?, &self.0.seats)?;
-            let said = (model.game.new_game_text(), Summary::of(&model));
-            self.1.insert_resource(model);
-            Ok(said)
-        }
-    }
-    let id = setup.game.game.as_str();
-    *status = match for_id(id, Start(&setup, &mut commands)).unwrap_or_else(|| Err(unknown_game(id))) {
-        Ok((text, summary)) => {
-            in_play.0 = Some(summary);
-            Status::info(text)
-        }
-        Err(e) => Status::error(e),
-    };
-}
-
-/// The refusal of a game id no game of the app plays, naming those it knows.
-pub fn unknown_game(id: &str) -> String {
-    format!("'{id}' is not a game triboard knows; it plays {}", crate::rules::game_ids().join(", "))
 }
 
 /// The validation system: the only writer of [`Model`].

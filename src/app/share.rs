@@ -9,7 +9,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_perc
 
 use super::Screen;
 use super::games::{AppGame, ForGame, for_id};
-use super::model::{Command, GameOptions, InPlay, Setup, Status, Step, unknown_game};
+use super::in_play::InPlay;
+use super::model::{Command, Status, Step};
+use super::setup::{GameOptions, Setup, unknown_game};
 use crate::ai::Seat;
 use crate::rules::record::Record;
 

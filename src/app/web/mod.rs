@@ -20,7 +20,8 @@ use super::files;
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
 use super::hud::UiRects;
-use super::model::{Command, InPlay, Model, Status, Step, TextIntent};
+use super::in_play::InPlay;
+use super::model::{Command, Model, Status, Step, TextIntent};
 use super::share::{self, OpenRecord};
 use crate::rules::Game;
 
