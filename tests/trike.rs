@@ -694,3 +694,19 @@ fn play_moves_names_the_bad_move() {
     assert!(err.starts_with("move 3 (b2)") && err.contains("b3"), "'{err}'");
     assert_eq!(g, trike(5, "b3 b5"), "the moves before the bad one are played");
 }
+
+/// Named parameters (the command line's `--size 7`) make the options through the default
+/// [`Game::options_with`]: a field by its name, a number where the value reads as one; a name the
+/// options lack and a value they refuse are told apart.
+#[test]
+fn named_parameters_make_the_options() {
+    use triboard::rules::ParamError;
+    assert_eq!(Trike::options_with("trike", &[("size", "7")]), Ok(TrikeOptions { size: 7 }));
+    assert_eq!(Trike::options_with("trike", &[]), Ok(TrikeOptions::default()));
+    assert_eq!(Trike::options_with("trike", &[("board", "hex-3")]), Err(ParamError::Unknown("board".into())));
+    let bad = Trike::options_with("trike", &[("size", "seven")]).unwrap_err();
+    assert!(matches!(&bad, ParamError::Bad(why) if why.contains("seven")), "{bad:?}");
+    // Out of range is the rules' own check, when the game is made.
+    let huge = Trike::options_with("trike", &[("size", "25")]).unwrap();
+    assert!(Trike::new(&huge).is_err());
+}

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, CliGame, GameFlags, GameTask, start_position, with_game};
+use super::{CliError, GameFlags, GameTask, start_position, with_game};
 use crate::ai::{Mcts, SearchConfig};
-use crate::rules::rng_from_seed;
+use crate::rules::{Knowledge, rng_from_seed};
 
 /// Arguments of `triboard bench`.
 #[derive(Args, Debug, Clone)]
@@ -41,7 +41,7 @@ struct Task<'a> {
 
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
-    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
         let (mut game, _) = start_position::<G>(id, &self.args.flags, self.args.moves.as_deref())?;
         game.warm_up();
         if game.to_move().is_none() {

@@ -5,9 +5,10 @@
 //! (human-readable lines come before it). Errors are one line on stderr (and, with `--json`, an
 //! `{"error": …}` object on stdout); the exit code is 2 for a usage error and 1 for a failure.
 //!
-//! Games are chosen by id at run time through one table, [`with_game`], which calls a generic
-//! [`GameTask::run`] with the game's type: adding a game is one line there plus its [`CliGame`]
-//! impl (how the shared game flags become its options).
+//! Games are chosen by id at run time through [`with_game`], built from the one list of games
+//! ([`crate::for_each_game`]), which calls a generic [`GameTask::run`] with the game's type; the
+//! shared game flags become the rules' named parameters ([`GameFlags::options`]). A new game needs
+//! nothing here.
 
 pub mod bench;
 pub mod engine_match;
@@ -27,8 +28,8 @@ use serde_json::{Value, json};
 
 use crate::ai::Level;
 pub use crate::ai::Seat;
-use crate::rules::{Game, play_moves};
-pub use games::{CliGame, GameFlags, GameTask, with_game};
+use crate::rules::{Game, Knowledge, play_moves};
+pub use games::{GameFlags, GameTask, with_game};
 
 /// triboard: abstract strategy games on triangle-flavoured boards.
 ///
@@ -185,12 +186,12 @@ pub fn parse_ai(text: &str) -> Result<Level, String> {
 /// # Errors
 /// Usage errors: a flag the game refuses, options out of range, or a bad move
 /// (`--moves: move 3 (b2): reason`).
-pub fn start_position<G: CliGame>(
+pub fn start_position<G: Knowledge>(
     id: &str,
     flags: &GameFlags,
     moves: Option<&str>,
 ) -> Result<(G, Vec<G::Move>), CliError> {
-    let options = G::options_from_flags(id, flags).map_err(CliError::usage)?;
+    let options = flags.options::<G>(id).map_err(CliError::usage)?;
     let start = G::new(&options).map_err(CliError::usage)?;
     let mut game = start.clone();
     let mut played = Vec::new();
@@ -302,7 +303,7 @@ mod tests {
         struct Id;
         impl GameTask for Id {
             type Output = String;
-            fn run<G: CliGame>(self, id: &str) -> String {
+            fn run<G: Knowledge>(self, id: &str) -> String {
                 id.to_string()
             }
         }

@@ -7,8 +7,8 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, CliGame, GameFlags, GameTask, start_position, with_game};
-use crate::rules::perft;
+use super::{CliError, GameFlags, GameTask, start_position, with_game};
+use crate::rules::{Knowledge, perft};
 
 /// Arguments of `triboard perft`.
 #[derive(Args, Debug, Clone)]
@@ -33,7 +33,7 @@ struct Task<'a> {
 
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
-    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
         let (game, _) = start_position::<G>(id, &self.args.flags, self.args.moves.as_deref())?;
         let started = Instant::now();
         let counts = perft(&game, self.args.depth);

@@ -16,12 +16,12 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{
-    CliError, CliGame, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat,
-    result_text, start_position, with_game,
+    CliError, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat, result_text,
+    start_position, with_game,
 };
 use crate::ai::{Mcts, SearchConfig};
-use crate::rules::Player;
 use crate::rules::record::Record;
+use crate::rules::{Knowledge, Player};
 
 /// Arguments of `triboard play`.
 #[derive(Args, Debug, Clone)]
@@ -66,7 +66,7 @@ struct Task<'a> {
 }
 
 /// A game in progress: the start, the moves since, and a search tree per AI seat.
-struct Session<G: CliGame> {
+struct Session<G: Knowledge> {
     seats: Vec<Seat>,
     seed: u64,
     start: G,
@@ -75,7 +75,7 @@ struct Session<G: CliGame> {
     searches: Vec<Option<Mcts<G>>>,
 }
 
-impl<G: CliGame> Session<G> {
+impl<G: Knowledge> Session<G> {
     fn seat(&self, p: Player) -> Seat {
         self.seats[p.index()]
     }
@@ -150,7 +150,7 @@ impl<G: CliGame> Session<G> {
 
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
-    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
         let args = self.args;
         let (game, history) = start_position::<G>(id, &args.flags, args.moves.as_deref())?;
         let seats = if args.seats.is_empty() { vec![args.black, args.white] } else { args.seats.clone() };

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, CliGame, GameTask, move_texts, outcome_json, result_text, with_game};
+use super::{CliError, GameTask, move_texts, outcome_json, result_text, with_game};
+use crate::rules::Knowledge;
 use crate::rules::record::Record;
 
 /// Arguments of `triboard replay`.
@@ -26,7 +27,7 @@ struct Task<'a> {
 
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
-    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
         let (start, end, moves) =
             self.record.replay::<G>().map_err(|e| CliError::failure(format!("{}: {e}", self.file)))?;
         let texts = move_texts(&start, &moves);

@@ -19,10 +19,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{
-    CliError, CliGame, GameFlags, GameTask, derive_seed, move_texts, now_iso8601, parse_ai, result_text, with_game,
-};
+use super::{CliError, GameFlags, GameTask, derive_seed, move_texts, now_iso8601, parse_ai, result_text, with_game};
 use crate::ai::{Budget, Level, Mcts, SearchConfig};
+use crate::rules::Knowledge;
 use crate::rules::record::Record;
 
 /// Arguments of `triboard selfplay`.
@@ -78,7 +77,7 @@ struct GameResult {
 }
 
 /// Plays game `index`: A sits in seat 0 of the even games and seat 1 of the odd ones.
-fn play_game<G: CliGame>(start: &G, args: &SelfplayArgs, index: usize, stop: &AtomicBool) -> Option<GameResult> {
+fn play_game<G: Knowledge>(start: &G, args: &SelfplayArgs, index: usize, stop: &AtomicBool) -> Option<GameResult> {
     let n = start.num_players();
     let game_seed = derive_seed(args.seed, index as u64);
     // side_of[seat]: 0 for A, 1 for B.
@@ -159,7 +158,7 @@ pub fn wilson95(points: f64, n: usize) -> (f64, f64) {
 
 /// Plays every game on `args.threads` threads and reports each as it ends; returns the results in
 /// game order.
-fn play_all<G: CliGame>(start: &G, args: &SelfplayArgs, out: &mut dyn Write) -> Result<Vec<GameResult>, CliError> {
+fn play_all<G: Knowledge>(start: &G, args: &SelfplayArgs, out: &mut dyn Write) -> Result<Vec<GameResult>, CliError> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut results: Vec<Option<GameResult>> = vec![None; args.games];
@@ -226,9 +225,9 @@ struct Task<'a> {
 
 impl GameTask for Task<'_> {
     type Output = Result<Value, CliError>;
-    fn run<G: CliGame>(self, id: &str) -> Self::Output {
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
         let args = self.args;
-        let options = G::options_from_flags(id, &args.flags).map_err(CliError::usage)?;
+        let options = args.flags.options::<G>(id).map_err(CliError::usage)?;
         let start = G::new(&options).map_err(CliError::usage)?;
         if args.threads == 0 {
             return Err(CliError::usage("--threads must be at least 1"));

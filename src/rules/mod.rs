@@ -99,6 +99,15 @@ impl Outcome {
     }
 }
 
+/// Why named parameters could not make a game's options ([`Game::options_with`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// The game has no parameter of this name.
+    Unknown(String),
+    /// A value the game refuses, and why ("unknown board 'hex-9' (boards: …)").
+    Bad(String),
+}
+
 /// Why a move was refused, in words a player understands ("c3 is not on a line from the pawn").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
@@ -149,6 +158,22 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn options_for_id(id: &str) -> Self::Options {
         let _ = id;
         Self::Options::default()
+    }
+    /// The options for game id `id` with named parameters (`("size", "7")`, as the command line's
+    /// `--size 7` gives them; OpenSpiel's game parameters), starting from [`Game::options_for_id`].
+    /// Range checks are left to [`Game::new`]. Default: each parameter sets the options' field of
+    /// that name in their serialised form, as a number where the value reads as one.
+    ///
+    /// # Errors
+    /// [`ParamError::Unknown`] for a name the options do not have, [`ParamError::Bad`] with the
+    /// reason for a value they refuse.
+    fn options_with(id: &str, params: &[(&str, &str)]) -> Result<Self::Options, ParamError> {
+        let mut value = serde_json::to_value(Self::options_for_id(id)).expect("options serialise");
+        for &(name, text) in params {
+            let field = value.get_mut(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+            *field = text.parse::<i64>().map_or_else(|_| serde_json::Value::from(text), serde_json::Value::from);
+        }
+        serde_json::from_value(value).map_err(|e| ParamError::Bad(e.to_string()))
     }
     /// The options this game was created with.
     fn options(&self) -> &Self::Options;

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use self::tables::Board;
 use self::tables::Tables;
 use super::geometry::lattice::{Lattice, Points};
-use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, Player, Rng, random_index};
+use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, ParamError, Player, Rng, random_index};
 
 /// Who loses when the counts are equal at the end (`docs/rules/tri-it-out.md` §End and result).
 /// When the game ends in the middle of a turn (after a capture) the stuck player is the last mover,
@@ -453,6 +453,42 @@ impl Game for TriItOut {
 
     fn id(&self) -> &'static str {
         "tri-it-out"
+    }
+
+    /// `board`, `tie` and `variant` by their ids (`docs/rules/tri-it-out.md` §Board, §End,
+    /// §Variant), each refused with the ids it may take.
+    fn options_with(_id: &str, params: &[(&str, &str)]) -> Result<TriItOutOptions, ParamError> {
+        fn ids<T: Copy>(all: &[T], id: impl Fn(T) -> &'static str) -> String {
+            all.iter().map(|&t| id(t)).collect::<Vec<_>>().join(", ")
+        }
+        let mut options = TriItOutOptions::default();
+        for &(name, value) in params {
+            match name {
+                "board" => {
+                    options.board = Board::from_id(value).ok_or_else(|| {
+                        ParamError::Bad(format!("unknown board '{value}' (boards: {})", ids(&Board::ALL, Board::id)))
+                    })?
+                }
+                "tie" => {
+                    options.tie = TieRule::from_id(value).ok_or_else(|| {
+                        ParamError::Bad(format!(
+                            "unknown tie rule '{value}' (rules: {})",
+                            ids(&TieRule::ALL, TieRule::id)
+                        ))
+                    })?
+                }
+                "variant" => {
+                    options.variant = Variant::from_id(value).ok_or_else(|| {
+                        ParamError::Bad(format!(
+                            "unknown variant '{value}' (variants: {})",
+                            ids(&Variant::ALL, Variant::id)
+                        ))
+                    })?
+                }
+                _ => return Err(ParamError::Unknown(name.to_string())),
+            }
+        }
+        Ok(options)
     }
 
     fn new(options: &TriItOutOptions) -> Result<TriItOut, String> {

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::bits::BitSet;
 use super::geometry::polyiamond::{Tri, free_polyiamonds, orientations};
 use super::geometry::trigon::TrigonBoard;
-use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
+use super::{Game, IllegalMove, Outcome, ParamError, Player, Rng, random_index};
 use movegen::{AttachLists, Stamp, Window};
 
 /// Words of a bitboard over the 486 cells.
@@ -615,6 +615,15 @@ impl Game for Trigon {
     /// none of [`Trigon::IDS`](Game::IDS).
     fn options_for_id(id: &str) -> TrigonOptions {
         TrigonOptions { variant: Variant::from_id(id).unwrap_or_default() }
+    }
+
+    /// None: the id names the variant, and the variant is the board (`docs/rules/trigon.md`
+    /// §Variants).
+    fn options_with(id: &str, params: &[(&str, &str)]) -> Result<TrigonOptions, ParamError> {
+        match params.first() {
+            Some((name, _)) => Err(ParamError::Unknown(name.to_string())),
+            None => Ok(Self::options_for_id(id)),
+        }
     }
 
     fn new(options: &TrigonOptions) -> Result<Trigon, String> {
