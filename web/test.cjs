@@ -26,19 +26,78 @@ const levels = (process.env.LEVELS ?? (ci ? "1 2" : "1 2 3 4 5 6")).split(/\s+/)
 const lenient = process.env.LENIENT_HOOKS === "1";
 const W = 1280, H = 800;
 
+// Level-1 self-play games (`triboard selfplay GAME --a ai:1 --b ai:1 --games 1 --seed 7 --record DIR`)
+// without their last 16 moves (TriCore: 40), for the AI to finish in the browser.
+const OPENINGS = {
+  "trigon": (
+    "r6,s6,r5,s5,r4,s4 j7,k7,l7,m7,n7,j6 r15,q14,r14,p13,q13,p12 j13,i12,j12,k12,k11,l11 " +
+    "p7,q7,n6,o6,p6,o5 o8,p8,q8,r8,s8,t8 q11,r11,r10,s10,t10,u10 p11,n10,o10,p10,o9,p9 " +
+    "u8,v8,w8,t7,u7,v7 w10,v9,w9,x9,x8,y8 w12,x12,u11,v11,w11,x11 k10,h9,i9,j9,k9,h8 " +
+    "y7,z7,aa7,ab7,ab6,ac6 ab11,z10,aa10,ab10,z9,aa9 z13,aa13,ab13,aa12,ab12,ac12 h7,h6,i6,i5,j5,j4 " +
+    "ad11,ac10,ad10,ab9,ac9,ab8 k5,l5,m5,n5,m4,n4 k13,l13,m13,n13,n12 j15,k15,l15,i14,j14,k14 " +
+    "ac14,ad14,ac13,ad13,ad12,ae12 j3,k3,l3,i2,j2 l16,m16,n16,m15,n15,n14 h17,j17,h16,i16,j16 " +
+    "o4,m3,n3,o3,n2,o2 p4,q4,p3,q3,p2,q2 u16,t15,u15,v15,v14 e12,f12,d11,e11,f11,g11 " +
+    "aa16,ab16,z15,aa15,ab15,z14 t3,u3,v3,w3,s2,t2 q18,r18,s18,p17,q17,s17 r13,s13,t13,q12,r12,t12 " +
+    "u14,w14,x14,u13,v13,w13 x7,w6,x6,y6,w5,y5 ae11,af11,ae10,af10,ae9,af9 d9,c8,d8,e8,f8,e7 " +
+    "ae8,af8,ad7,ae7,af7,ag7 z4,aa4,ab4,aa3 g14,f13,g13,h13,i13,h12 j18,k18,l18,m18,m17 " +
+    "u5,v5,u4,v4,w4 y2,z2,aa2,x1,y1,z1 u18,v18,w18,x18,y18,w17 e6,e5,f5,g5,f4,g4 " +
+    "x17,v16,w16,x16,y16,w15 i8 h11,i11,j11,h10,i10,j10 o12 ag10,ah10,ai10,ag9,ah9,ai9 " +
+    "l10,m10,l9,m9,n9,l8 c12,d12,b11,c11,b10,c10 h3,h2 y4,x3,y3,z3 k1,l1,m1,n1,o1 e10,f10,e9,f9,g9 " +
+    "f15,g15,e14,f14,e13 t17,u17,r16,s16,t16 ad6,ae6,af6,ad5,ae5 g8,f7,g7,f6 o16,o15,p15,o14,p14,o13 " +
+    "z18,aa18,z17,aa17 m12,m11,n11,o11 ae14,ae13,af13,af12,ag12 k6,l6,m6 u2,v2,w2,v1,w1"
+  ).split(" "),
+  "trigon-2": (
+    "r15,q14,r14,p13,q13,p12 q5,r5,s5,q4,r4,q3 j12,k12,l12,m12,n12,o12 z13,aa13,x12,y12,z12,y11 " +
+    "s12,q11,r11,s11,t11,t10 m6,n6,o6,p6,m5,o5 p11,p10,q10,p9,q9,r9 y10,z10,y9,z9,aa9,z8 " +
+    "t9,u9,v9,u8,v8,w8 v7,w7,x7,y7,u6,v6 m8,o8,l7,m7,n7,o7 y16,z16,x15,y15,z15,z14 " +
+    "u14,t13,u13,v13,w13,v12 j7,k7,i6,j6,k6,i5 g14,h14,f13,g13,h13,h12 r16,s16,s15,t15,u15,v15 " +
+    "p8,q8,r8,q7,r7 m10,j9,k9,l9,m9,j8 j15,j14,k14,l14,k13 l15,m15,n15,o15,p15,q15 " +
+    "n17,o17,n16,o16,p16,q16 aa8,ab8,ac8,aa7,ab7,ac7 h17,i17,j17,h16,i16 z7,y6,z6,aa6,ab6,aa5 " +
+    "u18,v18,r17,s17,t17,u17 o10,o9 d11,e11,f11,g11,e10,f10 ae6,ac5,ad5,ae5,ac4,ad4 w11,x11,w10,x10 " +
+    "e8,f8,g8,h8,g7,h7 a10,a9,b9,c9 w6,t5,u5,v5,w5,t4 w17,x17,y17,z17,aa17 h11,g10,h10,i10 " +
+    "m18,n18,o18,l17,m17,l16 ae8,af8,ad7,ae7,af7,ag7 ab16,ac16,ab15,ac15,ab14 d13,d12,e12,f12,g12 " +
+    "c8,c7,d7,d6,e6 q6,r6,s6 ab13,ac13,ad13,ae13,ac12,ad12 g16,f15,g15,e14,f14 f5,f4,g4,h4,i4 " +
+    "s8,t8,s7,t7,u7 aa11,ab11,aa10,ab10,ac10,ac9 ac11,ad11,ad10,ae10,ad9,ae9 k4,l4,m4,n4,o4,m3 " +
+    "y4,z4,aa4,y3,z3,aa3 ae11,af11,af10 l3,n3,o3,l2,m2,n2 p3,r3,s3,p2,q2,r2 m14,l13,m13,n13,o13 " +
+    "ah10,ai10,ah9,ai9,ag8,ah8 j11,k11,l11,m11,n11,o11 u3,v3,v2,w2,x2,y2 s14,r13,s13,q12,r12 v16 " +
+    "af13,ae12,af12,ag12,ag11 j3,j2,k2,k1 t12,u12,u11,v11,u10,v10 p18,q18"
+  ).split(" "),
+  "trigon-3": (
+    "g7,i7,g6,h6,i6,j6 n15,o15,o14,p14,o13,p13 d12,e12,f12,g12,h12,h11 g10,h10,i10,h9,i9,i8 " +
+    "p12,q12,p11,q11,r11,q10 j11,k11,j10,k10,l10,l9 o7,l6,m6,n6,o6,n5 o9,p9,q9,o8,q8,r8 " +
+    "k8,l8,m8,n8,l7,n7 q7,r7,s7,t7,q6,r6 t14,u14,s13,t13,u13,u12 l13,m13,l12,m12,n12 " +
+    "w9,x9,y9,u8,v8,w8 w12,x12,w11,x11,y11,y10 i15,j15,k15,i14,j14,k14 z11,aa11,aa10,ab10,aa9,ab9 " +
+    "y15,w14,x14,y14,x13 c11,b10,c10,d10,e10,d9 m4,n4,o4,p4,p3,q3 t10,u10,v10,t9,u9,v9 " +
+    "d8,e8,b7,c7,d7,e7 z8,z7,aa7,ab7,aa6,ab6 p7 g8,h8 s5,r4,s4,t4,u4,t3 p6,o5,p5,q5,r5,q4 " +
+    "f6,e5,f5,e4,f4,g4 k3,l3,m3,k2,l2,m2 t6,u6,v6,w6,u5,v5 i5,j5,k5,l5,j4,k4 x6,y6,w5,x5,w4 " +
+    "v4,u3,v3,t2,u2 h3,i3,i2,j2,j1 x3,y3,w2,x2,y2 n2,o2,p2,p1,q1,r1 l16,m16,n16 " +
+    "z14,y13,z13,aa13,y12,aa12 o16,p16,q16,r16,r15,s15 m11 k1 l14,m14 g15,f14,g14,f13 " +
+    "ae9,ac8,ad8,ae8,ad7 j13,k13,i12,j12,k12 p15,q15,q14,r14,s14,r13"
+  ).split(" "),
+  "tricore": (
+    "f2 g5 b2 b6 i4 d2 i4-f7 end d2-f6 end f6-e6 end b6-c6 end c6-c5 end c5-c4 b6^c6 c4-a2 end e6-e4 " +
+    "end e4-h4 f6^e6 h4-a4 c5^c4 f7-f6 i4^h4 a4-a3 end a3-h3 end h3-i4 end i4-h5 end f6-b6 h3^i4 " +
+    "a2-a1 f7^f6 b6-a7 a4^a3 a7-d7 end a1-a4 b6^a7 d7-f7 a2^a1 f7-g6 end a4-a2 end g6-a6 end a2-c7 " +
+    "end a6-b5 i4^h4 b5-b4 e6^f6 c7-e7 a6^b5"
+  ).split(" "),
+};
+
 // The games: seats, and the AI-vs-AI game played to its end (a small board where the game has one;
-// Trigon from a record of a level-1 self-play game with its last moves cut, for the AI to finish).
+// Trigon and TriCore, whose level-1 games take minutes in software rendering, from the openings above).
 const GAMES = [
   { id: "trike", seats: 2, end: { options: { size: 5 } } },
   { id: "tri-it-out", seats: 2, end: { options: { board: "hex-2-3" } } },
-  { id: "tricore", seats: 2, end: { options: {} } },
+  { id: "tricore", seats: 2, end: { options: {}, moves: OPENINGS.tricore } },
   { id: "trisq", seats: 2, end: { options: { size: 4 } } },
-  { id: "trigon", seats: 4, end: { options: {} } },
-  { id: "trigon-2", seats: 2, end: { options: {} } },
-  { id: "trigon-3", seats: 3, end: { options: {} } },
+  { id: "trigon", seats: 4, end: { options: {}, moves: OPENINGS.trigon } },
+  { id: "trigon-2", seats: 2, end: { options: {}, moves: OPENINGS["trigon-2"] } },
+  { id: "trigon-3", seats: 3, end: { options: {}, moves: OPENINGS["trigon-3"] } },
 ].filter((g) => !process.env.GAMES || process.env.GAMES.split(/[\s,]+/).includes(g.id));
 // For LENIENT_HOOKS only: a legal first move of each game, played through triboard_play.
-const FIRST_MOVES = { trike: "g7" };
+const FIRST_MOVES = {
+  trike: "g7", "tri-it-out": "d4", tricore: "f2", trisq: "b8V1",
+  trigon: OPENINGS.trigon[0], "trigon-2": OPENINGS["trigon-2"][0], "trigon-3": OPENINGS["trigon-3"][0],
+};
 
 const flags = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -47,11 +106,13 @@ const results = { seconds: {} };
 const panics = [];
 let page;
 
+const began = Date.now();
+const stamp = () => `[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s]`;
 function check(ok, what) {
   if (!ok) throw new Error("FAILED: " + what);
-  console.log("ok   " + what);
+  console.log(`ok   ${stamp()} ${what}`);
 }
-const note = (what) => console.log("note " + what);
+const note = (what) => console.log(`note ${stamp()} ${what}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function withTimeout(promise, seconds, what) {
   let timer;
@@ -275,19 +336,24 @@ function section(name) {
     await until("the address bar follows the game", async (s, p) => linkMoves(p.url()) === JSON.stringify(shownMoves), 10);
     const shareLink = page.url();
     check(shareLink.includes("#game="), `the address bar holds the share link (${shareLink.length} characters)`);
+    // One page at a time: two pages drawing in software share the CPU.
+    const title = await page.title();
+    await page.close();
+    page = null;
     const second = await open(browser, shareLink);
-    const shared = await until("the shared game opens", (s) => s.screen === "playing" && s.moves.length === shownMoves.length, 30, second.p);
+    page = second.p;
+    const shared = await until("the shared game opens", (s) => s.screen === "playing" && s.moves.length === shownMoves.length, 30);
     check(JSON.stringify(shared.moves) === JSON.stringify(shownMoves), `the share link round-trips: ${shared.moves.join(" ")}`);
-    check((await second.p.title()) === (await page.title()), "and gives the same title");
-    await second.p.close();
+    check((await page.title()) === title, `and gives the same title "${title}"`);
+    await page.close();
+    page = null;
 
     // 7. A bad link is refused on the start screen with its reason.
-    const bad = await open(browser, url + "#game=%7B%22game%22:%22chess%22,%22moves%22:[]%7D");
-    const badState = await until("the bad link is refused", (s) => s.status_error, 20, bad.p);
+    page = (await open(browser, url + "#game=%7B%22game%22:%22chess%22,%22moves%22:[]%7D")).p;
+    const badState = await until("the bad link is refused", (s) => s.status_error, 20);
     check(badState.screen === "menu" && /chess|unknown/i.test(badState.status), `bad link: "${badState.status}"`);
-    await bad.p.waitForTimeout(1000);
-    await bad.p.screenshot({ path: `${out}/bad-link.png` });
-    await bad.p.close();
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: `${out}/bad-link.png` });
     await page.close();
     page = null;
 
@@ -318,7 +384,7 @@ function section(name) {
         check(s.moves[0] === mv, `${byClicks ? "the presses made" : "triboard_play made"} ${s.moves[0]} (wanted ${mv})`);
         // The rest of the person's turn (Trisq: a second piece or 'end'; Tri-It-Out: captures).
         for (let k = 0; k < 4 && s.to_move === human && !s.over && !s.thinking; k++) {
-          const more = (await legalMoves(page)) || [];
+          const more = (await legalMoves(page)) ?? [];
           if (!more.length) break;
           const next = more.includes("end") ? "end" : more[0];
           const n = s.moves.length;
