@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Builds triboard for the browser into web/dist/ (index.html, triboard.js, triboard_bg.wasm).
 #
-#   web/build.sh            # release build (profile wasm-release), then wasm-bindgen and wasm-opt
-#   NO_WASM_OPT=1 web/build.sh   # skip wasm-opt (a larger file, a few minutes sooner)
+#   web/build.sh                 # the shipped build: profile wasm-release, then wasm-bindgen and wasm-opt
+#   NO_WASM_OPT=1 web/build.sh   # skip wasm-opt (a larger file, 8 minutes sooner)
+#   web/build.sh --test          # the browser test's build (CI): profile wasm-test (no LTO, Bevy at
+#                                # opt-level 1, the rules and search at 3), no wasm-opt; a bigger,
+#                                # slower file built in a fraction of the time
+#   PROFILE=name web/build.sh    # any other Cargo profile (wasm-opt only for wasm-release)
+#
+# CARGO_TARGET_DIR is honoured (the wasm32 and profile directories do not collide with native builds).
 #
 # Serve it:  python3 -m http.server 8000 --bind 127.0.0.1 --directory web/dist   → http://127.0.0.1:8000/
 #
@@ -22,12 +28,24 @@ WASM_TOOLS_ROOT=${WASM_TOOLS_ROOT:-/opt/wasm-tools}
 binaryen_version=132.0.0
 step() { printf '\n== %s\n' "$*" >&2; }
 
+profile=${PROFILE:-wasm-release}
+for arg in "$@"; do
+  case $arg in
+    --test) profile=wasm-test ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "web/build.sh: unknown argument '$arg' (--test, or PROFILE=name)" >&2; exit 2 ;;
+  esac
+done
+# wasm-opt -Oz is for the shipped build only.
+[ "$profile" = wasm-release ] || NO_WASM_OPT=1
+
 step "Rust target $target"
 if ! rustc --print sysroot >/dev/null || [ ! -d "$(rustc --print sysroot)/lib/rustlib/$target" ]; then
   rustup target add "$target"
 fi
 
 step "wasm-bindgen (the version in Cargo.lock)"
+start=$(date +%s)
 version=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 bindgen=""
 for candidate in "$(command -v wasm-bindgen || true)" "$WASM_TOOLS_ROOT/bin/wasm-bindgen" "$tools/bin/wasm-bindgen"; do
@@ -41,13 +59,13 @@ if [ -z "$bindgen" ]; then
     || cargo install --force wasm-bindgen-cli --version "=$version" --root "$tools"
   bindgen=$tools/bin/wasm-bindgen
 fi
-echo "$bindgen: $("$bindgen" --version)" >&2
+echo "$bindgen: $("$bindgen" --version) ($(( $(date +%s) - start )) s)" >&2
 
-step "cargo build --profile wasm-release --target $target"
+step "cargo build --profile $profile --target $target"
 start=$(date +%s)
-cargo build --profile wasm-release --target "$target" --bin triboard
+cargo build --profile "$profile" --target "$target" --bin triboard
 echo "built in $(( $(date +%s) - start )) s" >&2
-wasm=${CARGO_TARGET_DIR:-$root/target}/$target/wasm-release/triboard.wasm
+wasm=${CARGO_TARGET_DIR:-$root/target}/$target/$profile/triboard.wasm
 
 step "wasm-bindgen --target web"
 rm -rf web/dist
@@ -81,5 +99,5 @@ fi
 step "web/dist"
 raw=$(stat -c %s web/dist/triboard_bg.wasm)
 gz=$(gzip -9 -c web/dist/triboard_bg.wasm | wc -c)
-echo "triboard_bg.wasm: $raw bytes ($(( raw / 1048576 )) MiB), gzipped $gz bytes ($(( gz / 1048576 )) MiB)"
+echo "triboard_bg.wasm ($profile): $raw bytes ($(( raw / 1048576 )) MiB), gzipped $gz bytes ($(( gz / 1048576 )) MiB)"
 ls -l web/dist
