@@ -129,7 +129,7 @@ async function hook(p, name, ...args) {
   const r = await withTimeout(p.evaluate(([name, args]) => {
     const t = window.triboard;
     if (!t || typeof t[name] !== "function") return { missing: true };
-    return { value: t[name](...args) };
+    return Promise.resolve(t[name](...args)).then((value) => ({ value }));
   }, [name, args]), 60, `the hook ${name}`);
   if (r.missing) {
     if (!lenient) throw new Error(`FAILED: the page has no hook window.triboard.${name}(): the wasm build predates this test (rebuild with web/build.sh --test, or LENIENT_HOOKS=1 to skip what needs it)`);
