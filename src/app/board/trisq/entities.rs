@@ -249,32 +249,19 @@ pub fn tile(board: &TrisqBoard, slot: usize, owner: u8) -> impl Bundle {
 /// progress, the winning chain, and the pair that keeps the turn from ending.
 pub(super) fn mark_tiles(model: Res<Model<Trisq>>, mut tiles: Query<(&Tile, &mut TileMarks)>) {
     let game = &model.game;
-    let (last, current) = last_turns(&model);
+    let last = game.last_turn();
+    // A winning second piece ends the game with the turn's first still recorded.
+    let current = game.first_placed().filter(|_| game.winner().is_none());
     let chain = game.winning_chain();
     let blocker = if model.human_to_move() { game.end_blocker() } else { None };
     for (tile, mut marks) in &mut tiles {
         let s = tile.slot;
         let want = TileMarks {
             last: last.contains(&s),
-            this_turn: current.contains(&s),
+            this_turn: current == Some(s),
             chain: chain.contains(&s),
             blocker: blocker.is_some_and(|(a, b)| a == s || b == s),
         };
         marks.set_if_neq(want);
     }
-}
-
-/// The pieces of the last finished turn and of the turn in progress, found by replaying the moves
-/// and cutting them where the rules end a turn ([`Game::is_turn_boundary`]).
-fn last_turns(model: &Model<Trisq>) -> (Vec<usize>, Vec<usize>) {
-    let mut game = model.start.clone();
-    let (mut last, mut current) = (Vec::new(), Vec::new());
-    for &mv in &model.moves {
-        game.play_unchecked(mv);
-        current.extend(mv.slot());
-        if game.is_turn_boundary() && !current.is_empty() {
-            last = std::mem::take(&mut current);
-        }
-    }
-    (last, current)
 }
