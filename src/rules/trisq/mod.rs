@@ -171,6 +171,14 @@ impl Trisq {
         (self.first != NO_SLOT).then_some(self.first as usize)
     }
 
+    /// The pieces of the last finished turn, in the order placed: the winner's last turn once the
+    /// game is over, else the other colour's latest (turns alternate, `docs/rules/trisq.md` §Play);
+    /// empty before the first turn ends.
+    pub fn last_turn(&self) -> Vec<usize> {
+        let c = if self.winner.is_some() { self.mover } else { self.mover ^ 1 } as usize;
+        self.last_turn[c].iter().filter(|&&s| s != NO_SLOT).map(|&s| s as usize).collect()
+    }
+
     /// Why `end` would be refused now: the first piece of the turn and an own piece point-adjacent
     /// to it without a bridge (`docs/rules/trisq.md` §Play). `None` when no turn is half done or the
     /// turn may end.
@@ -702,5 +710,27 @@ mod tests {
             board.edge_adjacent[p].iter().for_each(|&t| frontier.insert(t as usize));
         }
         assert_eq!(g.frontier[0][0], frontier);
+    }
+
+    /// `last_turn` is the run of placements before the latest turn boundary, as a replay cutting the
+    /// moves at [`Game::is_turn_boundary`] finds it, through whole games of ends and second pieces.
+    #[test]
+    fn the_last_turn_is_the_run_of_pieces_before_the_latest_boundary() {
+        let mut rng = super::super::rng_from_seed(7);
+        for _ in 0..20 {
+            let mut g = Trisq::new(&TrisqOptions { size: 6 }).unwrap();
+            let (mut last, mut current) = (Vec::new(), Vec::new());
+            let mut moves = Vec::new();
+            while g.outcome().is_none() {
+                g.legal_moves(&mut moves);
+                let mv = moves[random_index(&mut rng, moves.len())];
+                g.play_unchecked(mv);
+                current.extend(mv.slot());
+                if g.is_turn_boundary() && !current.is_empty() {
+                    last = std::mem::take(&mut current);
+                }
+                assert_eq!(g.last_turn(), last, "after {}", g.ply());
+            }
+        }
     }
 }

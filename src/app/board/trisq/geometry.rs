@@ -1,0 +1,128 @@
+//! Trisq's board in the world: the rules' quarter units (`docs/rules/trisq.md` §Board, `y` down
+//! from the top-left corner) as world units centred on the origin, `y` up; slots as convex
+//! counter-clockwise polygons; the frame's measures; and the slot a pointer aims at.
+
+use bevy::prelude::*;
+
+use super::entities::TrisqLegal;
+use crate::rules::geometry::trisq::TrisqBoard;
+use crate::rules::trisq::Trisq;
+
+/// A square's side in world units (pixels at camera scale 1); the rules' quarter unit is a fourth.
+pub const SQUARE: f32 = 72.0;
+/// The rules' quarter unit in world units.
+pub const QUARTER: f32 = SQUARE / 4.0;
+/// The coloured edge bands' thickness, in world units.
+pub const BAND: f32 = SQUARE * 0.16;
+/// The gap between the grid and the edge bands, in world units.
+pub const BAND_GAP: f32 = SQUARE * 0.07;
+/// The frame's margin around the bands, in world units.
+pub const MARGIN: f32 = SQUARE * 0.36;
+
+/// A point in quarter units (`x` right, `y` down from the board's top-left corner) in world units,
+/// the board of side `n` centred on the origin, `y` up.
+pub fn world_point(n: usize, x: f32, y: f32) -> Vec2 {
+    let half = n as f32 * SQUARE / 2.0;
+    Vec2::new(x * QUARTER - half, half - y * QUARTER)
+}
+
+/// A slot's four corners in world units, counter-clockwise.
+pub fn slot_corners(board: &TrisqBoard, slot: usize) -> [Vec2; 4] {
+    ccw(board.polygon[slot].map(|(x, y)| world_point(board.side, x as f32, y as f32)))
+}
+
+/// A slot's centre (the centroid of its area) in world units.
+pub fn slot_centre(board: &TrisqBoard, slot: usize) -> Vec2 {
+    centroid(&slot_corners(board, slot))
+}
+
+/// The centre of square `square` (`row·n + col`) in world units.
+pub fn square_centre(n: usize, square: usize) -> Vec2 {
+    let (col, row) = (square % n, square / n);
+    world_point(n, 4.0 * col as f32 + 2.0, 4.0 * row as f32 + 2.0)
+}
+
+/// The slots of `square` (8, the four of filling H then the four of V).
+pub fn square_slots(square: usize) -> std::ops::Range<usize> {
+    8 * square..8 * square + 8
+}
+
+/// The square's name: `c4`.
+pub fn square_name(n: usize, square: usize) -> String {
+    format!("{}{}", (b'a' + (square % n) as u8) as char, square / n + 1)
+}
+
+/// The slot a press on `square` places: among the slots still available there, one under the
+/// pointer (world units), legal ones first, then the one whose centre is nearest (the square's
+/// centre stands for a pointer elsewhere). `None` when the square has no free slot.
+pub fn aimed_slot(game: &Trisq, legal: &TrisqLegal, square: usize, pointer: Option<Vec2>) -> Option<usize> {
+    let board = game.board();
+    if square >= board.side * board.side {
+        return None;
+    }
+    let at = pointer.unwrap_or_else(|| square_centre(board.side, square));
+    square_slots(square).filter(|&s| game.available(s)).min_by(|&a, &b| {
+        let key = |s: usize| {
+            let inside = contains(&slot_corners(board, s), at);
+            (!inside, !legal.slot(s))
+        };
+        key(a).cmp(&key(b)).then(slot_centre(board, a).distance(at).total_cmp(&slot_centre(board, b).distance(at)))
+    })
+}
+
+/// The point where two point-adjacent slots touch, in world units: a corner of one on the other's
+/// boundary.
+pub fn touch_point(board: &TrisqBoard, a: usize, b: usize) -> Option<Vec2> {
+    let (pa, pb) = (slot_corners(board, a), slot_corners(board, b));
+    let on = |poly: &[Vec2; 4], p: Vec2| {
+        (0..4).any(|i| {
+            let (u, v) = (poly[i], poly[(i + 1) % 4]);
+            (v - u).perp_dot(p - u).abs() < 1e-2 && (p - u).dot(p - v) <= 1e-2
+        })
+    };
+    pa.iter().copied().find(|&p| on(&pb, p)).or_else(|| pb.iter().copied().find(|&p| on(&pa, p)))
+}
+
+fn signed_area(p: &[Vec2]) -> f32 {
+    (0..p.len()).map(|i| p[i].perp_dot(p[(i + 1) % p.len()])).sum::<f32>() / 2.0
+}
+
+/// The quadrilateral `p` counter-clockwise (the rules' polygons run either way once `y` is up).
+pub fn ccw(mut p: [Vec2; 4]) -> [Vec2; 4] {
+    if signed_area(&p) < 0.0 {
+        p.reverse();
+    }
+    p
+}
+
+/// The centroid of the polygon `p`'s area.
+pub fn centroid(p: &[Vec2]) -> Vec2 {
+    let a = signed_area(p);
+    let mut c = Vec2::ZERO;
+    for i in 0..p.len() {
+        let (u, v) = (p[i], p[(i + 1) % p.len()]);
+        c += (u + v) * u.perp_dot(v);
+    }
+    c / (6.0 * a)
+}
+
+/// True when `at` lies in the counter-clockwise convex polygon `p` (its boundary included).
+fn contains(p: &[Vec2], at: Vec2) -> bool {
+    (0..p.len()).all(|i| (p[(i + 1) % p.len()] - p[i]).perp_dot(at - p[i]) >= -1e-3)
+}
+
+/// The convex counter-clockwise polygon `p` with every side moved inwards by `d`.
+pub fn inset(p: &[Vec2], d: f32) -> Vec<Vec2> {
+    let n = p.len();
+    let line = |i: usize| {
+        let dir = (p[(i + 1) % n] - p[i]).normalize();
+        (p[i] + dir.perp() * d, dir)
+    };
+    (0..n)
+        .map(|i| {
+            let (a, u) = line((i + n - 1) % n);
+            let (b, v) = line(i);
+            a + u * (b - a).perp_dot(v) / u.perp_dot(v)
+        })
+        .collect()
+}
