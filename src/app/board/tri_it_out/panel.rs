@@ -4,6 +4,7 @@
 use bevy_egui::egui;
 
 use super::art::{FILL, OUTLINE};
+use crate::app::board::lattice;
 use crate::app::games::Swatch;
 use crate::app::hud::rules_paragraph;
 use crate::app::model::Model;
@@ -19,7 +20,7 @@ pub const SUMMARY: &str = "Place counters; completing a triangle with two enemy 
 
 /// A colour's swatch for the side panel (0 Red, 1 Blue).
 pub fn swatch(colour: usize) -> Swatch {
-    super::super::lattice::swatch(FILL[colour], OUTLINE[colour])
+    lattice::swatch(FILL[colour], OUTLINE[colour])
 }
 
 /// What a person to move should do: capture, place again, or place.

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::art::{FILL, OUTLINE};
+use crate::app::board::lattice;
 use crate::app::games::Swatch;
 use crate::app::hud::rules_paragraph;
 use crate::app::model::{Model, MoveIntent};
@@ -22,7 +23,7 @@ pub const SUMMARY: &str = "Place cores and rings, then drive rings to lay discs 
 
 /// A colour's swatch for the side panel (0 Black, 1 White).
 pub fn swatch(colour: usize) -> Swatch {
-    super::super::lattice::swatch(FILL[colour], OUTLINE[colour])
+    lattice::swatch(FILL[colour], OUTLINE[colour])
 }
 
 /// The start screen's board row: TriCore has one board.
