@@ -1,22 +1,32 @@
 //! What the two point-lattice boards share (Tri-It-Out and TriCore, `rules::geometry::lattice`):
 //! one board polygon around the points, every point a pickable entity drawn as a round patch
-//! (the board's colour until it is marked) with a dot, the lattice's lines joining neighbours, row numbers run down the left edge, the hovered point's name shows beside
-//! it, and the camera fits the board left of the side panel. Each game's view spawns its pieces on
-//! top and paints the points with [`paint_points`].
+//! (the board's colour until it is marked) with a dot, the lattice's lines joining neighbours, row
+//! numbers down the left edge, the hovered point's name beside it, and the camera fitting the board
+//! left of the side panel. Each game's view spawns the board with [`spawn_board`] (through
+//! [`BoardShown::ensure`](super::BoardShown::ensure)), its pieces on top, and paints the points with
+//! [`paint_points`].
 
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
-use super::{BoardCell, Hovered, WorldPainter, fit_board};
+use super::{BoardCell, BoardPiece, Hovered, WorldPainter, fit_board};
 use crate::app::Screen;
+use crate::app::games::{AppGame, Swatch};
 use crate::app::hud::PanelWidth;
+use crate::app::model::Model;
 use crate::rules::geometry::lattice::{Lattice, NONE};
 
 /// Distance between neighbouring points in world units (pixels at camera scale 1).
 pub const SPACING: f32 = 64.0;
 const SQRT3: f32 = 1.732_050_8;
+
+/// A game played on the points of a [`Lattice`]: what the shared parts of the view need of it.
+pub trait LatticeGame: AppGame {
+    /// The board's points.
+    fn board(&self) -> &Lattice;
+}
 
 /// A point of a lattice board (with [`BoardCell`], whose `cell` is the point's index).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,14 +34,6 @@ pub struct LatticePoint {
     /// The point's index in the board's [`Lattice`].
     pub point: usize,
 }
-
-/// Marks every entity of a lattice board (points, lines, pieces), so a new board replaces them.
-#[derive(Component, Clone, Copy, Debug, Default)]
-pub struct LatticeEntity;
-
-/// The rows of the lattice board whose entities exist, if any.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct LatticeBoard(pub Option<Vec<u8>>);
 
 /// How a point is painted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,25 +60,14 @@ pub fn point_center(lattice: &Lattice, p: usize) -> Vec2 {
     Vec2::new(x - cx, cy - y) * SPACING
 }
 
-/// Spawns the points and lines of `lattice` (despawning a previous board's entities) unless they
-/// are already up. Returns true when it spawned them.
-pub fn ensure_board(
-    commands: &mut Commands,
-    board: &mut LatticeBoard,
-    lattice: &Lattice,
-    existing: impl IntoIterator<Item = Entity>,
-) -> bool {
-    if board.0.as_deref() == Some(&lattice.rows[..]) {
-        return false;
-    }
-    for entity in existing {
-        commands.entity(entity).despawn();
-    }
+/// Spawns the board of `lattice`: its outline, a pickable entity per point and a line between each
+/// pair of neighbours, all [`BoardPiece`]s (the spawn of a [`BoardShown::ensure`](super::BoardShown::ensure)).
+pub fn spawn_board(commands: &mut Commands, lattice: &Lattice) {
     for p in 0..lattice.len {
         commands.spawn((
             BoardCell { cell: p },
             LatticePoint { point: p },
-            LatticeEntity,
+            BoardPiece,
             DespawnOnExit(Screen::Playing),
             Transform::from_translation(point_center(lattice, p).extend(1.0)),
             Visibility::default(),
@@ -87,7 +78,7 @@ pub fn ensure_board(
                 let (a, b) = (point_center(lattice, p), point_center(lattice, n as usize));
                 commands.spawn((
                     Line,
-                    LatticeEntity,
+                    BoardPiece,
                     DespawnOnExit(Screen::Playing),
                     Transform::from_translation(((a + b) / 2.0).extend(1.5))
                         .with_rotation(Quat::from_rotation_z((b - a).to_angle())),
@@ -99,14 +90,12 @@ pub fn ensure_board(
     }
     commands.spawn((
         Outline(outline(lattice)),
-        LatticeEntity,
+        BoardPiece,
         DespawnOnExit(Screen::Playing),
         Transform::from_xyz(0.0, 0.0, 0.5),
         Visibility::default(),
         Pickable::IGNORE,
     ));
-    board.0 = Some(lattice.rows.clone());
-    true
 }
 
 /// The board's outline: the convex hull of the points' centres pushed out by most of a spacing,
@@ -194,18 +183,9 @@ impl LatticeArt {
     }
 }
 
+/// The board's art, once for both games (each game's view adds [`fit_camera`] for itself).
 pub(super) fn view_plugin(app: &mut App) {
-    app.init_resource::<LatticeArt>()
-        .add_observer(dress_point)
-        .add_observer(dress_line)
-        .add_observer(dress_outline)
-        .add_systems(PostUpdate, fit_camera.run_if(|board: Res<LatticeBoard>| board.0.is_some()));
-}
-
-/// Where the headless core keeps the board's resource too (the views' systems run without a window).
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LatticeBoard>()
-        .add_systems(OnExit(Screen::Playing), |mut board: ResMut<LatticeBoard>| board.0 = None);
+    app.init_resource::<LatticeArt>().add_observer(dress_point).add_observer(dress_line).add_observer(dress_outline);
 }
 
 fn dress_point(add: On<Add, LatticePoint>, art: Res<LatticeArt>, mut commands: Commands) {
@@ -249,7 +229,7 @@ fn dress_outline(
 }
 
 /// A side-panel swatch from a piece's fill and outline colours (sRGB bytes).
-pub fn swatch([r, g, b]: [u8; 3], [or, og, ob]: [u8; 3]) -> crate::app::games::Swatch {
+pub fn swatch([r, g, b]: [u8; 3], [or, og, ob]: [u8; 3]) -> Swatch {
     (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(or, og, ob))
 }
 
@@ -285,14 +265,15 @@ pub fn label_points(world: &WorldPainter, lattice: &Lattice, hovered: &Hovered) 
     }
 }
 
-/// Scales and shifts the camera so the board fills the window left of the side panel.
-fn fit_camera(
-    board: Res<LatticeBoard>,
+/// Scales and shifts the camera so `G`'s board fills the window left of the side panel (each
+/// lattice game's view runs it while its model exists).
+pub fn fit_camera<G: LatticeGame>(
+    model: Res<Model<G>>,
     panel: Option<Res<PanelWidth>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
 ) {
-    let Some(rows) = &board.0 else { return };
+    let rows = &model.game.board().rows;
     let widest = rows.iter().copied().max().unwrap_or(1) as f32;
     let panel = panel.map_or(0.0, |p| p.0);
     let board_w = (widest - 1.0 + 2.6) * SPACING;

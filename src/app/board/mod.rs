@@ -147,7 +147,6 @@ pub(super) fn plugin(app: &mut App) {
             hovered.0 = None;
         },
     );
-    lattice::plugin(app);
 }
 
 /// What the lattice boards share of the view.
