@@ -62,6 +62,19 @@ impl<G: AppGame> Model<G> {
         self.seat_to_move() == Some(Seat::Human)
     }
 
+    /// Whether a person may move now; `Err` says why not: the game is over, or an AI seat is to
+    /// move. The validation system and every view's presses ask it first.
+    ///
+    /// # Errors
+    /// The sentence for the status line.
+    pub fn person_may_move(&self) -> Result<(), String> {
+        match self.seat_to_move() {
+            None => Err(self.game.over_text().to_string()),
+            Some(Seat::Ai(_)) => Err("the AI is to move: wait, or press Move now".to_string()),
+            Some(Seat::Human) => Ok(()),
+        }
+    }
+
     /// The last move played, if any.
     pub fn last_move(&self) -> Option<G::Move> {
         self.moves.last().copied()
@@ -301,17 +314,14 @@ fn validate<G: AppGame>(
     mut next: ResMut<NextState<Screen>>,
 ) {
     for intent in intents.read() {
-        let Some(seat) = model.seat_to_move() else {
-            *status = Status::error(model.game.over_text());
-            continue;
-        };
-        match (seat, intent.from_ai) {
-            (Seat::Ai(_), false) => {
-                *status = Status::error("the AI is to move: wait, or press Move now");
+        if intent.from_ai {
+            // A search finishing after the seat changed hands (a person took over) plays nothing.
+            if model.ai_to_move().is_none() {
                 continue;
             }
-            (Seat::Human, true) => continue,
-            _ => {}
+        } else if let Err(why) = model.person_may_move() {
+            *status = Status::error(why);
+            continue;
         }
         let mover = model.game.player_name(model.game.to_move().expect("not over"));
         let text = model.game.move_text(intent.mv);

@@ -8,7 +8,6 @@ use crate::app::Screen;
 use crate::app::animation::{DropIn, Vanish};
 use crate::app::board::lattice::{point_center, spawn_board};
 use crate::app::board::{BoardPiece, BoardShown, CellClicked, reconcile};
-use crate::app::games::AppGame;
 use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::Game;
 use crate::rules::geometry::lattice::Lattice;
@@ -42,15 +41,11 @@ fn clicks(
     mut intents: MessageWriter<MoveIntent<TriItOutMove>>,
 ) {
     for press in presses.read() {
+        if let Err(why) = model.person_may_move() {
+            *status = Status::error(why);
+            continue;
+        }
         let game = &model.game;
-        if game.to_move().is_none() {
-            *status = Status::error(game.over_text());
-            continue;
-        }
-        if !model.human_to_move() {
-            *status = Status::error("the AI is to move: wait, or press Move now");
-            continue;
-        }
         let p = press.cell;
         let mv = if game.capture_pending() {
             if game.counter(p).is_none() {

@@ -82,13 +82,8 @@ pub(super) fn plugin(app: &mut App) {
 /// drive or a climb; `Err` says why nothing happens. Moves the rules may refuse are sent anyway, so
 /// the status line gives the rules' reason.
 fn press(model: &Model<TriCore>, chosen: &mut Chosen, p: usize) -> Result<Option<TriCoreMove>, String> {
+    model.person_may_move()?;
     let game = &model.game;
-    if game.to_move().is_none() {
-        return Err(game.over_text().to_string());
-    }
-    if !model.human_to_move() {
-        return Err("the AI is to move: wait, or press Move now".to_string());
-    }
     let lattice = game.lattice();
     let bit = |set: Points| set & (1 << p) != 0;
     let choose = |chosen: &mut Chosen, point: Option<usize>| {

@@ -9,7 +9,6 @@ use super::geometry::{BAND, BAND_GAP, SQUARE, aimed_slot, slot_centre, square_ce
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
-use crate::app::games::AppGame;
 use crate::app::input::KeyAction;
 use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::Game;
@@ -120,15 +119,11 @@ fn clicks(
     mut intents: MessageWriter<MoveIntent<TrisqMove>>,
 ) {
     for press in presses.read() {
+        if let Err(why) = model.person_may_move() {
+            *status = Status::error(why);
+            continue;
+        }
         let game = &model.game;
-        if game.to_move().is_none() {
-            *status = Status::error(game.over_text());
-            continue;
-        }
-        if !model.human_to_move() {
-            *status = Status::error("the AI is to move: wait, or press Move now");
-            continue;
-        }
         let n = game.board().side;
         if press.cell >= n * n {
             continue;
