@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
-use super::entities::{Frame, PlacedPiece, TrigonCell};
+use super::entities::{Frame, PlacedPiece, TrigonCell, last_placement};
 use super::ghost::Selection;
 use crate::app::Screen;
 use crate::app::board::{BoardPiece, fit_board, reconcile};
@@ -18,7 +18,7 @@ use crate::app::hud::{LeftPanelWidth, PanelWidth};
 use crate::app::model::{Model, Step};
 use crate::rules::geometry::polyiamond::Tri;
 use crate::rules::geometry::trigon::TrigonBoard;
-use crate::rules::trigon::{Trigon, TrigonMove};
+use crate::rules::trigon::Trigon;
 
 /// A triangle's side in world units (one unit is one pixel at camera scale 1).
 pub const SIDE: f32 = 40.0;
@@ -280,8 +280,8 @@ struct LastMark {
 
 fn mark_last(model: Res<Model<Trigon>>, marks: Query<(Entity, &LastMark)>, art: Res<Art>, mut commands: Commands) {
     let board = model.game.tables().board;
-    let wanted = model.moves.iter().rev().find(|&&mv| mv != TrigonMove::PASS).and_then(|mv| {
-        let cells = &model.game.tables().placements[mv.0 as usize].cells;
+    let wanted = last_placement(&model).and_then(|placement| {
+        let cells = &model.game.tables().placements[placement as usize].cells;
         let centre = cells_center(board, cells);
         let distance = |c: u16| cell_center(board, c as usize).distance(centre);
         cells.iter().copied().min_by(|&a, &b| distance(a).total_cmp(&distance(b)))

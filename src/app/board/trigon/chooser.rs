@@ -132,7 +132,13 @@ fn pieces(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize, mut selection: Mut
 
 /// Draws a piece's shape in `rect`, filled and outlined by the swatch, scaled to fit (at most `unit`
 /// points per side).
-fn draw_shape(painter: &egui::Painter, rect: egui::Rect, shape: &[Tri], (fill, edge): (egui::Color32, egui::Color32), unit: f32) {
+fn draw_shape(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    shape: &[Tri],
+    (fill, edge): (egui::Color32, egui::Color32),
+    unit: f32,
+) {
     let pts: Vec<Vec<egui::Pos2>> = shape
         .iter()
         .map(|t| t.corners().iter().map(|&(x, y)| egui::pos2(x as f32 * 0.5, y as f32 * 0.866)).collect())

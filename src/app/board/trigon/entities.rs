@@ -8,8 +8,8 @@ use super::art::{cell_center, cells_center};
 use super::ghost::{Selection, placement_at};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
-use crate::app::games::AppGame;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::games::AppGame;
 use crate::app::input::KeyAction;
 use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::Game;
@@ -153,10 +153,9 @@ pub(super) fn sync(
             commands.spawn(cell(board, c));
         }
     });
-    let placed = || model.moves.iter().filter(|&&mv| mv != TrigonMove::PASS);
-    let last = placed().last().map(|mv| mv.0);
+    let last = last_placement(&model);
     // A placed piece's cells are its colour's in the position.
-    let wanted = placed().map(|mv| {
+    let wanted = model.moves.iter().filter(|&&mv| mv != TrigonMove::PASS).map(|mv| {
         let cells = &tables.placements[mv.0 as usize].cells;
         PlacedPiece { placement: mv.0, colour: game.colour_at(cells[0] as usize).unwrap_or(0) as u8 }
     });
@@ -172,6 +171,11 @@ pub(super) fn sync(
             }
         },
     );
+}
+
+/// The last placement played (passes skipped), as its index in [`Tables::placements`].
+pub fn last_placement(model: &Model<Trigon>) -> Option<u16> {
+    model.moves.iter().rev().find(|&&mv| mv != TrigonMove::PASS).map(|mv| mv.0)
 }
 
 /// A press that makes `mv` (not a pass): the piece chosen in the orientation and on the cell that

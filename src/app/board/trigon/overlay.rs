@@ -38,7 +38,7 @@ fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trigon>>, camera: Bo
     for y in 0..board.height {
         let mut row = (0..board.width).filter_map(|x| board.at(x, y));
         let Some(first) = row.next() else { continue };
-        let last = row.last().unwrap_or(first);
+        let last = row.next_back().unwrap_or(first);
         let name = board.label(first);
         let number = name.trim_start_matches(|c: char| c.is_ascii_lowercase());
         let at = |cell: usize, dx: f32| world(board, board.tri(cell).x as f32 + dx, y as f32 + 0.5);

@@ -144,9 +144,8 @@ pub fn rules(ui: &mut egui::Ui) {
 pub fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
     let game = &model.game;
     let two = game.options().variant == Variant::Two;
-    let rank = |player: usize| {
-        1 + (0..outcome.num_players).filter(|&q| outcome.scores[q] > outcome.scores[player]).count()
-    };
+    let rank =
+        |player: usize| 1 + (0..outcome.num_players).filter(|&q| outcome.scores[q] > outcome.scores[player]).count();
     egui::Grid::new("scores").num_columns(6).spacing([16.0, 6.0]).striped(true).show(ui, |ui| {
         for head in ["", "colour", "triangles", "bonus", "score", if two { "" } else { "rank" }] {
             ui.label(egui::RichText::new(head).weak());
