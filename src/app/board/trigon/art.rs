@@ -1,0 +1,323 @@
+//! Trigon's art: the hexagon of pale triangles in its dark frame, the starting points marked with a
+//! dot, each placed piece in its colour with darker edges, a light dot on the last piece placed, the
+//! attach points of the colour to move on request, and the camera fit between the two panels.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::picking::Pickable;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::egui;
+
+use super::entities::{Frame, PlacedPiece, TrigonCell, last_placement};
+use super::ghost::Selection;
+use crate::app::Screen;
+use crate::app::board::{BoardPiece, fit_board, reconcile};
+use crate::app::games::Swatch;
+use crate::app::hud::{LeftPanelWidth, PanelWidth};
+use crate::app::model::{Model, Step};
+use crate::rules::geometry::polyiamond::Tri;
+use crate::rules::geometry::trigon::TrigonBoard;
+use crate::rules::trigon::Trigon;
+
+/// A triangle's side in world units (one unit is one pixel at camera scale 1).
+pub const SIDE: f32 = 40.0;
+/// A triangle's height in world units.
+pub const HEIGHT: f32 = SIDE * 0.866_025_4;
+
+/// The colours in play order, as sRGB bytes: Blue, Yellow, Red, Green.
+const PALETTE: [[u8; 3]; 4] = [[0x2f, 0x6f, 0xd8], [0xe9, 0xbe, 0x22], [0xd9, 0x3f, 0x37], [0x2f, 0xa5, 0x4a]];
+
+/// Colour `colour`'s (`0..4`) sRGB bytes scaled towards white (`t > 0`) or black (`t < 0`).
+pub fn shade(colour: usize, t: f32) -> Color {
+    let [r, g, b] = PALETTE[colour].map(|v| v as f32 / 255.0);
+    let f = |v: f32| if t >= 0.0 { v + (1.0 - v) * t } else { v * (1.0 + t) };
+    Color::srgb(f(r), f(g), f(b))
+}
+
+/// Colour `colour`'s (`0..4`) swatch in the panels: its face, and an outline darker by 45 %.
+pub fn colour_swatch(colour: usize) -> Swatch {
+    let [r, g, b] = PALETTE[colour];
+    let [dr, dg, db] = PALETTE[colour].map(|v| (v as f32 * 0.55) as u8);
+    (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(dr, dg, db))
+}
+
+/// How far the shape grid's columns are from the board's (0 or 1, `geometry::trigon`), as the
+/// board's own cell 0 tells it.
+fn shift(board: &TrigonBoard) -> f32 {
+    (board.tri(0).x - i32::from(board.xy[0].0)) as f32
+}
+
+/// A point of the shape grid (`x` in half sides, `y` in rows) in world coordinates, the board
+/// centred on the origin.
+pub fn world(board: &TrigonBoard, x: f32, y: f32) -> Vec2 {
+    let n = board.side as f32;
+    Vec2::new((x - (2.0 * n - 1.0 + shift(board))) * SIDE / 2.0, -(y - n) * HEIGHT)
+}
+
+/// A triangle's corners in world coordinates.
+pub fn tri_corners(board: &TrigonBoard, t: Tri) -> [Vec2; 3] {
+    t.corners().map(|(x, y)| world(board, x as f32, y as f32))
+}
+
+/// The centre of a cell in world coordinates.
+pub fn cell_center(board: &TrigonBoard, cell: usize) -> Vec2 {
+    let c = tri_corners(board, board.tri(cell));
+    (c[0] + c[1] + c[2]) / 3.0
+}
+
+/// The centre of a group of cells (a placement) in world coordinates.
+pub fn cells_center(board: &TrigonBoard, cells: &[u16]) -> Vec2 {
+    cells.iter().map(|&c| cell_center(board, c as usize)).sum::<Vec2>() / cells.len() as f32
+}
+
+/// A mesh of triangles (world corners), each shrunk towards its centre by `shrink`, relative to
+/// `origin`.
+pub fn triangles_mesh(tris: &[[Vec2; 3]], shrink: f32, origin: Vec2) -> Mesh {
+    let mut positions = Vec::with_capacity(tris.len() * 3);
+    for t in tris {
+        let centre = (t[0] + t[1] + t[2]) / 3.0;
+        let mut t = t.map(|p| centre + (p - centre) * shrink - origin);
+        // Counter-clockwise, as the 2D pipeline expects.
+        if (t[1] - t[0]).perp_dot(t[2] - t[0]) < 0.0 {
+            t.swap(1, 2);
+        }
+        positions.extend(t.iter().map(|p| [p.x, p.y, 0.0]));
+    }
+    let count = positions.len();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_indices(Indices::U32((0..count as u32).collect()))
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; count])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; count])
+}
+
+/// A convex polygon's mesh (a fan), counter-clockwise.
+fn polygon_mesh(points: &[Vec2]) -> Mesh {
+    let centre = points.iter().sum::<Vec2>() / points.len() as f32;
+    let tris: Vec<[Vec2; 3]> = (0..points.len()).map(|k| [centre, points[k], points[(k + 1) % points.len()]]).collect();
+    triangles_mesh(&tris, 1.0, Vec2::ZERO)
+}
+
+/// Meshes and materials shared by the board's entities.
+#[derive(Resource)]
+struct Art {
+    up: Handle<Mesh>,
+    down: Handle<Mesh>,
+    dot: Handle<Mesh>,
+    cell: Handle<ColorMaterial>,
+    start: Handle<ColorMaterial>,
+    dot_colour: Handle<ColorMaterial>,
+    frame: Handle<ColorMaterial>,
+    /// Per colour: the piece's face, its edges, and an attach point's tint.
+    face: [Handle<ColorMaterial>; 4],
+    edge: [Handle<ColorMaterial>; 4],
+    attach: [Handle<ColorMaterial>; 4],
+    last: Handle<ColorMaterial>,
+}
+
+impl FromWorld for Art {
+    fn from_world(world: &mut World) -> Self {
+        let mut meshes = world.resource_mut::<Assets<Mesh>>();
+        let up_tri = [
+            Vec2::new(0.0, HEIGHT * 2.0 / 3.0),
+            Vec2::new(-SIDE / 2.0, -HEIGHT / 3.0),
+            Vec2::new(SIDE / 2.0, -HEIGHT / 3.0),
+        ];
+        let down_tri = up_tri.map(|p| Vec2::new(p.x, -p.y));
+        let up = meshes.add(triangles_mesh(&[up_tri], 0.9, Vec2::ZERO));
+        let down = meshes.add(triangles_mesh(&[down_tri], 0.9, Vec2::ZERO));
+        let dot = meshes.add(Circle::new(SIDE * 0.11).mesh().resolution(24));
+        let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
+        let mut add = |c: Color| materials.add(ColorMaterial::from_color(c));
+        Art {
+            up,
+            down,
+            dot,
+            cell: add(Color::srgb_u8(0xdc, 0xd6, 0xc8)),
+            start: add(Color::srgb_u8(0xc4, 0xbb, 0xa8)),
+            dot_colour: add(Color::srgb_u8(0x6e, 0x65, 0x58)),
+            frame: add(Color::srgb_u8(0x5c, 0x53, 0x49)),
+            face: [0, 1, 2, 3].map(|c| add(shade(c, 0.0))),
+            edge: [0, 1, 2, 3].map(|c| add(shade(c, -0.45))),
+            attach: [0, 1, 2, 3].map(|c| add(shade(c, 0.55))),
+            last: add(Color::srgb_u8(0xfa, 0xfa, 0xf5)),
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Art>()
+        .add_observer(dress_cell)
+        .add_observer(dress_piece)
+        .add_observer(dress_frame)
+        .add_systems(
+            Update,
+            (paint_cells, mark_last)
+                .after(super::entities::sync)
+                .in_set(Step::View)
+                .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+        )
+        .add_systems(PostUpdate, fit_camera.run_if(resource_exists::<Model<Trigon>>));
+}
+
+fn dress_cell(
+    add: On<Add, TrigonCell>,
+    cells: Query<&TrigonCell>,
+    art: Res<Art>,
+    model: Option<Res<Model<Trigon>>>,
+    mut commands: Commands,
+) {
+    let (Ok(cell), Some(model)) = (cells.get(add.entity), model) else { return };
+    let up = model.game.tables().board.is_up(cell.cell);
+    let material = if cell.start { &art.start } else { &art.cell };
+    let mut entity = commands.entity(add.entity);
+    entity.insert((Mesh2d(if up { art.up.clone() } else { art.down.clone() }), MeshMaterial2d(material.clone())));
+    if cell.start {
+        entity.with_child((
+            Mesh2d(art.dot.clone()),
+            MeshMaterial2d(art.dot_colour.clone()),
+            Transform::from_xyz(0.0, 0.0, 0.1),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+fn dress_piece(
+    add: On<Add, PlacedPiece>,
+    pieces: Query<(&PlacedPiece, &Transform)>,
+    art: Res<Art>,
+    model: Option<Res<Model<Trigon>>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut commands: Commands,
+) {
+    let (Ok((piece, transform)), Some(model)) = (pieces.get(add.entity), model) else { return };
+    let tables = model.game.tables();
+    let board = tables.board;
+    let tris: Vec<[Vec2; 3]> = tables.placements[piece.placement as usize]
+        .cells
+        .iter()
+        .map(|&c| tri_corners(board, board.tri(c as usize)))
+        .collect();
+    let origin = transform.translation.truncate();
+    let colour = piece.colour as usize;
+    commands
+        .entity(add.entity)
+        .insert((
+            Mesh2d(meshes.add(triangles_mesh(&tris, 0.8, origin))),
+            MeshMaterial2d(art.face[colour].clone()),
+            Pickable::IGNORE,
+        ))
+        .with_child((
+            Mesh2d(meshes.add(triangles_mesh(&tris, 0.97, origin))),
+            MeshMaterial2d(art.edge[colour].clone()),
+            Transform::from_xyz(0.0, 0.0, -0.05),
+            Pickable::IGNORE,
+        ));
+}
+
+/// The frame: a hexagon a little larger than the board, behind the cells.
+fn dress_frame(
+    add: On<Add, Frame>,
+    art: Res<Art>,
+    model: Option<Res<Model<Trigon>>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut commands: Commands,
+) {
+    let Some(model) = model else { return };
+    let board = model.game.tables().board;
+    let (n, shift) = (board.side as f32, shift(board));
+    // The hexagon's corners in the shape grid, pushed out a little from its centre, clockwise.
+    let points = [
+        (shift - 1.0, n),
+        (n - 1.0 + shift, 2.0 * n),
+        (3.0 * n - 1.0 + shift, 2.0 * n),
+        (4.0 * n - 1.0 + shift, n),
+        (3.0 * n - 1.0 + shift, 0.0),
+        (n - 1.0 + shift, 0.0),
+    ]
+    .map(|(x, y)| world(board, x, y) * 1.025);
+    commands.entity(add.entity).insert((
+        Mesh2d(meshes.add(polygon_mesh(&points))),
+        MeshMaterial2d(art.frame.clone()),
+        Pickable::IGNORE,
+    ));
+}
+
+/// Attach points of the colour to move (the rules' [`Trigon::attach_points`],
+/// `docs/rules/trigon.md` §Play), tinted in its colour when asked for.
+fn paint_cells(
+    model: Res<Model<Trigon>>,
+    selection: Res<Selection>,
+    art: Res<Art>,
+    mut cells: Query<(&TrigonCell, &mut MeshMaterial2d<ColorMaterial>)>,
+    mut shown: Local<Option<(u64, bool)>>,
+) {
+    let key = (model.revision, selection.show_attach);
+    if *shown == Some(key) && !model.is_changed() {
+        return;
+    }
+    let colour = model.game.colour_to_move();
+    let attach = colour.filter(|_| selection.show_attach).map(|c| (c, model.game.attach_points(c)));
+    for (cell, mut material) in &mut cells {
+        let want = match &attach {
+            Some((c, points)) if points.contains(cell.cell) => &art.attach[*c],
+            _ if cell.start => &art.start,
+            _ => &art.cell,
+        };
+        if material.0 != *want {
+            material.0 = want.clone();
+        }
+    }
+    *shown = Some(key);
+}
+
+/// A small light dot on the last piece placed, on its cell nearest the piece's centre.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct LastMark {
+    cell: usize,
+}
+
+fn mark_last(model: Res<Model<Trigon>>, marks: Query<(Entity, &LastMark)>, art: Res<Art>, mut commands: Commands) {
+    let board = model.game.tables().board;
+    let wanted = last_placement(&model).and_then(|placement| {
+        let cells = &model.game.tables().placements[placement as usize].cells;
+        let centre = cells_center(board, cells);
+        let distance = |c: u16| cell_center(board, c as usize).distance(centre);
+        cells.iter().copied().min_by(|&a, &b| distance(a).total_cmp(&distance(b)))
+    });
+    reconcile(
+        &mut commands,
+        marks.iter().map(|(e, m)| (e, *m)),
+        wanted.map(|cell| LastMark { cell: cell as usize }),
+        |commands, entity, _| commands.entity(entity).despawn(),
+        |commands, mark| {
+            commands.spawn((
+                mark,
+                BoardPiece,
+                DespawnOnExit(Screen::Playing),
+                Mesh2d(art.dot.clone()),
+                MeshMaterial2d(art.last.clone()),
+                Transform::from_translation(cell_center(board, mark.cell).extend(4.0)),
+                Pickable::IGNORE,
+            ));
+        },
+    );
+}
+
+/// Scales and shifts the camera so the board (of the model's side) fills the space between the two
+/// panels.
+fn fit_camera(
+    model: Res<Model<Trigon>>,
+    right: Option<Res<PanelWidth>>,
+    left: Option<Res<LeftPanelWidth>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let n = model.game.tables().board.side as f32;
+    let right = right.map_or(0.0, |p| p.0);
+    let left = left.map_or(0.0, |p| p.0);
+    let board_w = 2.0 * n * SIDE + 2.2 * SIDE;
+    let board_h = 2.0 * n * HEIGHT + 1.9 * SIDE;
+    fit_board(camera, &window, [left, right], Vec2::new(board_w, board_h), 0.0);
+}

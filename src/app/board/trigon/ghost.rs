@@ -1,0 +1,198 @@
+//! The piece a person holds ([`Selection`]): its orientation, where it lies under the pointer
+//! ([`ghost_tris`]), the placement it makes there ([`placement_at`], which the press plays), and
+//! its ghost on the board, snapped to the grid and tinted legal (in the colour) or illegal (grey).
+
+use std::collections::HashSet;
+
+use bevy::picking::Pickable;
+use bevy::prelude::*;
+
+use super::art::{shade, tri_corners, triangles_mesh};
+use crate::app::Screen;
+use crate::app::board::Hovered;
+use crate::app::model::{Model, Step};
+use crate::rules::Game;
+use crate::rules::geometry::polyiamond::{Tri, normalize, transform};
+use crate::rules::geometry::trigon::TrigonBoard;
+use crate::rules::trigon::{Tables, Trigon, TrigonMove};
+
+/// The piece the person to move holds, its orientation, and whether attach points are shown.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// The piece (`0..22`), if one is chosen.
+    pub piece: Option<u8>,
+    /// The orientation: symmetry `0..12` of the grid (`k % 6` turns by 60°, flipped if `k >= 6`)
+    /// applied to the piece's canonical shape.
+    pub symmetry: u8,
+    /// The colour the piece was chosen for; a selection for another colour is dropped.
+    pub colour: u8,
+    /// Show the attach points of the colour to move.
+    pub show_attach: bool,
+}
+
+impl Selection {
+    /// Turned by 60° (`steps` may be negative).
+    pub fn rotated(self, steps: i32) -> Selection {
+        let (r, flipped) = (self.symmetry as i32 % 6, self.symmetry >= 6);
+        let r = (r + steps).rem_euclid(6) as u8;
+        Selection { symmetry: r + if flipped { 6 } else { 0 }, ..self }
+    }
+
+    /// Flipped about the vertical axis of the screen (reflecting after a turn `r` is the reflection
+    /// followed by the turn `-r`).
+    pub fn flipped(self) -> Selection {
+        let (r, flipped) = (self.symmetry as i32 % 6, self.symmetry >= 6);
+        let r = ((6 - r) % 6) as u8;
+        // The symmetry maps reflect in the horizontal axis; three turns more make it the vertical one.
+        let sel = Selection { symmetry: r + if flipped { 0 } else { 6 }, ..self };
+        sel.rotated(3)
+    }
+}
+
+/// The shape of `piece` (`0..22`) in orientation `symmetry` (`0..12`, as [`Selection::symmetry`]),
+/// normalised.
+pub fn oriented(tables: &Tables, piece: usize, symmetry: u8) -> Vec<Tri> {
+    let shape: Vec<Tri> = tables.pieces[piece].iter().map(|&t| transform(symmetry as usize, t)).collect();
+    normalize(&shape)
+}
+
+/// The centroid of a triangle in point coordinates (`x` half sides, `y` rows).
+fn tri_centroid(t: Tri) -> Vec2 {
+    let c = t.corners();
+    Vec2::new((c[0].0 + c[1].0 + c[2].0) as f32 / 3.0, (c[0].1 + c[1].1 + c[2].1) as f32 / 3.0)
+}
+
+/// Where the selected piece lies with its centre at `anchor`: its triangles in the shape grid
+/// (some may be off the board). The triangle nearest the piece's centre that points the way the
+/// anchor cell points goes on the anchor; a 1-triangle piece pointing the other way is turned.
+pub fn ghost_tris(board: &TrigonBoard, shape: &[Tri], anchor: usize) -> Vec<Tri> {
+    let target = board.tri(anchor);
+    let centre = shape.iter().map(|&t| tri_centroid(t)).sum::<Vec2>() / shape.len() as f32;
+    let best = shape
+        .iter()
+        .filter(|t| t.is_up() == target.is_up())
+        .min_by(|a, b| tri_centroid(**a).distance(centre).total_cmp(&tri_centroid(**b).distance(centre)));
+    match best {
+        Some(a) => shape.iter().map(|t| Tri::new(t.x + target.x - a.x, t.y + target.y - a.y)).collect(),
+        // Only the 1-triangle piece has a single direction: it takes the anchor's.
+        None => vec![target],
+    }
+}
+
+/// The placement the selected piece would make at `anchor` (the rules'
+/// [`Tables::placement_by_cells`] of the cells it lies on); whether it is legal is the model's
+/// question. `Err` says why there is none.
+///
+/// # Errors
+/// No piece chosen, or the piece would stick out of the board.
+pub fn placement_at(model: &Model<Trigon>, selection: &Selection, anchor: usize) -> Result<TrigonMove, String> {
+    let tables = model.game.tables();
+    let piece = selection.piece.ok_or("choose a piece first (in the panel on the left)")?;
+    let shape = oriented(tables, piece as usize, selection.symmetry);
+    let mut cells = Vec::with_capacity(shape.len());
+    for t in ghost_tris(tables.board, &shape, anchor) {
+        cells.push(tables.board.cell_of(t).ok_or("the piece would stick out of the board")? as u16);
+    }
+    tables.placement_by_cells(&cells).map(TrigonMove).ok_or_else(|| "not a placement of this piece".to_string())
+}
+
+/// The ghost: the selected piece under the pointer.
+#[derive(Component)]
+struct Ghost;
+
+/// The ghost's mesh and its two tints.
+#[derive(Resource)]
+struct GhostArt {
+    mesh: Handle<Mesh>,
+    legal: [Handle<ColorMaterial>; 4],
+    illegal: Handle<ColorMaterial>,
+}
+
+impl FromWorld for GhostArt {
+    fn from_world(world: &mut World) -> Self {
+        let mesh = world.resource_mut::<Assets<Mesh>>().add(triangles_mesh(&[], 1.0, Vec2::ZERO));
+        let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
+        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.2))));
+        let illegal = materials.add(ColorMaterial::from(Color::srgba_u8(0x4a, 0x4a, 0x50, 170)));
+        GhostArt { mesh, legal, illegal }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<GhostArt>().add_systems(OnEnter(Screen::Playing), spawn_ghost).add_systems(
+        Update,
+        ghost
+            .after(super::entities::sync)
+            .in_set(Step::View)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+    );
+}
+
+fn spawn_ghost(mut commands: Commands, art: Res<GhostArt>) {
+    commands.spawn((
+        Ghost,
+        DespawnOnExit(Screen::Playing),
+        Mesh2d(art.mesh.clone()),
+        MeshMaterial2d(art.illegal.clone()),
+        Transform::from_xyz(0.0, 0.0, 5.0),
+        Visibility::Hidden,
+        Pickable::IGNORE,
+    ));
+}
+
+/// The legal placements of the position, computed once per revision.
+#[derive(Default)]
+struct LegalCache {
+    revision: Option<u64>,
+    moves: HashSet<u16>,
+}
+
+/// What the ghost was drawn for: piece, orientation, anchor cell, model revision.
+type GhostKey = (Option<u8>, u8, Option<usize>, u64);
+
+/// Shows the selected piece under the pointer while a person is to move, snapped to the grid,
+/// tinted by legality.
+#[allow(clippy::too_many_arguments)]
+fn ghost(
+    model: Res<Model<Trigon>>,
+    selection: Res<Selection>,
+    hovered: Res<Hovered>,
+    art: Res<GhostArt>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut ghosts: Query<(&mut Visibility, &mut MeshMaterial2d<ColorMaterial>), With<Ghost>>,
+    mut legal: Local<LegalCache>,
+    mut shown: Local<Option<GhostKey>>,
+) {
+    let Ok((mut visibility, mut material)) = ghosts.single_mut() else { return };
+    let key = (selection.piece, selection.symmetry, hovered.0, model.revision);
+    if *shown == Some(key) {
+        return;
+    }
+    *shown = Some(key);
+    let board = model.game.tables().board;
+    let (Some(piece), Some(anchor), Some(colour)) = (selection.piece, hovered.0, model.game.colour_to_move()) else {
+        *visibility = Visibility::Hidden;
+        return;
+    };
+    if anchor >= board.cells() || !model.human_to_move() {
+        *visibility = Visibility::Hidden;
+        return;
+    }
+    if legal.revision != Some(model.revision) {
+        let mut moves = Vec::new();
+        model.game.legal_moves(&mut moves);
+        legal.moves = moves.iter().map(|m| m.0).collect();
+        legal.revision = Some(model.revision);
+    }
+    let shape = oriented(model.game.tables(), piece as usize, selection.symmetry);
+    let tris: Vec<[Vec2; 3]> = ghost_tris(board, &shape, anchor).into_iter().map(|t| tri_corners(board, t)).collect();
+    let ok = placement_at(&model, &selection, anchor).is_ok_and(|mv| legal.moves.contains(&mv.0));
+    if let Some(mut mesh) = meshes.get_mut(&art.mesh) {
+        *mesh = triangles_mesh(&tris, 0.86, Vec2::ZERO);
+    }
+    let want = if ok { &art.legal[colour] } else { &art.illegal };
+    if material.0 != *want {
+        material.0 = want.clone();
+    }
+    *visibility = Visibility::Inherited;
+}
