@@ -9,7 +9,6 @@ use super::ghost::{Selection, placement_at};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
-use crate::app::games::AppGame;
 use crate::app::input::KeyAction;
 use crate::app::model::{Model, MoveIntent, Status, Step};
 use crate::rules::Game;
@@ -92,12 +91,8 @@ fn clicks(
     mut intents: MessageWriter<MoveIntent<TrigonMove>>,
 ) {
     for press in presses.read() {
-        if model.game.outcome().is_some() {
-            *status = Status::error(model.game.over_text());
-            continue;
-        }
-        if !model.human_to_move() {
-            *status = Status::error("the AI is to move: wait, or press Move now");
+        if let Err(why) = model.person_may_move() {
+            *status = Status::error(why);
             continue;
         }
         match placement_at(&model, &selection, press.cell) {
