@@ -113,7 +113,6 @@ function check(ok, what) {
   console.log(`ok   ${stamp()} ${what}`);
 }
 const note = (what) => console.log(`note ${stamp()} ${what}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function withTimeout(promise, seconds, what) {
   let timer;
   const limit = new Promise((_, reject) => {
@@ -255,6 +254,7 @@ function section(name) {
   }, minutes * 60000);
   const t0 = Date.now();
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: flags });
+  console.log(`Chromium ${browser.version()}, playwright-core ${require("playwright-core/package.json").version}; LEVELS ${levels.join(" ")}; games ${GAMES.map((g) => g.id).join(" ")}`);
   try {
     // 1. First frame, start screen.
     section("start screen");
