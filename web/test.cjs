@@ -451,9 +451,15 @@ function section(name) {
       const [th, idle] = [frames.thinking, frames.idle];
       console.log(`level ${level}: played ${s.moves[1]} after ${seconds.toFixed(1)} s; frames while thinking: ${th.frames}, p50 ${th.p50_ms?.toFixed(1)} ms, p99 ${th.p99_ms?.toFixed(1)} ms, max ${th.max_ms?.toFixed(1)} ms; idle: ${idle.frames}, p50 ${idle.p50_ms?.toFixed(1)} ms, p99 ${idle.p99_ms?.toFixed(1)} ms`);
       // Software rendering makes every frame slow here (and from one page to the next ±10 %); what the
-      // search may add is its slice, ≤ 8 ms.
-      check(th.frames > 0 && th.p50_ms <= 1.2 * idle.p50_ms + 8 && th.max_ms < 2000,
-        `level ${level}: the page kept drawing while the AI thought (median frame ${th.p50_ms?.toFixed(0)} ms vs ${idle.p50_ms?.toFixed(0)} ms idle, longest ${th.max_ms?.toFixed(0)} ms)`);
+      // search may add is its slice, ≤ 8 ms. A median wants a few frames: the low levels think for
+      // one or two (one of them may draw the move), so there only the longest frame is checked.
+      if (th.frames >= 5) {
+        check(th.p50_ms <= 1.2 * idle.p50_ms + 8 && th.max_ms < 2000,
+          `level ${level}: the page kept drawing while the AI thought (median frame ${th.p50_ms?.toFixed(0)} ms vs ${idle.p50_ms?.toFixed(0)} ms idle, longest ${th.max_ms?.toFixed(0)} ms)`);
+      } else {
+        check(th.frames > 0 && th.max_ms < 2000,
+          `level ${level}: the page kept drawing while the AI thought (${th.frames} frame(s), longest ${th.max_ms?.toFixed(0)} ms; too few for a median)`);
+      }
       if (level === levels[levels.length - 1]) await page.screenshot({ path: `${out}/ai-level-${level}.png` });
       await page.close();
       page = null;
