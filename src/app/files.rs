@@ -1,12 +1,12 @@
-//! Saved games: JSON records in a folder under the user's data directory (`TRIBOARD_DATA_DIR`
-//! overrides it, for tests and screenshots), or in the browser's `localStorage`. Either way a saved
+//! Saved games: JSON records in the `games` folder of the user's data folder (`TRIBOARD_DATA_DIR`
+//! overrides the data folder, for tests and screenshots), or in the browser's `localStorage`. Either way a saved
 //! game is known by its name, `<game>-<YYYYMMDD-HHMMSS>.json` (UTC); Blokus Trigon games may also
 //! be saved in Pentobi's format, `.blksgf`, and either format loads.
 
 #[cfg(target_arch = "wasm32")]
 pub use super::web::storage::{list, location, read, save_as};
 #[cfg(not(target_arch = "wasm32"))]
-pub use folder::{list, location, read, save_as};
+pub use folder::{data_dir, list, location, read, save_as};
 
 use crate::rules::record::Record;
 use crate::rules::trigon::sgf;
@@ -85,14 +85,20 @@ mod folder {
     use super::Format;
     use crate::rules::record::Record;
 
-    /// The folder saved games go to (created on first save).
-    pub fn games_dir() -> PathBuf {
+    /// The app's data folder: `TRIBOARD_DATA_DIR`, else the user's (`~/.local/share/triboard` on
+    /// Linux), else `triboard-data` in the working folder. It holds `games/` and `settings.json`.
+    pub fn data_dir() -> PathBuf {
         if let Some(dir) = std::env::var_os("TRIBOARD_DATA_DIR") {
             return PathBuf::from(dir);
         }
         directories::ProjectDirs::from("org", "triboard", "triboard")
-            .map(|dirs| dirs.data_dir().join("games"))
-            .unwrap_or_else(|| PathBuf::from("triboard-games"))
+            .map(|dirs| dirs.data_dir().to_path_buf())
+            .unwrap_or_else(|| PathBuf::from("triboard-data"))
+    }
+
+    /// The folder saved games go to (created on first save).
+    pub fn games_dir() -> PathBuf {
+        data_dir().join("games")
     }
 
     /// Where saved games go, for people: the folder.
@@ -113,15 +119,14 @@ mod folder {
         Ok(path.display().to_string())
     }
 
-    /// The names of the saved games, newest first (the name starts with the date).
+    /// The names of the saved games, newest first ([`super::newest_first`]).
     pub fn list() -> Vec<String> {
         let Ok(entries) = std::fs::read_dir(games_dir()) else { return Vec::new() };
         let mut names: Vec<String> = entries
             .filter_map(|e| e.ok()?.file_name().into_string().ok())
             .filter(|name| super::is_saved_game(name))
             .collect();
-        names.sort();
-        names.reverse();
+        super::newest_first(&mut names);
         names
     }
 
@@ -135,6 +140,28 @@ mod folder {
         let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         super::parse(&text)
     }
+}
+
+/// The time stamp in a saved game's name, `YYYYMMDD-HHMMSS` (UTC), if it has one: the name is
+/// `<game id>-<stamp>[-<k>].<ext>` and game ids hold dashes too.
+pub fn stamp_of(name: &str) -> Option<&str> {
+    let b = name.as_bytes();
+    (0..b.len().saturating_sub(14)).find_map(|at| {
+        let s = &b[at..at + 15];
+        let digits = |r: std::ops::Range<usize>| s[r].iter().all(u8::is_ascii_digit);
+        (digits(0..8) && s[8] == b'-' && digits(9..15) && (at == 0 || b[at - 1] == b'-')).then(|| &name[at..at + 15])
+    })
+}
+
+/// "2026-11-24 02:33" (UTC) from a stamp of [`stamp_of`].
+pub fn date_of(stamp: &str) -> String {
+    format!("{}-{}-{} {}:{}", &stamp[0..4], &stamp[4..6], &stamp[6..8], &stamp[9..11], &stamp[11..13])
+}
+
+/// Sorts saved games' names newest first: by the time stamp in the name, then by the name (a
+/// `-2` twin after its first); names without a stamp last, by name.
+pub fn newest_first(names: &mut [String]) {
+    names.sort_by(|a, b| stamp_of(b).cmp(&stamp_of(a)).then_with(|| b.cmp(a)));
 }
 
 /// `YYYYMMDD-HHMMSS` for seconds since the Unix epoch (civil-from-days, proleptic Gregorian).
@@ -155,6 +182,35 @@ fn utc_stamp(secs: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn newest_first_sorts_by_the_stamp_not_the_game() {
+        let mut names: Vec<String> = [
+            "trisq-20261101-120000.json",
+            "trike-20261124-010203.json",
+            "tri-it-out-20261120-000000.json",
+            "trigon-2-20261124-010203-2.blksgf",
+            "odd.json",
+            "trigon-2-20261124-010203.blksgf",
+        ]
+        .map(String::from)
+        .to_vec();
+        super::newest_first(&mut names);
+        assert_eq!(
+            names,
+            [
+                "trike-20261124-010203.json",
+                "trigon-2-20261124-010203.blksgf",
+                "trigon-2-20261124-010203-2.blksgf",
+                "tri-it-out-20261120-000000.json",
+                "trisq-20261101-120000.json",
+                "odd.json",
+            ]
+        );
+        assert_eq!(super::stamp_of("trigon-2-20261124-010203-2.blksgf"), Some("20261124-010203"));
+        assert_eq!(super::date_of("20261124-010203"), "2026-11-24 01:02");
+        assert_eq!(super::stamp_of("trike-2026.json"), None);
+    }
+
     #[test]
     fn stamp() {
         assert_eq!(super::utc_stamp(0), "19700101-000000");

@@ -66,8 +66,8 @@ pub trait AppGame: Knowledge {
     }
     /// What a person to move should do.
     fn hint(model: &Model<Self>) -> String;
-    /// Buttons of the game's own (Trike: Swap).
-    fn actions(_ui: &mut egui::Ui, _model: &Model<Self>, _intents: &mut MessageWriter<MoveIntent<Self::Move>>) {}
+    /// Buttons of the game's own (Trike: Swap), below the status; a press adds its move to `intents`.
+    fn actions(_ui: &mut egui::Ui, _model: &Model<Self>, _intents: &mut Vec<MoveIntent<Self::Move>>) {}
     /// The rules window's text (`docs/rules/<game>.md` in a player's words).
     fn rules(ui: &mut egui::Ui);
     /// The game-over window below its winner line: scores and how they came about.
@@ -78,10 +78,9 @@ pub trait AppGame: Knowledge {
     fn move_label(before: &Self, mv: Self::Move) -> String {
         before.move_text(mv)
     }
-    /// Moves per row of the move list.
-    const PLIES_PER_ROW: usize = 2;
-    /// Moves in the move list's first row (at most [`AppGame::PLIES_PER_ROW`]).
-    const FIRST_ROW_PLIES: usize = Self::PLIES_PER_ROW;
+    /// Turns per row of the move list: a round, so that each column is one seat's (Trigon's four
+    /// colours may take one row each where four do not fit).
+    const TURNS_PER_ROW: usize = 2;
     /// The game also saves in Pentobi's format (`.blksgf`).
     const SGF: bool = false;
     /// The result is a score to show; false where it only says who won (Trisq's connection), and

@@ -1,4 +1,5 @@
-//! The start screen (egui): the game, its options and who plays each seat.
+//! The start screen (egui): the game, its options and who plays each seat, remembered per entry
+//! between launches ([`Settings`]); Start, Resume (the game Menu left) and Load….
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -6,10 +7,15 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::Screen;
 use super::games::{AppGame, ForEachGame, each_game};
 use super::hud::UiRects;
+use super::hud::side::confirm_drop;
+use super::load_dialog::LoadDialog;
 use super::model::Status;
-use super::setup::{GameOptions, Setup};
+use super::settings::{EntrySettings, SeatChoice, Settings};
+use super::setup::{GameOptions, Setup, Suspended};
+use super::share::OpenRecord;
 use crate::ai::Level;
 use crate::ai::Seat;
+use crate::rules::record::Record;
 
 /// One entry of the start screen's game list, whatever its game type: built from the registry.
 struct Entry {
@@ -23,6 +29,13 @@ struct Entry {
     summary: &'static str,
     /// The options rows ([`AppGame::options_ui`]), on the options as JSON.
     options_ui: fn(&mut egui::Ui, &mut serde_json::Value),
+    /// Each seat's choice.
+    choices: Vec<SeatChoice>,
+}
+
+/// A new game's seats: the first a person's, the others AI level 3.
+fn default_seats(n: usize) -> Vec<SeatChoice> {
+    (0..n).map(|k| SeatChoice { ai: k > 0, level: 3 }).collect()
 }
 
 /// The options rows of game type `G`, on its options as JSON.
@@ -35,40 +48,126 @@ fn options_ui<G: AppGame>(ui: &mut egui::Ui, value: &mut serde_json::Value) {
     }
 }
 
-/// The start screen's choices while it is open.
+/// The start screen's choices: the entries of the game list, each with its own options and seats,
+/// and the chosen one.
 #[derive(Resource)]
-struct Choices {
+pub struct Choices {
     entries: Vec<Entry>,
     /// The chosen entry.
     game: usize,
-    ai: [bool; 4],
-    level: [u8; 4],
 }
 
-impl Default for Choices {
-    fn default() -> Self {
-        struct Entries(Vec<Entry>);
-        impl ForEachGame for Entries {
+impl Choices {
+    /// Every entry of the registry, with the choices `settings` remember (an option or seat that no
+    /// longer fits its game is replaced by the default).
+    pub fn with_settings(settings: &Settings) -> Choices {
+        struct Entries<'a>(Vec<Entry>, &'a Settings);
+        impl ForEachGame for Entries<'_> {
             fn game<G: AppGame>(&mut self) {
                 for (name, options) in G::menu_entries() {
+                    let kept = self.1.entries.get(name);
+                    let mut game = GameOptions::of::<G>(&options);
+                    if let Some(kept) = kept
+                        && let Ok(options) = serde_json::from_value::<G::Options>(kept.options.clone())
+                        && G::new(&options).is_ok()
+                    {
+                        game = GameOptions::of::<G>(&options);
+                    }
+                    let seats = G::seat_names(&options);
+                    let mut choices = default_seats(seats.len());
+                    if let Some(kept) = kept {
+                        for (choice, kept) in choices.iter_mut().zip(&kept.seats) {
+                            if Level::new(kept.level).is_ok() {
+                                *choice = *kept;
+                            }
+                        }
+                    }
                     self.0.push(Entry {
                         name,
-                        game: GameOptions::of::<G>(&options),
-                        seats: G::seat_names(&options),
+                        game,
+                        seats,
                         summary: G::summary(&options),
                         options_ui: options_ui::<G>,
+                        choices,
                     });
                 }
             }
         }
-        let mut entries = Entries(Vec::new());
+        let mut entries = Entries(Vec::new(), settings);
         each_game(&mut entries);
-        Choices { entries: entries.0, game: 0, ai: [false, true, true, true], level: [3, 3, 3, 3] }
+        let entries = entries.0;
+        let game = settings.game.as_ref().and_then(|name| entries.iter().position(|e| e.name == name)).unwrap_or(0);
+        Choices { entries, game }
+    }
+
+    /// The choices as [`Settings`] keep them.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            game: Some(self.entries[self.game].name.to_string()),
+            entries: self
+                .entries
+                .iter()
+                .map(|e| {
+                    (e.name.to_string(), EntrySettings { options: e.game.options.clone(), seats: e.choices.clone() })
+                })
+                .collect(),
+        }
+    }
+
+    /// The names of the entries, in the list's order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.entries.iter().map(|e| e.name).collect()
+    }
+
+    /// Chooses the entry named `name`; false when there is none.
+    pub fn choose(&mut self, name: &str) -> bool {
+        match self.entries.iter().position(|e| e.name == name) {
+            Some(k) => {
+                self.game = k;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The chosen entry's seat choices, to change.
+    pub fn seats_mut(&mut self) -> &mut Vec<SeatChoice> {
+        &mut self.entries[self.game].choices
+    }
+
+    /// The chosen entry's game and options, to change.
+    pub fn game_mut(&mut self) -> &mut GameOptions {
+        &mut self.entries[self.game].game
+    }
+
+    /// The [`Setup`] that Start begins.
+    pub fn setup(&self) -> Setup {
+        let entry = &self.entries[self.game];
+        let seat = |c: &SeatChoice| match (c.ai, Level::new(c.level)) {
+            (true, Ok(level)) => Seat::Ai(level),
+            _ => Seat::Human,
+        };
+        Setup { game: entry.game.clone(), seats: entry.choices.iter().map(seat).collect() }
     }
 }
 
+/// What waits for "Drop the game you left?" on the start screen.
+enum Pending {
+    Start,
+    Open(Record),
+}
+
+/// The start screen's own state: the confirmation waiting, if any.
+#[derive(Resource, Default)]
+struct MenuState {
+    confirm: Option<Pending>,
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Choices>()
+    let choices = Choices::with_settings(app.world().resource::<Settings>());
+    app.insert_resource(choices)
+        .init_resource::<MenuState>()
+        .init_resource::<LoadDialog>()
         // Only what goes wrong on the start screen itself (a link that cannot be opened) shows there.
         .add_systems(OnEnter(Screen::Menu), |mut status: ResMut<Status>| *status = Status::default())
         .add_systems(EguiPrimaryContextPass, (style, start_screen.run_if(in_state(Screen::Menu))).chain());
@@ -103,81 +202,149 @@ pub(super) fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn start_screen(
     mut contexts: EguiContexts,
     mut choices: ResMut<Choices>,
+    mut settings: ResMut<Settings>,
     mut setup: ResMut<Setup>,
+    mut suspended: ResMut<Suspended>,
+    mut state: ResMut<MenuState>,
+    mut load: ResMut<LoadDialog>,
     status: Res<Status>,
     mut rects: ResMut<UiRects>,
+    mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx, "menu");
-    let mut start = false;
+    let (mut start, mut resume, mut open_load) = (false, false, false);
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space((ui.available_height() - 600.0).max(0.0) / 2.0);
-            ui.label(egui::RichText::new("triboard").size(44.0).strong());
-            ui.label(egui::RichText::new("abstract strategy games on triangle boards").size(16.0).weak());
-            ui.add_space(24.0);
-            egui::Frame::group(ui.style()).inner_margin(20.0).corner_radius(8.0).show(ui, |ui| {
-                ui.set_width(440.0);
-                egui::Grid::new("setup").num_columns(2).spacing([18.0, 14.0]).show(ui, |ui| {
-                    ui.label("Game");
-                    let choices = &mut *choices;
-                    egui::ComboBox::from_id_salt("game")
-                        .width(260.0)
-                        .height(420.0)
-                        .selected_text(choices.entries[choices.game].name)
-                        .show_ui(ui, |ui| {
-                            for (k, entry) in choices.entries.iter().enumerate() {
-                                ui.selectable_value(&mut choices.game, k, entry.name);
-                            }
-                        });
-                    ui.end_row();
-
-                    let entry = &mut choices.entries[choices.game];
-                    (entry.options_ui)(ui, &mut entry.game.options);
-                    ui.end_row();
-
-                    for (seat, name) in choices.entries[choices.game].seats.iter().enumerate() {
-                        ui.label(*name);
-                        ui.horizontal(|ui| {
-                            ui.radio_value(&mut choices.ai[seat], false, "Human");
-                            ui.radio_value(&mut choices.ai[seat], true, "AI");
-                            ui.add_space(6.0);
-                            ui.add_enabled_ui(choices.ai[seat], |ui| {
-                                ui.label(egui::RichText::new("level").weak());
-                                for level in Level::MIN..=Level::MAX {
-                                    ui.selectable_value(&mut choices.level[seat], level, level.to_string());
-                                }
-                            });
-                        });
-                        ui.end_row();
-                    }
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space((ui.available_height() - 620.0).max(0.0) / 2.0);
+                ui.label(egui::RichText::new("triboard").size(44.0).strong());
+                ui.label(egui::RichText::new("abstract strategy games on triangle boards").size(16.0).weak());
+                ui.add_space(20.0);
+                setup_form(ui, &mut choices);
+                ui.add_space(18.0);
+                // One row whose buttons never move: Resume is there, disabled, when no game was left.
+                let row = 160.0 * 3.0 + 2.0 * ui.spacing().item_spacing.x;
+                ui.allocate_ui_with_layout(egui::vec2(row, 44.0), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    let load_button = ui.add(egui::Button::new("Load…").min_size(egui::vec2(160.0, 40.0)));
+                    rects.set("menu load", load_button.rect);
+                    open_load = load_button.on_hover_text("Open a saved game").clicked();
+                    let button = egui::Button::new(egui::RichText::new("Start").size(20.0).strong())
+                        .min_size(egui::vec2(160.0, 40.0));
+                    let pressed = ui.add(button);
+                    rects.set("start", pressed.rect);
+                    start = pressed.clicked();
+                    let kept = suspended.game.as_ref();
+                    let hover = kept.map_or("No game was left with Menu".to_string(), |g| {
+                        format!("Back to {} as you left it ({} moves)", g.name, g.moves)
+                    });
+                    let resume_button = ui
+                        .add_enabled(kept.is_some(), egui::Button::new("Resume").min_size(egui::vec2(160.0, 40.0)))
+                        .on_hover_text(hover)
+                        .on_disabled_hover_text("No game was left with Menu");
+                    rects.set("resume", resume_button.rect);
+                    resume = resume_button.clicked();
                 });
+                if let Some(kept) = &suspended.game {
+                    ui.label(egui::RichText::new(format!("Left with Menu: {}, {} moves", kept.name, kept.moves)).weak());
+                }
+                ui.add_space(8.0);
+                // A share link or file that could not be opened says why here.
+                if status.error {
+                    ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(0xff, 0x7a, 0x6a)));
+                    ui.add_space(6.0);
+                }
+                ui.label(egui::RichText::new(choices.entries[choices.game].summary).weak());
             });
-            ui.add_space(20.0);
-            let button = egui::Button::new(egui::RichText::new("Start").size(20.0)).min_size(egui::vec2(160.0, 40.0));
-            let pressed = ui.add(button);
-            rects.set("start", pressed.rect);
-            start = pressed.clicked();
-            ui.add_space(10.0);
-            // A share link or file that could not be opened says why here.
-            if status.error {
-                ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(0xff, 0x7a, 0x6a)));
-                ui.add_space(6.0);
-            }
-            ui.label(egui::RichText::new(choices.entries[choices.game].summary).weak());
         });
     });
+    if open_load {
+        load.open();
+    }
+    if let Some(record) = load.show(ctx) {
+        state.confirm = Some(Pending::Open(record));
+    }
     if start {
-        let seat = |k: usize| {
-            if choices.ai[k] { Seat::Ai(Level::new(choices.level[k]).expect("slider range")) } else { Seat::Human }
-        };
-        let entry = &choices.entries[choices.game];
-        *setup = Setup { game: entry.game.clone(), seats: (0..entry.seats.len()).map(seat).collect() };
+        state.confirm = Some(Pending::Start);
+    }
+    // Starting or opening another game drops the one Menu left: ask first when it is unfinished.
+    if state.confirm.is_some() && suspended.unfinished() {
+        let kept = suspended.game.as_ref().expect("unfinished");
+        let what = format!("{} is unfinished: {} moves played.", kept.name, kept.moves);
+        match confirm_drop(ctx, &mut rects, "Drop the game you left?", &what, "Resume brings it back; Start or Open drops it.", "Drop it")
+        {
+            Some(true) => suspended.game = None,
+            Some(false) => state.confirm = None,
+            None => {}
+        }
+    }
+    if !suspended.unfinished() {
+        match state.confirm.take() {
+            Some(Pending::Start) => {
+                suspended.game = None;
+                *setup = choices.setup();
+                next.set(Screen::Playing);
+            }
+            Some(Pending::Open(record)) => {
+                suspended.game = None;
+                commands.insert_resource(OpenRecord(record));
+            }
+            None => {}
+        }
+    }
+    if resume && let Some(kept) = &suspended.game {
+        *setup = kept.setup.clone();
+        suspended.resume = true;
         next.set(Screen::Playing);
     }
+    let now = choices.settings();
+    if *settings != now {
+        *settings = now;
+    }
     Ok(())
+}
+
+/// The form: the game list, the chosen game's options, and each seat's person or AI and level.
+fn setup_form(ui: &mut egui::Ui, choices: &mut Choices) {
+    egui::Frame::group(ui.style()).inner_margin(20.0).corner_radius(8.0).show(ui, |ui| {
+        ui.set_width(460.0);
+        egui::Grid::new("setup").num_columns(2).spacing([18.0, 12.0]).show(ui, |ui| {
+            ui.label("Game");
+            egui::ComboBox::from_id_salt("game")
+                .width(270.0)
+                .height(420.0)
+                .selected_text(choices.entries[choices.game].name)
+                .show_ui(ui, |ui| {
+                    for (k, entry) in choices.entries.iter().enumerate() {
+                        ui.selectable_value(&mut choices.game, k, entry.name);
+                    }
+                });
+            ui.end_row();
+
+            let entry = &mut choices.entries[choices.game];
+            (entry.options_ui)(ui, &mut entry.game.options);
+            ui.end_row();
+
+            for (name, choice) in entry.seats.iter().zip(entry.choices.iter_mut()) {
+                ui.label(*name);
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut choice.ai, false, "Human");
+                    ui.radio_value(&mut choice.ai, true, "AI");
+                    ui.add_space(6.0);
+                    ui.add_enabled_ui(choice.ai, |ui| {
+                        ui.label(egui::RichText::new("level").weak());
+                        for level in Level::MIN..=Level::MAX {
+                            ui.selectable_value(&mut choice.level, level, level.to_string());
+                        }
+                    });
+                });
+                ui.end_row();
+            }
+        });
+    });
 }

@@ -15,8 +15,10 @@ pub mod games;
 pub mod hud;
 pub mod in_play;
 pub mod input;
+pub mod load_dialog;
 pub mod menu;
 pub mod model;
+pub mod settings;
 pub mod setup;
 pub mod share;
 #[cfg(target_arch = "wasm32")]
@@ -46,6 +48,7 @@ pub enum Screen {
 /// and a time source (both in `DefaultPlugins`; tests add `MinimalPlugins` and `StatesPlugin`).
 pub fn core_plugin(app: &mut App) {
     app.init_state::<Screen>();
+    settings::plugin(app);
     model::plugin(app);
     board::plugin(app);
     animation::plugin(app);
@@ -106,6 +109,7 @@ pub fn run() {
         commands.spawn(Camera2d);
     })
     .add_systems(Startup, open_at_launch)
+    .add_systems(Update, fit_window_to_monitor)
     .add_systems(Last, window_title);
     app.run();
 }
@@ -127,6 +131,33 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
     match read {
         Ok(record) => commands.insert_resource(share::OpenRecord(record)),
         Err(e) => *status = Status::error(format!("TRIBOARD_OPEN: {e}")),
+    }
+}
+
+/// The window opens at 1280×800 logical pixels; on a smaller screen it shrinks, once, to fit the
+/// monitor it is on (less room for a taskbar and the title bar) and is centred there. The panels
+/// narrow on small windows ([`hud::side::side_width`]) and egui zooms on large ones
+/// ([`hud::zoom_for`]).
+fn fit_window_to_monitor(
+    mut done: Local<bool>,
+    monitors: Query<(&bevy::window::Monitor, Has<bevy::window::PrimaryMonitor>)>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if *done || cfg!(target_arch = "wasm32") {
+        return;
+    }
+    let Some((monitor, _)) = monitors.iter().max_by_key(|(_, primary)| *primary) else { return };
+    let Ok(mut window) = windows.single_mut() else { return };
+    *done = true;
+    let scale = monitor.scale_factor.max(0.5) as f32;
+    let screen = Vec2::new(monitor.physical_width as f32, monitor.physical_height as f32) / scale;
+    let room = (screen - Vec2::new(24.0, 72.0)).max(Vec2::new(640.0, 400.0));
+    let size = window.size();
+    if size.x > room.x || size.y > room.y {
+        let fit = size.min(room).floor();
+        info!("the screen is {}x{}: the window opens at {}x{}", screen.x, screen.y, fit.x, fit.y);
+        window.resolution.set(fit.x, fit.y);
+        window.position = WindowPosition::Centered(MonitorSelection::Primary);
     }
 }
 

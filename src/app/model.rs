@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use super::Screen;
 use super::games::AppGame;
 use super::in_play::{InPlay, summarise};
-use super::setup::{GameOptions, Setup, start_game};
+use super::setup::{GameOptions, Setup, Suspended, start_game};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::Player;
@@ -206,8 +206,11 @@ pub enum Command {
     Undo,
     /// Replay an undone turn.
     Redo,
-    /// Back to the start screen.
+    /// Back to the start screen, dropping the game (the side panel asks first when it is unfinished).
     NewGame,
+    /// Back to the start screen keeping the game: its Resume brings it back as it was, until
+    /// another game starts ([`Suspended`]).
+    Menu,
     /// The same board again, the seats moved round by one (the next seat opens).
     Rematch,
     /// Replace the game by a saved record (checked move by move; a bad record changes nothing).
@@ -259,6 +262,7 @@ pub struct TextIntent(pub String);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Setup>()
+        .init_resource::<Suspended>()
         .init_resource::<Status>()
         .init_resource::<InPlay>()
         .add_message::<Command>()
@@ -311,6 +315,7 @@ fn validate<G: AppGame>(
     mut model: ResMut<Model<G>>,
     mut status: ResMut<Status>,
     mut setup: ResMut<Setup>,
+    mut suspended: ResMut<Suspended>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     for intent in intents.read() {
@@ -349,6 +354,10 @@ fn validate<G: AppGame>(
                 *status = if model.redo_turn() { Status::info("Redone") } else { Status::error("nothing to redo") }
             }
             Command::NewGame => next.set(Screen::Menu),
+            Command::Menu => {
+                *suspended = Suspended::keep(&model);
+                next.set(Screen::Menu);
+            }
             Command::Rematch => {
                 let mut seats = model.seats.clone();
                 seats.rotate_left(1);

@@ -68,14 +68,75 @@ impl Setup {
     }
 }
 
-/// Starts the game of the [`Setup`]: its model, and at once its [`InPlay`] summary (so a share
-/// link being opened sees the board up in the next frame).
+/// A game left for the start screen by Menu, kept until Resume brings it back or another game
+/// starts.
+#[derive(Resource, Default)]
+pub struct Suspended {
+    /// The game kept, if any.
+    pub game: Option<SuspendedGame>,
+    /// Set by the start screen's Resume: the next [`Screen::Playing`](super::Screen) restores the
+    /// game kept instead of starting the [`Setup`].
+    pub resume: bool,
+}
+
+/// A game kept by [`Suspended`]: what the start screen says of it, and how to put it back.
+pub struct SuspendedGame {
+    /// Its name ("Trike").
+    pub name: String,
+    /// Its moves so far.
+    pub moves: usize,
+    /// True when it is over.
+    pub over: bool,
+    /// Its setup (the start screen's choice it came from, with its seats).
+    pub setup: Setup,
+    restore: Box<dyn FnOnce(&mut Commands) -> Summary + Send + Sync>,
+}
+
+impl Suspended {
+    /// Keeps the game of `model` as it is (its moves, redo stack and seats).
+    pub fn keep<G: AppGame>(model: &Model<G>) -> Suspended {
+        let kept = model.clone();
+        let setup = Setup { game: GameOptions::of::<G>(model.game.options()), seats: model.seats.clone() };
+        Suspended {
+            game: Some(SuspendedGame {
+                name: model.game.display_name(),
+                moves: model.moves.len(),
+                over: model.game.outcome().is_some(),
+                setup,
+                restore: Box::new(move |commands: &mut Commands| {
+                    let summary = Summary::of(&kept);
+                    commands.insert_resource(kept);
+                    summary
+                }),
+            }),
+            resume: false,
+        }
+    }
+
+    /// True when a game is kept that is not over (starting another drops it: ask first).
+    pub fn unfinished(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| !g.over && g.moves > 0)
+    }
+}
+
+/// Starts the game of the [`Setup`] — or, after Resume, puts back the game [`Suspended`] kept —
+/// with its model, and at once its [`InPlay`] summary (so a share link being opened sees the board
+/// up in the next frame). Starting a game drops a kept one.
 pub(super) fn start_game(
     mut commands: Commands,
     setup: Res<Setup>,
     mut status: ResMut<Status>,
     mut in_play: ResMut<InPlay>,
+    mut suspended: ResMut<Suspended>,
 ) {
+    let resume = std::mem::take(&mut suspended.resume);
+    if let Some(kept) = suspended.game.take()
+        && resume
+    {
+        in_play.0 = Some((kept.restore)(&mut commands));
+        *status = Status::info(format!("Resumed {} after {} moves", kept.name, kept.moves));
+        return;
+    }
     struct Start<'a, 'w, 's>(&'a Setup, &'a mut Commands<'w, 's>);
     impl ForGame for Start<'_, '_, '_> {
         type Output = Result<(String, Summary), String>;

@@ -107,8 +107,11 @@ pub type BoardCamera<'w, 's> =
 pub struct WorldPainter<'a> {
     /// egui's painter on its background layer (above the board's meshes, below windows).
     pub painter: egui::Painter,
-    /// The camera's orthographic scale: world units per logical pixel (1 without one).
+    /// World units per egui point: the camera's orthographic scale (world units per logical
+    /// pixel, 1 without one) times egui's zoom (logical pixels per point).
     pub scale: f32,
+    /// egui's zoom: logical pixels per point.
+    zoom: f32,
     camera: &'a Camera,
     at: &'a GlobalTransform,
 }
@@ -123,12 +126,13 @@ impl<'a> WorldPainter<'a> {
             Projection::Orthographic(ortho) => ortho.scale,
             _ => 1.0,
         };
-        WorldPainter { painter: ctx.layer_painter(egui::LayerId::background()), scale, camera, at }
+        let zoom = ctx.zoom_factor();
+        WorldPainter { painter: ctx.layer_painter(egui::LayerId::background()), scale: scale * zoom, zoom, camera, at }
     }
 
-    /// Where a world position is on screen, if the camera sees it.
+    /// Where a world position is on screen in egui points, if the camera sees it.
     pub fn to_screen(&self, world: Vec2) -> Option<egui::Pos2> {
-        self.camera.world_to_viewport(self.at, world.extend(0.0)).ok().map(|p| egui::pos2(p.x, p.y))
+        self.camera.world_to_viewport(self.at, world.extend(0.0)).ok().map(|p| egui::pos2(p.x, p.y) / self.zoom)
     }
 
     /// `text` centred at a world position.

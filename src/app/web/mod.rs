@@ -169,11 +169,13 @@ fn publish_rects(rects: Res<UiRects>) {
     if !rects.is_changed() {
         return;
     }
+    // In the page's CSS pixels: egui's points times its zoom.
+    let z = rects.zoom;
     *lock(&RECTS) = rects
-        .0
+        .rects
         .iter()
         .map(|(name, r)| {
-            let rect = serde_json::json!({ "x": r.min.x, "y": r.min.y, "w": r.width(), "h": r.height() });
+            let rect = serde_json::json!({ "x": r.min.x * z, "y": r.min.y * z, "w": r.width() * z, "h": r.height() * z });
             (name.to_string(), rect.to_string())
         })
         .collect();
@@ -307,8 +309,9 @@ fn publish_frames(mut times: ResMut<FrameTimes>, time: Res<Time<Real>>, mut last
 
 /// The browser's extra buttons in the side panel: Download and Upload the record as a file, and
 /// copy the share link.
-pub(super) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, status: &mut Status) {
-    ui.horizontal(|ui| {
+pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, status: &mut Status) {
+    // Wrapped: four buttons do not fit one row of a narrow panel.
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Download").on_hover_text("Save the game as a JSON file").clicked() {
             let record = model.record();
             *status = match download(&files::new_name_as(&record, files::Format::Json, |_| false), &record.to_json()) {

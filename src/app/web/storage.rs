@@ -42,9 +42,24 @@ pub fn list() -> Vec<String> {
         .filter_map(|k| storage.key(k).ok().flatten())
         .filter_map(|key| key.strip_prefix(KEY_PREFIX).map(str::to_string))
         .collect();
-    names.sort();
-    names.reverse();
+    super::super::files::newest_first(&mut names);
     names
+}
+
+/// The key of the app's settings (`app::settings`), outside the saved games' prefix.
+const SETTINGS_KEY: &str = "triboard-settings";
+
+/// The settings' text, if any were kept.
+pub fn read_settings() -> Option<String> {
+    storage().ok()?.get_item(SETTINGS_KEY).ok().flatten()
+}
+
+/// Keeps the settings' text.
+///
+/// # Errors
+/// No `localStorage`, or it is full.
+pub fn write_settings(text: &str) -> Result<(), String> {
+    storage()?.set_item(SETTINGS_KEY, text).map_err(|_| "the browser's storage refused the settings".to_string())
 }
 
 /// Reads the saved game `name`.

@@ -102,7 +102,8 @@ pub fn game_over(ui: &mut egui::Ui, model: &Model<TriItOut>, outcome: &Outcome) 
 /// Tri-It-Out's options: the board, the tie rule and the variant (`docs/rules/tri-it-out.md`).
 pub fn options_ui(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
     ui.label("Board");
-    egui::ComboBox::from_id_salt("tio-board").width(260.0).selected_text(board_label(options.board)).show_ui(
+    // Tall enough for all nine boards: a list cut at six gave no sign that it scrolled.
+    egui::ComboBox::from_id_salt("tio-board").width(260.0).height(600.0).selected_text(board_label(options.board)).show_ui(
         ui,
         |ui| {
             for board in Board::ALL {

@@ -73,7 +73,7 @@ impl AppGame for TriCore {
     fn hint(model: &Model<TriCore>) -> String {
         panel::hint(model)
     }
-    fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut MessageWriter<MoveIntent<TriCoreMove>>) {
+    fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
         panel::actions(ui, model, intents);
     }
     fn rules(ui: &mut egui::Ui) {

@@ -79,7 +79,7 @@ pub fn hint(model: &Model<TriCore>) -> String {
 }
 
 /// The discs and Rings left once discs are played, and the End turn button in the climb step.
-pub fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut MessageWriter<MoveIntent<TriCoreMove>>) {
+pub fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
     let game = &model.game;
     if matches!(game.phase(), Phase::Drive | Phase::Climb | Phase::Over) {
         ui.label(
@@ -95,7 +95,7 @@ pub fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut MessageW
     if game.phase() == Phase::Climb && model.human_to_move() {
         let end = ui.button("End turn").on_hover_text("No climb this turn (Enter)");
         if end.clicked() {
-            intents.write(MoveIntent { mv: TriCoreMove::End, from_ai: false });
+            intents.push(MoveIntent { mv: TriCoreMove::End, from_ai: false });
         }
     }
 }

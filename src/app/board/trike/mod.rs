@@ -57,7 +57,7 @@ impl AppGame for Trike {
     fn hint(model: &Model<Trike>) -> String {
         panel::hint(model)
     }
-    fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut MessageWriter<MoveIntent<TrikeMove>>) {
+    fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut Vec<MoveIntent<TrikeMove>>) {
         panel::actions(ui, model, intents);
     }
     fn rules(ui: &mut egui::Ui) {

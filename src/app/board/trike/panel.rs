@@ -41,13 +41,13 @@ pub fn hint(model: &Model<Trike>) -> String {
 }
 
 /// The Swap button (pie rule, `docs/rules/trike.md` §Pie rule) while White may swap.
-pub fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut MessageWriter<MoveIntent<TrikeMove>>) {
+pub fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut Vec<MoveIntent<TrikeMove>>) {
     if model.game.swap_available() && model.human_to_move() {
         let swap = ui.button("Swap colours (pie rule)").on_hover_text(
             "Take over the opening checker: you become Black, and the opener plays White and moves next",
         );
         if swap.clicked() {
-            intents.write(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
+            intents.push(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
         }
     }
 }

@@ -72,7 +72,7 @@ impl AppGame for Trisq {
     fn hint(model: &Model<Trisq>) -> String {
         panel::hint(model)
     }
-    fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut MessageWriter<MoveIntent<TrisqMove>>) {
+    fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIntent<TrisqMove>>) {
         panel::actions(ui, model, intents);
     }
     fn rules(ui: &mut egui::Ui) {
@@ -85,8 +85,6 @@ impl AppGame for Trisq {
         panel::swatch(before.to_move().map_or(0, |p| p.index()))
     }
     const SCORED: bool = false;
-    /// Red's opening turn is one piece; every later row is one turn (two pieces, or one and `end`).
-    const FIRST_ROW_PLIES: usize = 1;
 
     fn plugin(app: &mut App) {
         entities::plugin(app);

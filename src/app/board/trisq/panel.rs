@@ -57,7 +57,7 @@ pub fn hint(model: &Model<Trisq>) -> String {
 }
 
 /// The turn's count of pieces, and End turn once a person has placed the first.
-pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut MessageWriter<MoveIntent<TrisqMove>>) {
+pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIntent<TrisqMove>>) {
     let game = &model.game;
     let Some(mover) = game.to_move() else { return };
     let name = NAMES[mover.index()];
@@ -75,7 +75,7 @@ pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut MessageWri
             "Stop at one piece this turn (Enter)"
         });
         if end.clicked() {
-            intents.write(MoveIntent { mv: TrisqMove::END, from_ai: false });
+            intents.push(MoveIntent { mv: TrisqMove::END, from_ai: false });
         }
     }
 }

@@ -1,0 +1,180 @@
+//! The in-game panels (egui): the side panel ([`side`]: players and scores, the buttons, the
+//! status line, the AI's progress with Move now, the game's own actions, the result once the game
+//! is over, the move list) and the windows it opens (rules, the confirmation before an unfinished
+//! game is dropped, the Load dialog of [`crate::app::load_dialog`]). The frame is shared; what
+//! differs per game are the panel words of its [`AppGame`] (Trigon's piece chooser is its own
+//! panel, in `board::trigon`).
+//!
+//! The drawing ([`side::side_panel`]) reads plain values and returns what was pressed as
+//! [`PanelAction`]s, so `tests/app_hud.rs` drives it in a bare `egui::Context`; the system here
+//! gathers the resources and carries the actions out.
+
+mod move_list;
+pub mod side;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub use side::{PanelAction, PanelIn, PanelWindows, side_panel};
+
+use super::Screen;
+use super::ai_task::AiSearch;
+use super::files;
+use super::games::{AppGame, Swatch};
+use super::load_dialog::LoadDialog;
+use super::model::{Command, Model, MoveIntent, Status};
+
+/// Width of the side panel in logical window pixels (egui's width times its zoom); the board view
+/// keeps the board left of it.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct PanelWidth(pub f32);
+
+impl Default for PanelWidth {
+    fn default() -> Self {
+        PanelWidth(side::SIDE_PANEL_MAX)
+    }
+}
+
+/// Width of a panel left of the board (Trigon's piece chooser) in logical window pixels, 0 when
+/// there is none.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct LeftPanelWidth(pub f32);
+
+/// Where named widgets were drawn last frame, in egui points (the start screen's `start`, the side
+/// panel's buttons `undo`, `redo`, `save`, `load`, `menu`, `new game`, `rematch`, the confirmation's
+/// `keep` and `drop`): for the page's test hook (`triboard_ui_rect`) and the tests that check a
+/// button stays where it is. `zoom` is egui's zoom factor: a point is `zoom` logical pixels.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct UiRects {
+    /// The rectangles by name.
+    pub rects: std::collections::BTreeMap<&'static str, egui::Rect>,
+    /// Logical window pixels per egui point.
+    pub zoom: f32,
+}
+
+impl Default for UiRects {
+    fn default() -> Self {
+        UiRects { rects: Default::default(), zoom: 1.0 }
+    }
+}
+
+impl UiRects {
+    /// Records where `name` was drawn (a change only when it moved, so change detection stays quiet).
+    pub fn set(&mut self, name: &'static str, rect: egui::Rect) {
+        if self.rects.get(name) != Some(&rect) {
+            self.rects.insert(name, rect);
+        }
+    }
+
+    /// Where `name` was drawn, in egui points.
+    pub fn get(&self, name: &str) -> Option<egui::Rect> {
+        self.rects.get(name).copied()
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PanelWidth>()
+        .init_resource::<LeftPanelWidth>()
+        .init_resource::<PanelWindows>()
+        .init_resource::<UiRects>()
+        .add_systems(OnEnter(Screen::Playing), |mut windows: ResMut<PanelWindows>| *windows = PanelWindows::default())
+        .add_systems(EguiPrimaryContextPass, zoom);
+}
+
+/// The side panel of one game type (called by the registry for every game).
+pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        panels::<G>.after(zoom).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)),
+    );
+}
+
+/// egui's zoom follows the window: 1 up to 1280×800 logical pixels, larger on larger windows
+/// (1.35 at 1920×1080, at most 1.6), so text stays readable on a large screen; small windows keep
+/// 1 and narrow the panels instead ([`side::side_width`]).
+pub fn zoom_for(window: Vec2) -> f32 {
+    (window.x / 1280.0).min(window.y / 800.0).clamp(1.0, 1.6)
+}
+
+fn zoom(
+    mut contexts: EguiContexts,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut rects: ResMut<UiRects>,
+) -> Result {
+    let Ok(window) = windows.single() else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let wanted = (zoom_for(window.size()) * 20.0).round() / 20.0;
+    if (ctx.zoom_factor() - wanted).abs() > 1e-3 {
+        ctx.set_zoom_factor(wanted);
+    }
+    let now = ctx.zoom_factor();
+    if rects.zoom != now {
+        rects.zoom = now;
+    }
+    Ok(())
+}
+
+/// Draws the side panel and its windows, then carries out what was pressed.
+#[allow(clippy::too_many_arguments)]
+fn panels<G: AppGame>(
+    mut contexts: EguiContexts,
+    model: Res<Model<G>>,
+    search: Res<AiSearch<G>>,
+    mut status: ResMut<Status>,
+    mut windows: ResMut<PanelWindows>,
+    mut panel_width: ResMut<PanelWidth>,
+    mut rects: ResMut<UiRects>,
+    mut load: ResMut<LoadDialog>,
+    mut intents: MessageWriter<MoveIntent<G::Move>>,
+    mut orders: MessageWriter<Command>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let input = PanelIn { model: &model, status: &status, progress: search.progress() };
+    let (width, mut actions) = side_panel::<G>(ctx, &input, &mut windows, &mut rects);
+    let width = width * ctx.zoom_factor();
+    if (panel_width.0 - width).abs() > 0.5 {
+        panel_width.0 = width;
+    }
+    if let Some(record) = load.show(ctx) {
+        actions.extend(windows.drop_game(&model, Command::Load(record)).map(PanelAction::Order));
+    }
+    for action in actions {
+        match action {
+            PanelAction::Move(intent) => {
+                intents.write(intent);
+            }
+            PanelAction::Order(order) => {
+                orders.write(order);
+            }
+            PanelAction::MoveNow => search.move_now(),
+            PanelAction::Save(format) => {
+                *status = match files::save_as(&model.record(), format) {
+                    Ok(place) => Status::info(format!("Saved to {place}")),
+                    Err(e) => Status::error(e),
+                };
+            }
+            PanelAction::OpenLoad => load.open(),
+            PanelAction::Status(said) => *status = said,
+        }
+    }
+    Ok(())
+}
+
+/// A round swatch of `radius`.
+pub fn stone(ui: &mut egui::Ui, (fill, outline): Swatch, radius: f32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(radius * 2.0 + 4.0, radius * 2.0 + 4.0), egui::Sense::hover());
+    ui.painter().circle(rect.center(), radius, fill, egui::Stroke::new(1.5, outline));
+}
+
+/// A window's title: larger and bold.
+pub(crate) fn title(text: &str) -> egui::RichText {
+    egui::RichText::new(text).size(17.0).strong()
+}
+
+/// One paragraph of a rules panel: a bold title, then the wrapped text.
+pub(crate) fn rules_paragraph(ui: &mut egui::Ui, title: &str, body: &str) {
+    ui.label(egui::RichText::new(title).strong());
+    ui.add(egui::Label::new(body).wrap());
+    ui.add_space(6.0);
+}

@@ -1,0 +1,384 @@
+//! The side panel's drawing: [`side_panel`] reads the model and the status and returns what was
+//! pressed. Its buttons sit above everything whose height changes (the status, the AI's progress,
+//! the result, the move list), so they never move under the pointer; the status has a fixed height
+//! of [`STATUS_LINES`] lines (longer text ends in "…" and shows whole on hover).
+
+use bevy_egui::egui;
+
+use super::move_list::move_list;
+use super::{UiRects, stone, title};
+use crate::ai::Level;
+use crate::app::files::Format;
+use crate::app::games::AppGame;
+use crate::app::model::{Command, Model, MoveIntent, Status};
+use crate::rules::{Outcome, Player};
+
+/// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
+pub const SIDE_PANEL_MAX: f32 = 340.0;
+/// The side panel's narrowest, in egui points.
+pub const SIDE_PANEL_MIN: f32 = 280.0;
+/// Lines of the status area: its height is that of this many lines whatever the text.
+pub const STATUS_LINES: usize = 3;
+
+/// The side panel's width in egui points for a window `width` points wide: 30 % of it, between
+/// [`SIDE_PANEL_MIN`] and [`SIDE_PANEL_MAX`].
+pub fn side_width(width: f32) -> f32 {
+    (width * 0.3).clamp(SIDE_PANEL_MIN, SIDE_PANEL_MAX)
+}
+
+/// What the side panel reads.
+pub struct PanelIn<'a, G: AppGame> {
+    /// The game in play.
+    pub model: &'a Model<G>,
+    /// The status line.
+    pub status: &'a Status,
+    /// The AI's search, while one runs: `(level, simulations, fraction of its budget)`.
+    pub progress: Option<(Level, u64, f32)>,
+}
+
+/// What was pressed in the side panel, for its system to carry out.
+#[derive(Debug)]
+pub enum PanelAction<M> {
+    /// Play a move (Trike's Swap).
+    Move(MoveIntent<M>),
+    /// Undo, redo, menu, new game, rematch, load.
+    Order(Command),
+    /// Stop the AI's search and play its best move so far.
+    MoveNow,
+    /// Save the game in this format.
+    Save(Format),
+    /// Open the Load dialog.
+    OpenLoad,
+    /// Say this in the status line (the browser's file buttons).
+    Status(Status),
+}
+
+/// The side panel's own windows and what they remember between frames.
+#[derive(bevy::prelude::Resource, Debug, Default)]
+pub struct PanelWindows {
+    /// The rules window is open.
+    pub rules: bool,
+    /// An order that drops the unfinished game in play, waiting for the person to confirm it
+    /// (New game, Rematch, Load).
+    pub confirm: Option<Command>,
+    /// The model revision whose result was folded away.
+    pub folded: Option<u64>,
+}
+
+impl PanelWindows {
+    /// `order` at once when the game in play is finished or has no move yet; else `None`, and the
+    /// confirmation asks first ("Drop the game in play?"), which sends it only on Drop.
+    pub fn drop_game<G: AppGame>(&mut self, model: &Model<G>, order: Command) -> Option<Command> {
+        if model.moves.is_empty() || model.game.outcome().is_some() {
+            return Some(order);
+        }
+        self.confirm = Some(order);
+        None
+    }
+}
+
+/// Draws the side panel (and the rules window and the confirmation) into `ctx`; returns the
+/// panel's width in egui points and what was pressed. Named buttons' rectangles go to `rects`.
+pub fn side_panel<G: AppGame>(
+    ctx: &egui::Context,
+    input: &PanelIn<G>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+) -> (f32, Vec<PanelAction<G::Move>>) {
+    let model = input.model;
+    let game = &model.game;
+    let mut actions = Vec::new();
+    let mut root = crate::app::menu::root_ui(ctx, "hud");
+    let width = side_width(ctx.content_rect().width());
+    let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(14, 10));
+    let panel = egui::Panel::right("side").exact_size(width).resizable(false).frame(frame).show(&mut root, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            ui.heading(game.heading());
+            ui.label(egui::RichText::new(game.subtitle()).weak());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("Rules").clicked() {
+                    windows.rules = !windows.rules;
+                }
+            });
+        });
+        ui.separator();
+        players(ui, model);
+        ui.separator();
+        buttons(ui, model, windows, rects, &mut actions);
+        ui.separator();
+        status_area(ui, input.status);
+        progress_area(ui, input, &mut actions);
+        let mut moves = Vec::new();
+        G::actions(ui, model, &mut moves);
+        actions.extend(moves.into_iter().map(PanelAction::Move));
+        if let Some(outcome) = game.outcome() {
+            result(ui, model, &outcome, windows);
+        }
+        ui.separator();
+        ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
+        move_list::<G>(ui, model);
+    });
+    if windows.rules {
+        let mut open = true;
+        // Over the board's right-hand side, beside the side panel: the left is Trigon's chooser.
+        egui::Window::new(title(&format!("Rules of {}", game.display_name())))
+            .open(&mut open)
+            .default_width(420.0)
+            .default_height(ctx.content_rect().height() - 80.0)
+            .pivot(egui::Align2::RIGHT_TOP)
+            .default_pos([ctx.content_rect().width() - width - 12.0, 12.0])
+            .vscroll(true)
+            .show(ctx, G::rules);
+        windows.rules = open;
+    }
+    confirm(ctx, model, windows, rects, &mut actions);
+    (panel.response.rect.width(), actions)
+}
+
+/// One row per seat: its colours, name, who plays it, and its score or "to move".
+fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
+    let game = &model.game;
+    let outcome = game.outcome();
+    for seat in 0..game.num_players() {
+        let player = Player(seat as u8);
+        ui.horizontal(|ui| {
+            for colour in game.seat_swatches(player) {
+                stone(ui, colour, 9.0);
+            }
+            let to_move = game.to_move() == Some(player);
+            let name = egui::RichText::new(game.player_name(player)).size(17.0);
+            ui.label(if to_move { name.strong() } else { name });
+            ui.label(egui::RichText::new(model.seats[seat].label()).weak());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if let Some(outcome) = &outcome {
+                    let won = outcome.winners().contains(&player);
+                    // Games that keep a running score show the number alone, as while playing.
+                    let score = outcome.scores[seat];
+                    let text = if !G::SCORED {
+                        egui::RichText::new(if won { "wins" } else { "" })
+                    } else if game.live_score(player).is_some() {
+                        egui::RichText::new(score.to_string())
+                    } else {
+                        egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))
+                    }
+                    .size(17.0);
+                    ui.label(if won { text.strong().color(GOLD) } else { text });
+                } else {
+                    if let Some(score) = game.live_score(player) {
+                        ui.label(egui::RichText::new(score.to_string()).size(17.0));
+                    }
+                    if to_move {
+                        ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
+                    }
+                }
+            });
+        });
+    }
+}
+
+const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
+const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
+
+/// The buttons, in rows whose content never changes within a game (disabled, never hidden).
+fn buttons<G: AppGame>(
+    ui: &mut egui::Ui,
+    model: &Model<G>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
+    let mut button = |ui: &mut egui::Ui, name: &'static str, widget: egui::Button, enabled: bool, hover: &str| {
+        let response = ui.add_enabled(enabled, widget).on_hover_text(hover);
+        rects.set(name, response.rect);
+        response.clicked()
+    };
+    ui.horizontal(|ui| {
+        if button(ui, "undo", egui::Button::new("⟲ Undo"), !model.moves.is_empty(), "Take back your last turn (Ctrl+Z)")
+        {
+            actions.push(PanelAction::Order(Command::Undo));
+        }
+        if button(ui, "redo", egui::Button::new("⟳ Redo"), !model.redo.is_empty(), "Replay an undone turn (Ctrl+Y)") {
+            actions.push(PanelAction::Order(Command::Redo));
+        }
+        if button(ui, "save", egui::Button::new("Save"), true, "Save the game to the saved games' folder") {
+            actions.push(PanelAction::Save(Format::Json));
+        }
+        if button(ui, "load", egui::Button::new("Load…"), true, "Open a saved game") {
+            actions.push(PanelAction::OpenLoad);
+        }
+    });
+    ui.horizontal(|ui| {
+        if button(ui, "menu", egui::Button::new("Menu"), true, "Back to the start screen; Resume there brings this game back")
+        {
+            actions.push(PanelAction::Order(Command::Menu));
+        }
+        if button(ui, "new game", egui::Button::new("New game"), true, "Leave this game for a new one (asks first)") {
+            actions.extend(windows.drop_game(model, Command::NewGame).map(PanelAction::Order));
+        }
+        if button(ui, "rematch", egui::Button::new("Rematch"), true, "The same game again, the seats moved round by one")
+        {
+            actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));
+        }
+        if G::SGF && button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format") {
+            actions.push(PanelAction::Save(Format::Sgf));
+        }
+    });
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut status = Status::default();
+        crate::app::web::file_buttons(ui, model, &mut status);
+        if status != Status::default() {
+            actions.push(PanelAction::Status(status));
+        }
+    }
+}
+
+/// The status line in an area [`STATUS_LINES`] lines high, whatever its length.
+fn status_area(ui: &mut egui::Ui, status: &Status) {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let line = ui.fonts_mut(|f| f.row_height(&font));
+    let color = if status.error { RED } else { ui.visuals().text_color() };
+    let mut job = egui::text::LayoutJob::simple(status.text.clone(), font, color, ui.available_width());
+    job.wrap.max_rows = STATUS_LINES;
+    job.wrap.break_anywhere = true;
+    fixed_height(ui, line * STATUS_LINES as f32, |ui| {
+        let label = ui.add(egui::Label::new(job).selectable(false));
+        if status.text.len() > 40 {
+            label.on_hover_text(&status.text);
+        }
+    });
+}
+
+/// The AI's progress with Move now while it thinks, else the hint for a person to move: two rows
+/// high either way.
+fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    fixed_height(ui, row * 2.0, |ui| {
+        if let Some((level, sims, fraction)) = input.progress {
+            ui.label(format!("AI {level} is thinking… {sims} simulations"));
+            ui.horizontal(|ui| {
+                if ui.button("Move now").on_hover_text("Play the best move found so far").clicked() {
+                    actions.push(PanelAction::MoveNow);
+                }
+                ui.add(egui::ProgressBar::new(fraction).show_percentage());
+            });
+        } else if input.model.human_to_move() {
+            let font = egui::TextStyle::Body.resolve(ui.style());
+            let color = ui.visuals().weak_text_color();
+            let mut job = egui::text::LayoutJob::simple(G::hint(input.model), font, color, ui.available_width());
+            job.wrap.max_rows = 2;
+            ui.add(egui::Label::new(job).selectable(false));
+        }
+    });
+}
+
+/// Runs `add` in a strip of the full width exactly `height` points high (what it draws beyond is
+/// clipped).
+fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui)) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), height), egui::Sense::hover());
+    let mut strip = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
+    strip.set_clip_rect(rect.intersect(ui.clip_rect()));
+    add(&mut strip);
+}
+
+/// The result once the game is over, in the panel (it covers neither the board nor the move list),
+/// foldable.
+fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, windows: &mut PanelWindows) {
+    let game = &model.game;
+    let winners = outcome.winners();
+    let names: Vec<String> =
+        winners.iter().map(|w| format!("{} ({})", game.player_name(*w), model.seats[w.index()].label())).collect();
+    let verdict = if winners.len() == 1 {
+        format!("{} wins", names[0])
+    } else if winners.len() == game.num_players() {
+        "A draw".to_string()
+    } else {
+        format!("{} share first place", names.join(" and "))
+    };
+    let open = windows.folded != Some(model.revision);
+    egui::Frame::group(ui.style()).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            ui.label(title("Game over").color(GOLD));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let fold = if open { "Hide" } else { "Show" };
+                if ui.small_button(fold).clicked() {
+                    windows.folded = if open { Some(model.revision) } else { None };
+                }
+            });
+        });
+        ui.horizontal(|ui| {
+            for winner in &winners {
+                for colour in game.seat_swatches(*winner) {
+                    stone(ui, colour, 9.0);
+                }
+            }
+            ui.add(egui::Label::new(egui::RichText::new(verdict).size(18.0).strong()).wrap());
+        });
+        if open {
+            G::game_over(ui, model, outcome);
+        }
+    });
+}
+
+/// "Drop the game in play?" over everything, while an order waits for it: Drop sends the order,
+/// Keep playing (or Esc, or a click beside it) keeps the game.
+fn confirm<G: AppGame>(
+    ctx: &egui::Context,
+    model: &Model<G>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
+    let Some(order) = &windows.confirm else { return };
+    let (what, drop) = match order {
+        Command::Rematch => ("A rematch starts the same game afresh.", "Drop it, rematch"),
+        Command::Load(_) => ("The saved game takes its place.", "Drop it, load"),
+        _ => ("New game goes to the start screen without it; Menu would keep it.", "Drop it"),
+    };
+    let n = model.moves.len();
+    let played = format!("{} is unfinished: {n} move{} played.", model.game.display_name(), if n == 1 { "" } else { "s" });
+    match confirm_drop(ctx, rects, "Drop the game in play?", &played, what, drop) {
+        Some(true) => actions.extend(windows.confirm.take().map(PanelAction::Order)),
+        Some(false) => windows.confirm = None,
+        None => {}
+    }
+}
+
+/// A modal question before a game is dropped: `heading`, the game's state, what happens, then
+/// Keep playing and `drop` (rectangles `keep` and `drop`). `Some(true)` when Drop was pressed,
+/// `Some(false)` for Keep playing, Esc or a click beside it, `None` while it waits.
+pub fn confirm_drop(
+    ctx: &egui::Context,
+    rects: &mut UiRects,
+    heading: &str,
+    state: &str,
+    what: &str,
+    drop: &str,
+) -> Option<bool> {
+    let mut decided = None;
+    let modal = egui::Modal::new(egui::Id::new("confirm drop")).show(ctx, |ui| {
+        ui.set_width(360.0);
+        ui.label(title(heading));
+        ui.add_space(4.0);
+        ui.label(state);
+        ui.label(egui::RichText::new(what).weak());
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            let keep = ui.button("Keep playing");
+            rects.set("keep", keep.rect);
+            let drop = ui.button(egui::RichText::new(drop).color(RED));
+            rects.set("drop", drop.rect);
+            if keep.clicked() {
+                decided = Some(false);
+            } else if drop.clicked() {
+                decided = Some(true);
+            }
+        });
+    });
+    if decided.is_none() && modal.should_close() {
+        decided = Some(false);
+    }
+    decided
+}

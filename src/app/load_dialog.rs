@@ -1,0 +1,166 @@
+//! The Load dialog, on the start screen and in the side panel: the saved games newest first, each
+//! with its game, date, moves and result; it scrolls, Esc closes it, and a game that cannot be
+//! opened says why inside it and leaves it open.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::files;
+use super::games::{AppGame, ForGame, for_id};
+use super::hud::title;
+use super::setup::unknown_game;
+use crate::rules::record::Record;
+
+/// A saved game as the dialog lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedGame {
+    /// Its name in the folder (or the browser's storage).
+    pub name: String,
+    /// The game's name ("Blokus Trigon Two-Player"), or the record's game id when it is unknown.
+    pub game: String,
+    /// When it was saved ("2026-11-24 02:33", UTC), from its name.
+    pub date: String,
+    /// Its moves (plies).
+    pub moves: usize,
+    /// Its result, or "unfinished".
+    pub result: String,
+    /// Why it cannot be opened (not a record, an unknown game, a move that does not replay).
+    pub error: Option<String>,
+}
+
+impl SavedGame {
+    /// What the dialog says of the saved game `name`, read as `read`.
+    pub fn describe(name: &str, read: Result<Record, String>) -> SavedGame {
+        let date = files::stamp_of(name).map(files::date_of).unwrap_or_default();
+        let mut saved = SavedGame {
+            name: name.to_string(),
+            game: String::new(),
+            date,
+            moves: 0,
+            result: String::new(),
+            error: None,
+        };
+        match read {
+            Err(e) => saved.error = Some(e),
+            Ok(record) => {
+                saved.game = record.game.clone();
+                saved.moves = record.moves.len();
+                saved.result = record.result.clone().unwrap_or_else(|| "unfinished".to_string());
+                match for_id(&record.game, Describe(&record)).unwrap_or_else(|| Err(unknown_game(&record.game))) {
+                    Ok(game) => saved.game = game,
+                    Err(e) => saved.error = Some(e),
+                }
+            }
+        }
+        saved
+    }
+}
+
+/// The record's game name, after replaying every move.
+struct Describe<'a>(&'a Record);
+
+impl ForGame for Describe<'_> {
+    type Output = Result<String, String>;
+    fn run<G: AppGame>(self) -> Self::Output {
+        let (_, game, _) = self.0.replay::<G>().map_err(|e| e.to_string())?;
+        Ok(game.display_name())
+    }
+}
+
+/// The saved games, newest first, each described.
+pub fn catalogue() -> Vec<SavedGame> {
+    files::list().into_iter().map(|name| SavedGame::describe(&name, files::read(&name))).collect()
+}
+
+/// The dialog's state: open or not, and the games listed when it was opened.
+#[derive(Resource, Debug, Default)]
+pub struct LoadDialog {
+    /// It is shown.
+    pub open: bool,
+    /// The games listed, newest first.
+    pub entries: Vec<SavedGame>,
+    /// Why the last chosen game could not be opened.
+    pub error: Option<String>,
+}
+
+impl LoadDialog {
+    /// Opens it (again) with the saved games as they are now.
+    pub fn open(&mut self) {
+        self.entries = catalogue();
+        self.error = None;
+        self.open = true;
+    }
+
+    /// Draws it while open; returns the record chosen (the dialog then closes).
+    pub fn show(&mut self, ctx: &egui::Context) -> Option<Record> {
+        if !self.open {
+            return None;
+        }
+        if ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.open = false;
+            return None;
+        }
+        let mut chosen = None;
+        let mut open = true;
+        let height = (ctx.content_rect().height() - 220.0).clamp(120.0, 460.0);
+        egui::Window::new(title("Open a saved game"))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .default_width(600.0)
+            .show(ctx, |ui| {
+                ui.label(egui::RichText::new(format!("From {} — newest first. Esc closes.", files::location())).weak());
+                if let Some(e) = &self.error {
+                    ui.colored_label(egui::Color32::from_rgb(0xff, 0x7a, 0x6a), e);
+                }
+                if self.entries.is_empty() {
+                    ui.label("No saved games yet: Save in a game puts one here.");
+                    return;
+                }
+                egui::ScrollArea::vertical()
+                    .max_height(height)
+                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                    .show(ui, |ui| {
+                        egui::Grid::new("saved").num_columns(5).striped(true).spacing([16.0, 6.0]).show(ui, |ui| {
+                            for heading in ["Game", "Saved (UTC)", "Moves", "Result", ""] {
+                                ui.label(egui::RichText::new(heading).strong());
+                            }
+                            ui.end_row();
+                            for saved in &self.entries {
+                                ui.label(if saved.game.is_empty() { "?" } else { &saved.game })
+                                    .on_hover_text(&saved.name);
+                                ui.label(&saved.date);
+                                ui.label(saved.moves.to_string());
+                                match &saved.error {
+                                    Some(e) => {
+                                        ui.add(egui::Label::new(egui::RichText::new("cannot be opened").weak()).truncate())
+                                            .on_hover_text(e);
+                                        ui.label("");
+                                    }
+                                    None => {
+                                        ui.add(egui::Label::new(&saved.result).truncate()).on_hover_text(&saved.result);
+                                        if ui.button("Open").clicked() {
+                                            chosen = Some(saved.name.clone());
+                                        }
+                                    }
+                                }
+                                ui.end_row();
+                            }
+                        });
+                    });
+            });
+        self.open &= open;
+        let name = chosen?;
+        match files::read(&name) {
+            Ok(record) => {
+                self.open = false;
+                Some(record)
+            }
+            Err(e) => {
+                self.error = Some(format!("{name} cannot be opened: {e}"));
+                None
+            }
+        }
+    }
+}
