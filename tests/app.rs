@@ -302,6 +302,22 @@ fn a_saved_game_is_listed_and_loads_back() {
     other.update();
     other.update();
     assert_eq!(board(&mut other), board(&mut app));
+
+    // The Load dialog's list: newest first, with the game, date, moves and result; a file that is
+    // not a game of triboard's says why.
+    std::fs::write(dir.join("games/chess-20991231-235959.json"), r#"{"game":"chess","moves":[]}"#).unwrap();
+    std::fs::write(dir.join("games/trike-20000101-000000.json"), "not a record").unwrap();
+    let listed = triboard::app::load_dialog::catalogue();
+    let names: Vec<&str> = listed.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["chess-20991231-235959.json", names[1], "trike-20000101-000000.json"], "newest first");
+    let chess = &listed[0];
+    let why = chess.error.as_deref().expect("chess is refused");
+    assert!(why.contains("chess") && why.contains("trike") && why.contains("trigon"), "{why}");
+    assert_eq!(chess.date, "2099-12-31 23:59");
+    let saved = &listed[1];
+    assert_eq!((saved.game.as_str(), saved.moves, saved.result.as_str()), ("Trike", 2, "unfinished"));
+    assert!(saved.error.is_none());
+    assert!(listed[2].error.is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -691,6 +707,10 @@ fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
 }
 
 // Each game's view has its tests in its own file of this test binary (one Bevy link for all).
+#[path = "app/hud.rs"]
+mod hud;
+#[path = "app/session.rs"]
+mod session;
 #[path = "app/tri_it_out.rs"]
 mod tri_it_out;
 #[path = "app/tricore.rs"]

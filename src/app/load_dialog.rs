@@ -134,8 +134,10 @@ impl LoadDialog {
                                 ui.label(saved.moves.to_string());
                                 match &saved.error {
                                     Some(e) => {
-                                        ui.add(egui::Label::new(egui::RichText::new("cannot be opened").weak()).truncate())
-                                            .on_hover_text(e);
+                                        ui.add(
+                                            egui::Label::new(egui::RichText::new("cannot be opened").weak()).truncate(),
+                                        )
+                                        .on_hover_text(e);
                                         ui.label("");
                                     }
                                     None => {

@@ -230,28 +230,34 @@ fn start_screen(
                 ui.add_space(18.0);
                 // One row whose buttons never move: Resume is there, disabled, when no game was left.
                 let row = 160.0 * 3.0 + 2.0 * ui.spacing().item_spacing.x;
-                ui.allocate_ui_with_layout(egui::vec2(row, 44.0), egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                    let load_button = ui.add(egui::Button::new("Load…").min_size(egui::vec2(160.0, 40.0)));
-                    rects.set("menu load", load_button.rect);
-                    open_load = load_button.on_hover_text("Open a saved game").clicked();
-                    let button = egui::Button::new(egui::RichText::new("Start").size(20.0).strong())
-                        .min_size(egui::vec2(160.0, 40.0));
-                    let pressed = ui.add(button);
-                    rects.set("start", pressed.rect);
-                    start = pressed.clicked();
-                    let kept = suspended.game.as_ref();
-                    let hover = kept.map_or("No game was left with Menu".to_string(), |g| {
-                        format!("Back to {} as you left it ({} moves)", g.name, g.moves)
-                    });
-                    let resume_button = ui
-                        .add_enabled(kept.is_some(), egui::Button::new("Resume").min_size(egui::vec2(160.0, 40.0)))
-                        .on_hover_text(hover)
-                        .on_disabled_hover_text("No game was left with Menu");
-                    rects.set("resume", resume_button.rect);
-                    resume = resume_button.clicked();
-                });
+                ui.allocate_ui_with_layout(
+                    egui::vec2(row, 44.0),
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        let load_button = ui.add(egui::Button::new("Load…").min_size(egui::vec2(160.0, 40.0)));
+                        rects.set("menu load", load_button.rect);
+                        open_load = load_button.on_hover_text("Open a saved game").clicked();
+                        let button = egui::Button::new(egui::RichText::new("Start").size(20.0).strong())
+                            .min_size(egui::vec2(160.0, 40.0));
+                        let pressed = ui.add(button);
+                        rects.set("start", pressed.rect);
+                        start = pressed.clicked();
+                        let kept = suspended.game.as_ref();
+                        let hover = kept.map_or("No game was left with Menu".to_string(), |g| {
+                            format!("Back to {} as you left it ({} moves)", g.name, g.moves)
+                        });
+                        let resume_button = ui
+                            .add_enabled(kept.is_some(), egui::Button::new("Resume").min_size(egui::vec2(160.0, 40.0)))
+                            .on_hover_text(hover)
+                            .on_disabled_hover_text("No game was left with Menu");
+                        rects.set("resume", resume_button.rect);
+                        resume = resume_button.clicked();
+                    },
+                );
                 if let Some(kept) = &suspended.game {
-                    ui.label(egui::RichText::new(format!("Left with Menu: {}, {} moves", kept.name, kept.moves)).weak());
+                    ui.label(
+                        egui::RichText::new(format!("Left with Menu: {}, {} moves", kept.name, kept.moves)).weak(),
+                    );
                 }
                 ui.add_space(8.0);
                 // A share link or file that could not be opened says why here.
@@ -276,8 +282,14 @@ fn start_screen(
     if state.confirm.is_some() && suspended.unfinished() {
         let kept = suspended.game.as_ref().expect("unfinished");
         let what = format!("{} is unfinished: {} moves played.", kept.name, kept.moves);
-        match confirm_drop(ctx, &mut rects, "Drop the game you left?", &what, "Resume brings it back; Start or Open drops it.", "Drop it")
-        {
+        match confirm_drop(
+            ctx,
+            &mut rects,
+            "Drop the game you left?",
+            &what,
+            "Resume brings it back; Start or Open drops it.",
+            "Drop it",
+        ) {
             Some(true) => suspended.game = None,
             Some(false) => state.confirm = None,
             None => {}
@@ -297,9 +309,7 @@ fn start_screen(
             None => {}
         }
     }
-    if resume && let Some(kept) = &suspended.game {
-        *setup = kept.setup.clone();
-        suspended.resume = true;
+    if resume && suspended.resume(&mut setup) {
         next.set(Screen::Playing);
     }
     let now = choices.settings();

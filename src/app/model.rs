@@ -308,6 +308,7 @@ fn no_game_for_text(mut texts: MessageReader<TextIntent>, mut status: ResMut<Sta
 }
 
 /// The validation system: the only writer of [`Model`].
+#[allow(clippy::too_many_arguments)]
 fn validate<G: AppGame>(
     mut commands: Commands,
     mut intents: MessageReader<MoveIntent<G::Move>>,

@@ -113,6 +113,15 @@ impl Suspended {
         }
     }
 
+    /// Asks for the game kept to come back at the next [`Screen::Playing`](super::Screen), with its
+    /// setup; false when none is kept.
+    pub fn resume(&mut self, setup: &mut Setup) -> bool {
+        let Some(kept) = &self.game else { return false };
+        *setup = kept.setup.clone();
+        self.resume = true;
+        true
+    }
+
     /// True when a game is kept that is not over (starting another drops it: ask first).
     pub fn unfinished(&self) -> bool {
         self.game.as_ref().is_some_and(|g| !g.over && g.moves > 0)

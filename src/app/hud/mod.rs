@@ -9,7 +9,7 @@
 //! [`PanelAction`]s, so `tests/app_hud.rs` drives it in a bare `egui::Context`; the system here
 //! gathers the resources and carries the actions out.
 
-mod move_list;
+pub mod move_list;
 pub mod side;
 
 use bevy::prelude::*;

@@ -209,15 +209,25 @@ fn buttons<G: AppGame>(
         }
     });
     ui.horizontal(|ui| {
-        if button(ui, "menu", egui::Button::new("Menu"), true, "Back to the start screen; Resume there brings this game back")
-        {
+        if button(
+            ui,
+            "menu",
+            egui::Button::new("Menu"),
+            true,
+            "Back to the start screen; Resume there brings this game back",
+        ) {
             actions.push(PanelAction::Order(Command::Menu));
         }
         if button(ui, "new game", egui::Button::new("New game"), true, "Leave this game for a new one (asks first)") {
             actions.extend(windows.drop_game(model, Command::NewGame).map(PanelAction::Order));
         }
-        if button(ui, "rematch", egui::Button::new("Rematch"), true, "The same game again, the seats moved round by one")
-        {
+        if button(
+            ui,
+            "rematch",
+            egui::Button::new("Rematch"),
+            true,
+            "The same game again, the seats moved round by one",
+        ) {
             actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));
         }
         if G::SGF && button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format") {
@@ -277,7 +287,8 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
 /// clipped).
 fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui)) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), height), egui::Sense::hover());
-    let mut strip = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
+    let mut strip =
+        ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
     strip.set_clip_rect(rect.intersect(ui.clip_rect()));
     add(&mut strip);
 }
@@ -338,7 +349,8 @@ fn confirm<G: AppGame>(
         _ => ("New game goes to the start screen without it; Menu would keep it.", "Drop it"),
     };
     let n = model.moves.len();
-    let played = format!("{} is unfinished: {n} move{} played.", model.game.display_name(), if n == 1 { "" } else { "s" });
+    let played =
+        format!("{} is unfinished: {n} move{} played.", model.game.display_name(), if n == 1 { "" } else { "s" });
     match confirm_drop(ctx, rects, "Drop the game in play?", &played, what, drop) {
         Some(true) => actions.extend(windows.confirm.take().map(PanelAction::Order)),
         Some(false) => windows.confirm = None,

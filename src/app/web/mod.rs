@@ -175,7 +175,8 @@ fn publish_rects(rects: Res<UiRects>) {
         .rects
         .iter()
         .map(|(name, r)| {
-            let rect = serde_json::json!({ "x": r.min.x * z, "y": r.min.y * z, "w": r.width() * z, "h": r.height() * z });
+            let rect =
+                serde_json::json!({ "x": r.min.x * z, "y": r.min.y * z, "w": r.width() * z, "h": r.height() * z });
             (name.to_string(), rect.to_string())
         })
         .collect();

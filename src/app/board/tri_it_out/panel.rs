@@ -103,14 +103,15 @@ pub fn game_over(ui: &mut egui::Ui, model: &Model<TriItOut>, outcome: &Outcome) 
 pub fn options_ui(ui: &mut egui::Ui, options: &mut TriItOutOptions) {
     ui.label("Board");
     // Tall enough for all nine boards: a list cut at six gave no sign that it scrolled.
-    egui::ComboBox::from_id_salt("tio-board").width(260.0).height(600.0).selected_text(board_label(options.board)).show_ui(
-        ui,
-        |ui| {
+    egui::ComboBox::from_id_salt("tio-board")
+        .width(260.0)
+        .height(600.0)
+        .selected_text(board_label(options.board))
+        .show_ui(ui, |ui| {
             for board in Board::ALL {
                 ui.selectable_value(&mut options.board, board, board_label(board));
             }
-        },
-    );
+        });
     ui.end_row();
     ui.label("A tie");
     ui.vertical(|ui| {

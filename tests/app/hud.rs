@@ -1,0 +1,163 @@
+//! The side panel's drawing in a bare `egui::Context`, frame by frame, with pointer events where a
+//! person would press: its buttons keep their place whatever the status says, and an unfinished
+//! game is dropped only after Drop.
+
+use bevy_egui::egui;
+use triboard::ai::Level;
+use triboard::app::Seat;
+use triboard::app::hud::{PanelAction, PanelIn, PanelWindows, UiRects, side_panel};
+use triboard::app::{Command, Model, Status};
+use triboard::rules::Game;
+use triboard::rules::trike::{Trike, TrikeMove, TrikeOptions};
+
+/// One frame of the panel at 1280×800 points with `events`; returns what was pressed.
+fn frame(
+    ctx: &egui::Context,
+    model: &Model<Trike>,
+    status: &Status,
+    progress: Option<(Level, u64, f32)>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    events: Vec<egui::Event>,
+) -> Vec<PanelAction<TrikeMove>> {
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), events, ..Default::default() });
+    let input = PanelIn { model, status, progress };
+    let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
+    ctx.end_pass().textures_delta.clear();
+    actions
+}
+
+/// A press and release at the centre of the widget `name` drew last frame, over two frames;
+/// returns what the two frames' presses did.
+fn press(
+    ctx: &egui::Context,
+    model: &Model<Trike>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    name: &str,
+) -> Vec<PanelAction<TrikeMove>> {
+    let at = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn")).center();
+    let status = Status::default();
+    let button = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let mut actions =
+        frame(ctx, model, &status, None, windows, rects, vec![egui::Event::PointerMoved(at), button(true)]);
+    actions.extend(frame(ctx, model, &status, None, windows, rects, vec![button(false)]));
+    // A frame with the pointer away, so the next press starts afresh.
+    actions.extend(frame(ctx, model, &status, None, windows, rects, vec![egui::Event::PointerGone]));
+    actions
+}
+
+fn model_with_moves(n: usize) -> Model<Trike> {
+    let mut model = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Human, Seat::Human]).expect("a board");
+    for _ in 0..n {
+        let mut moves = Vec::new();
+        model.game.legal_moves(&mut moves);
+        let mv = *moves.iter().find(|m| m.cell().is_some()).expect("a cell move");
+        model.game.play(mv).expect("legal");
+        model.moves.push(mv);
+    }
+    model
+}
+
+const BUTTONS: [&str; 7] = ["undo", "redo", "save", "load", "menu", "new game", "rematch"];
+
+#[test]
+fn the_buttons_stay_where_they_are_whatever_the_status_says() {
+    let ctx = egui::Context::default();
+    let model = model_with_moves(3);
+    let mut windows = PanelWindows::default();
+    let mut rects = UiRects::default();
+    let long = "Saved to /home/someone/.local/share/triboard/games/trike-20261124-023305.json, \
+                which is a long path that takes three lines or more in a narrow panel and would push the buttons"
+        .to_string();
+    let statuses = [
+        (Status::info("Black played c5"), None),
+        (Status::info(long.clone()), None),
+        (Status::error(long), None),
+        (Status::default(), Some((Level::new(3).unwrap(), 12_345, 0.4))),
+        (Status::info("x"), None),
+    ];
+    let mut seen: Option<Vec<egui::Rect>> = None;
+    for (status, progress) in statuses {
+        // Twice: egui settles a layout over a frame or two.
+        for _ in 0..2 {
+            frame(&ctx, &model, &status, progress, &mut windows, &mut rects, Vec::new());
+        }
+        let now: Vec<egui::Rect> = BUTTONS.iter().map(|b| rects.get(b).expect("drawn")).collect();
+        match &seen {
+            None => seen = Some(now),
+            Some(before) => assert_eq!(before, &now, "buttons moved with the status {:?}", status.text),
+        }
+    }
+}
+
+#[test]
+fn new_game_on_an_unfinished_game_asks_first_and_keep_playing_keeps_it() {
+    let ctx = egui::Context::default();
+    let model = model_with_moves(4);
+    let mut windows = PanelWindows::default();
+    let mut rects = UiRects::default();
+    for _ in 0..2 {
+        frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    }
+    let actions = press(&ctx, &model, &mut windows, &mut rects, "new game");
+    assert!(actions.is_empty(), "New game on an unfinished game sent {actions:?} without asking");
+    assert!(matches!(windows.confirm, Some(Command::NewGame)), "the question is up");
+    let actions = press(&ctx, &model, &mut windows, &mut rects, "keep");
+    assert!(actions.is_empty(), "Keep playing sent {actions:?}");
+    assert!(windows.confirm.is_none(), "the question is gone");
+
+    // Rematch asks too, and Drop sends it.
+    let actions = press(&ctx, &model, &mut windows, &mut rects, "rematch");
+    assert!(actions.is_empty());
+    let actions = press(&ctx, &model, &mut windows, &mut rects, "drop");
+    assert!(matches!(actions[..], [PanelAction::Order(Command::Rematch)]), "Drop sent {actions:?}");
+    assert!(windows.confirm.is_none());
+}
+
+#[test]
+fn new_game_on_a_game_without_moves_or_finished_goes_at_once() {
+    let ctx = egui::Context::default();
+    let mut windows = PanelWindows::default();
+    let mut rects = UiRects::default();
+    let fresh = model_with_moves(0);
+    for _ in 0..2 {
+        frame(&ctx, &fresh, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    }
+    let actions = press(&ctx, &fresh, &mut windows, &mut rects, "new game");
+    assert!(matches!(actions[..], [PanelAction::Order(Command::NewGame)]), "sent {actions:?}");
+
+    // Menu never asks: it keeps the game.
+    let mid = model_with_moves(5);
+    let actions = press(&ctx, &mid, &mut windows, &mut rects, "menu");
+    assert!(matches!(actions[..], [PanelAction::Order(Command::Menu)]), "sent {actions:?}");
+    assert!(windows.confirm.is_none());
+}
+
+#[test]
+fn the_move_list_keeps_a_turn_of_several_plies_in_one_cell() {
+    use triboard::app::hud::move_list::{rows, turns};
+    use triboard::rules::trisq::Trisq;
+    let mut model = Model::<Trisq>::with(&Default::default(), &[Seat::Human, Seat::Human]).expect("a board");
+    let mut moves = Vec::new();
+    // Red's opening turn is one piece; every later turn two (or one and `end`).
+    for _ in 0..7 {
+        model.game.legal_moves(&mut moves);
+        let mv = moves[moves.len() / 2];
+        model.game.play(mv).expect("legal");
+        model.moves.push(mv);
+    }
+    let turns = turns(&model);
+    let plies: Vec<usize> = turns.iter().map(|t| t.plies.len()).collect();
+    assert_eq!(plies, [1, 2, 2, 2], "{turns:?}");
+    assert_ne!(turns[0].swatch, turns[1].swatch, "turns alternate colours");
+    assert_eq!(turns[1].swatch, turns[3].swatch);
+    let rows = rows::<Trisq>(&turns);
+    assert_eq!(rows.iter().map(|(n, r)| (*n, r.len())).collect::<Vec<_>>(), [(1, 2), (2, 2)], "numbered by rounds");
+}

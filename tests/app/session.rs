@@ -1,0 +1,115 @@
+//! Leaving and coming back: Menu keeps the game for Resume, starting another drops it, and the
+//! start screen's choices survive a restart.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use triboard::app::menu::Choices;
+use triboard::app::settings::{SeatChoice, Settings, SettingsFile};
+use triboard::app::setup::Suspended;
+use triboard::app::{Command, Screen, Setup};
+
+use super::{Model, board, click, humans};
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+#[test]
+fn menu_keeps_the_game_and_resume_brings_it_back_as_it_was() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    click(&mut app, "d4");
+    click(&mut app, "b4");
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    let before = board(&mut app);
+    let (moves, redo) = {
+        let model = app.world().resource::<Model>();
+        (model.moves.clone(), model.redo.clone())
+    };
+    assert_eq!((moves.len(), redo.len()), (2, 1));
+
+    app.world_mut().write_message(Command::Menu);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Menu);
+    assert!(app.world().get_resource::<Model>().is_none(), "the board is gone");
+    let kept = app.world().resource::<Suspended>();
+    assert!(kept.unfinished());
+    assert_eq!(kept.game.as_ref().map(|g| (g.name.as_str(), g.moves)), Some(("Trike", 2)));
+
+    let world = app.world_mut();
+    let mut setup = world.resource::<Setup>().clone();
+    assert!(world.resource_mut::<Suspended>().resume(&mut setup));
+    world.insert_resource(setup);
+    world.resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    app.update();
+    let model = app.world().resource::<Model>();
+    assert_eq!((&model.moves, &model.redo), (&moves, &redo), "moves and redo stack as they were");
+    assert_eq!(board(&mut app), before);
+    assert!(app.world().resource::<Suspended>().game.is_none());
+}
+
+#[test]
+fn starting_another_game_drops_the_one_menu_kept() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    app.world_mut().write_message(Command::Menu);
+    app.update();
+    app.update();
+    assert!(app.world().resource::<Suspended>().game.is_some());
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    app.update();
+    assert!(app.world().resource::<Model>().moves.is_empty(), "a new game");
+    assert!(app.world().resource::<Suspended>().game.is_none());
+}
+
+fn app_keeping_settings_in(file: &SettingsFile) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).insert_resource(file.clone());
+    triboard::app::core_plugin(&mut app);
+    app.update();
+    app
+}
+
+#[test]
+fn the_start_screens_choices_survive_a_restart() {
+    let dir = std::env::temp_dir().join(format!("triboard-settings-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = SettingsFile(Some(dir.join("settings.json")));
+    let mut app = app_keeping_settings_in(&file);
+    let mut choices = Choices::with_settings(app.world().resource::<Settings>());
+    let fresh = choices.settings();
+    let names = choices.names();
+    // Trike on side 9 with its second seat AI level 5; then a four-player Trigon, every seat AI 1.
+    assert!(choices.choose(names[0]));
+    choices.game_mut().options = serde_json::json!({ "size": 9 });
+    choices.seats_mut()[1] = SeatChoice { ai: true, level: 5 };
+    let trigon = *names.iter().find(|n| n.starts_with("Blokus Trigon")).expect("Trigon is listed");
+    assert!(choices.choose(trigon));
+    for seat in choices.seats_mut().iter_mut() {
+        *seat = SeatChoice { ai: true, level: 1 };
+    }
+    let chosen = choices.settings();
+    assert_ne!(chosen, fresh);
+    *app.world_mut().resource_mut::<Settings>() = chosen.clone();
+    app.update();
+    assert!(dir.join("settings.json").exists(), "kept in the data folder");
+
+    let restarted = app_keeping_settings_in(&file);
+    let again = Choices::with_settings(restarted.world().resource::<Settings>());
+    assert_eq!(again.settings(), chosen);
+    assert_eq!(again.setup(), choices.setup(), "Trigon, every seat AI level 1");
+    let mut trike = again;
+    assert!(trike.choose(names[0]));
+    assert_eq!(trike.game_mut().options["size"], 9);
+    assert_eq!(trike.seats_mut()[1], SeatChoice { ai: true, level: 5 });
+
+    // A file that is not settings is ignored: the defaults.
+    std::fs::write(dir.join("settings.json"), "{ not json").unwrap();
+    let broken = app_keeping_settings_in(&file);
+    assert_eq!(Choices::with_settings(broken.world().resource::<Settings>()).settings(), fresh);
+    let _ = std::fs::remove_dir_all(&dir);
+}
