@@ -72,6 +72,27 @@ pub fn catalogue() -> Vec<SavedGame> {
     files::list().into_iter().map(|name| SavedGame::describe(&name, files::read(&name))).collect()
 }
 
+/// A result's verdict ("White wins") without the scores: the app writes "Black 3 – White 4 (White
+/// wins)", the CLI "Black 3 – White 4: White wins".
+fn verdict(result: &str) -> &str {
+    if let Some((_, v)) = result.rsplit_once(" (")
+        && let Some(v) = v.strip_suffix(')')
+    {
+        return v;
+    }
+    result.rsplit_once(": ").map_or(result, |(_, v)| v)
+}
+
+/// A label cut to the result column's width, left-aligned.
+fn cell(ui: &mut egui::Ui, text: egui::RichText) -> egui::Response {
+    let size = egui::vec2(170.0, ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+        ui.set_min_size(size);
+        ui.add(egui::Label::new(text).truncate())
+    })
+    .inner
+}
+
 /// The dialog's state: open or not, and the games listed when it was opened.
 #[derive(Resource, Debug, Default)]
 pub struct LoadDialog {
@@ -108,8 +129,8 @@ impl LoadDialog {
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .default_width(600.0)
             .show(ctx, |ui| {
+                ui.set_width(620.0_f32.min(ctx.content_rect().width() - 60.0));
                 ui.label(egui::RichText::new(format!("From {} — newest first. Esc closes.", files::location())).weak());
                 if let Some(e) = &self.error {
                     ui.colored_label(egui::Color32::from_rgb(0xff, 0x7a, 0x6a), e);
@@ -119,6 +140,7 @@ impl LoadDialog {
                     return;
                 }
                 egui::ScrollArea::vertical()
+                    .auto_shrink([false, true])
                     .max_height(height)
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| {
@@ -141,7 +163,8 @@ impl LoadDialog {
                                         ui.label("");
                                     }
                                     None => {
-                                        ui.add(egui::Label::new(&saved.result).truncate()).on_hover_text(&saved.result);
+                                        // The verdict, "Black wins"; the scores on hover.
+                                        cell(ui, egui::RichText::new(verdict(&saved.result))).on_hover_text(&saved.result);
                                         if ui.button("Open").clicked() {
                                             chosen = Some(saved.name.clone());
                                         }
