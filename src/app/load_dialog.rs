@@ -164,7 +164,8 @@ impl LoadDialog {
                                     }
                                     None => {
                                         // The verdict, "Black wins"; the scores on hover.
-                                        cell(ui, egui::RichText::new(verdict(&saved.result))).on_hover_text(&saved.result);
+                                        cell(ui, egui::RichText::new(verdict(&saved.result)))
+                                            .on_hover_text(&saved.result);
                                         if ui.button("Open").clicked() {
                                             chosen = Some(saved.name.clone());
                                         }

@@ -134,10 +134,10 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
     }
 }
 
-/// The window opens at 1280×800 logical pixels; on a smaller screen it shrinks, once, to fit the
-/// monitor it is on (less room for a taskbar and the title bar) and is centred there. The panels
-/// narrow on small windows ([`hud::side::side_width`]) and egui zooms on large ones
-/// ([`hud::zoom_for`]).
+/// The window opens at 1280×800 logical pixels, then, once its monitor is known, takes 85 % of a
+/// larger screen (1632×918 on 1920×1080) or shrinks to fit a smaller one (less room for a taskbar
+/// and the title bar), centred there. The panels narrow on small windows
+/// ([`hud::side::side_width`]) and egui zooms on large ones ([`hud::zoom_for`]).
 fn fit_window_to_monitor(
     mut done: Local<bool>,
     monitors: Query<(&bevy::window::Monitor, Has<bevy::window::PrimaryMonitor>)>,
@@ -153,8 +153,8 @@ fn fit_window_to_monitor(
     let screen = Vec2::new(monitor.physical_width as f32, monitor.physical_height as f32) / scale;
     let room = (screen - Vec2::new(24.0, 72.0)).max(Vec2::new(640.0, 400.0));
     let size = window.size();
-    if size.x > room.x || size.y > room.y {
-        let fit = size.min(room).floor();
+    let fit = (screen * 0.85).max(size).min(room).floor();
+    if (fit - size).abs().max_element() >= 1.0 {
         info!("the screen is {}x{}: the window opens at {}x{}", screen.x, screen.y, fit.x, fit.y);
         window.resolution.set(fit.x, fit.y);
         window.position = WindowPosition::Centered(MonitorSelection::Primary);

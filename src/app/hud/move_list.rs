@@ -47,6 +47,9 @@ pub fn rows<G: AppGame>(turns: &[Turn]) -> Vec<(usize, &[Turn])> {
 pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     let turns = turns(model);
     let last_row = rows::<G>(&turns).len();
+    let per_row = G::TURNS_PER_ROW.max(1) as f32;
+    // The number's column is about 28 points; the scroll bar takes some 12.
+    let column = ((ui.available_width() - 40.0 - per_row * 10.0) / per_row).max(60.0);
     egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
         egui::Grid::new("moves")
             .num_columns(G::TURNS_PER_ROW + 1)
@@ -58,10 +61,12 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
                     ui.label(egui::RichText::new(format!("{number}.")).weak());
                     for (k, turn) in group.iter().enumerate() {
                         let last = number == last_row && k + 1 == group.len();
-                        ui.horizontal(|ui| {
+                        // A long turn wraps inside its column rather than pushing the panel wider.
+                        ui.horizontal_top(|ui| {
+                            ui.set_max_width(column);
                             stone(ui, turn.swatch, 6.0);
                             let text = egui::RichText::new(turn.plies.join(" ")).monospace();
-                            ui.label(if last { text.strong().underline() } else { text });
+                            ui.add(egui::Label::new(if last { text.strong().underline() } else { text }).wrap());
                         });
                     }
                     ui.end_row();

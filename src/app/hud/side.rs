@@ -15,8 +15,9 @@ use crate::rules::{Outcome, Player};
 
 /// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
 pub const SIDE_PANEL_MAX: f32 = 340.0;
-/// The side panel's narrowest, in egui points.
-pub const SIDE_PANEL_MIN: f32 = 280.0;
+/// The side panel's narrowest, in egui points: its widest row of buttons fits (content wider than a
+/// panel pushes egui's panel edge into it, the thin line seen crossing it).
+pub const SIDE_PANEL_MIN: f32 = 320.0;
 /// Lines of the status area: its height is that of this many lines whatever the text.
 pub const STATUS_LINES: usize = 3;
 
@@ -90,16 +91,19 @@ pub fn side_panel<G: AppGame>(
     let mut actions = Vec::new();
     let mut root = crate::app::menu::root_ui(ctx, "hud");
     let width = side_width(ctx.content_rect().width());
-    let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(14, 10));
+    let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(12, 10));
     let panel = egui::Panel::right("side").exact_size(width).resizable(false).frame(frame).show(&mut root, |ui| {
         ui.add_space(4.0);
-        ui.horizontal(|ui| {
-            ui.heading(game.heading());
-            ui.label(egui::RichText::new(game.subtitle()).weak());
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Rules").clicked() {
-                    windows.rules = !windows.rules;
-                }
+        // Rules first, at the right; the subtitle is cut where the panel is narrow.
+        let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y.max(30.0));
+        ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.button("Rules").clicked() {
+                windows.rules = !windows.rules;
+            }
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.heading(game.heading());
+                let subtitle = game.subtitle();
+                ui.add(egui::Label::new(egui::RichText::new(&subtitle).weak()).truncate()).on_hover_text(subtitle);
             });
         });
         ui.separator();
@@ -193,7 +197,8 @@ fn buttons<G: AppGame>(
         rects.set(name, response.rect);
         response.clicked()
     };
-    ui.horizontal(|ui| {
+    // Wrapped, so that a row never pushes the panel wider (it fits at the narrowest panel).
+    ui.horizontal_wrapped(|ui| {
         if button(ui, "undo", egui::Button::new("⟲ Undo"), !model.moves.is_empty(), "Take back your last turn (Ctrl+Z)")
         {
             actions.push(PanelAction::Order(Command::Undo));
