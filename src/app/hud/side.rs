@@ -57,7 +57,7 @@ pub enum PanelAction<M> {
 /// The side panel's own windows and what they remember between frames.
 #[derive(bevy::prelude::Resource, Debug, Default)]
 pub struct PanelWindows {
-    /// The rules window is open.
+    /// The panel shows the rules instead of the move list.
     pub rules: bool,
     /// An order that drops the unfinished game in play, waiting for the person to confirm it
     /// (New game, Rematch, Load).
@@ -97,7 +97,9 @@ pub fn side_panel<G: AppGame>(
         // Rules first, at the right; the subtitle is cut where the panel is narrow.
         let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y.max(30.0));
         ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui.button("Rules").clicked() {
+            let label = if windows.rules { "Moves" } else { "Rules" };
+            let button = egui::Button::new(label).min_size(egui::vec2(64.0, 0.0));
+            if ui.add(button).on_hover_text("The rules or the move list, below").clicked() {
                 windows.rules = !windows.rules;
             }
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -120,22 +122,16 @@ pub fn side_panel<G: AppGame>(
             result(ui, model, &outcome, windows);
         }
         ui.separator();
-        ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
-        move_list::<G>(ui, model);
+        // The rules take the move list's place in the panel, so they cover neither the board nor
+        // Trigon's chooser.
+        if windows.rules {
+            ui.label(egui::RichText::new(format!("Rules of {}", game.display_name())).strong());
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, G::rules);
+        } else {
+            ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
+            move_list::<G>(ui, model);
+        }
     });
-    if windows.rules {
-        let mut open = true;
-        // Over the board's right-hand side, beside the side panel: the left is Trigon's chooser.
-        egui::Window::new(title(&format!("Rules of {}", game.display_name())))
-            .open(&mut open)
-            .default_width(420.0)
-            .default_height(ctx.content_rect().height() - 80.0)
-            .pivot(egui::Align2::RIGHT_TOP)
-            .default_pos([ctx.content_rect().width() - width - 12.0, 12.0])
-            .vscroll(true)
-            .show(ctx, G::rules);
-        windows.rules = open;
-    }
     confirm(ctx, model, windows, rects, &mut actions);
     (panel.response.rect.width(), actions)
 }
