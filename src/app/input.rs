@@ -33,7 +33,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_observer(|add: On<Add, BoardCell>, mut commands: Commands| {
         commands.entity(add.entity).observe(on_over).observe(on_out).observe(on_press);
     })
-    .add_systems(EguiPrimaryContextPass, keys.run_if(in_state(Screen::Playing)));
+    .add_systems(EguiPrimaryContextPass, keys.before(super::hud::Panels).run_if(in_state(Screen::Playing)));
 }
 
 /// The messages of the input plugin, which the views read (headless too).
@@ -68,11 +68,15 @@ fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut clicks: Mes
 /// the board: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, and the board's [`KeyAction`]s.
 fn keys(
     mut contexts: EguiContexts,
+    load: Res<super::load_dialog::LoadDialog>,
+    windows: Res<super::hud::PanelWindows>,
     mut actions: MessageWriter<KeyAction>,
     mut orders: MessageWriter<Command>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if !ctx.egui_wants_keyboard_input() {
+    // A dialog up (Load, the confirmation) takes the keys: its Esc closes it, nothing else.
+    let dialog = load.open || windows.confirm.is_some();
+    if !ctx.egui_wants_keyboard_input() && !dialog {
         let pressed: Vec<(egui::Key, egui::Modifiers)> = ctx.input(|i| {
             i.events
                 .iter()

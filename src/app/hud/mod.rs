@@ -82,11 +82,16 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, zoom);
 }
 
+/// The side panels' systems (the board's keys are read before them, so that a key a dialog takes
+/// is not the board's too).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Panels;
+
 /// The side panel of one game type (called by the registry for every game).
 pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        panels::<G>.after(zoom).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)),
+        panels::<G>.in_set(Panels).after(zoom).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)),
     );
 }
 
