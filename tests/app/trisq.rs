@@ -9,7 +9,9 @@ use bevy::prelude::*;
 use triboard::ai::Level;
 use triboard::app::animation::DropIn;
 use triboard::app::board::CellClicked;
-use triboard::app::board::trisq::{SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare, aimed_slot, slot_centre};
+use triboard::app::board::trisq::{
+    Aim, SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare, aim, aimed_slot, slot_centre,
+};
 use triboard::app::{Command, Model, MoveIntent, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::record::Record;
@@ -119,12 +121,21 @@ fn a_click_on_a_slot_places_it_and_it_becomes_a_tile() {
 fn a_click_on_a_slot_that_may_not_be_played_changes_nothing_and_says_why() {
     let mut app = humans(6);
     press(&mut app, "c3H0");
-    // The other filling of c3 is gone: a press there aims at one of H's free slots.
+    // The other filling of c3 is gone: a press in one of its slots aims at the H slot under the
+    // pointer there (c3V1's centre lies in the free H1), ...
+    let c3v1 = slot(&app, "c3V1");
+    let at = slot_centre(model(&app).game.board(), c3v1);
+    let legal = app.world().resource::<TrisqLegal>().clone();
+    assert_eq!(aim(&model(&app).game, &legal, c3v1 / 8, Some(at)), Aim::Slot(slot(&app, "c3H1")));
+    // ... but a press on Red's piece (c3V0's centre lies in H0) is refused and places nothing.
+    let before = (model(&app).moves.clone(), tiles(&mut app));
     let c3v0 = slot(&app, "c3V0");
     let at = slot_centre(model(&app).game.board(), c3v0);
-    let legal = app.world().resource::<TrisqLegal>().clone();
-    let aimed = aimed_slot(&model(&app).game, &legal, c3v0 / 8, Some(at)).expect("H's slots are free");
-    assert_eq!(aimed / 4, slot(&app, "c3H0") / 4, "an H slot of c3");
+    assert_eq!(aimed_slot(&model(&app).game, &legal, c3v0 / 8, Some(at)), None);
+    press_slot(&mut app, c3v0);
+    assert_eq!((model(&app).moves.clone(), tiles(&mut app)), before, "a press on a piece changes nothing");
+    let said = status(&app);
+    assert!(said.error && said.text.contains("c3H0") && said.text.contains("taken by Red"), "{said:?}");
     // Blue's first piece in c3's corner; a second one in d4 touching it only at that corner has no
     // bridge.
     press(&mut app, "c3H3");

@@ -23,7 +23,6 @@ use super::hud::UiRects;
 use super::in_play::InPlay;
 use super::model::{Command, Model, Status, Step, TextIntent};
 use super::share::{self, OpenRecord};
-use crate::rules::Game;
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());

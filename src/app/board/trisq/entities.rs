@@ -5,7 +5,7 @@
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 
-use super::geometry::{BAND, BAND_GAP, SQUARE, aimed_slot, slot_centre, square_centre, square_name};
+use super::geometry::{Aim, BAND, BAND_GAP, SQUARE, aim, slot_centre, square_centre, square_name};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
@@ -56,7 +56,7 @@ pub enum Backdrop {
 }
 
 /// Where the pointer is over the board, in world units (set by the view from the cursor; tests
-/// set it to aim at a slot). A press on a square places the slot it aims at ([`aimed_slot`]).
+/// set it to aim at a slot). A press on a square places the slot it aims at ([`aim`]).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct SlotPointer(pub Option<Vec2>);
 
@@ -108,8 +108,8 @@ fn refresh_legal(model: Res<Model<Trisq>>, mut legal: ResMut<TrisqLegal>) {
     legal.set_if_neq(fresh);
 }
 
-/// A press on a square places the slot the pointer aims at; a slot that may not be played now is
-/// refused with the rules' reason and nothing changes.
+/// A press on a square places the slot the pointer aims at; a press on a piece, or on a slot that
+/// may not be played now, is refused with the reason and nothing changes.
 fn clicks(
     mut presses: MessageReader<CellClicked>,
     model: Res<Model<Trisq>>,
@@ -128,9 +128,17 @@ fn clicks(
         if press.cell >= n * n {
             continue;
         }
-        let Some(slot) = aimed_slot(game, &legal, press.cell, pointer.0) else {
-            *status = Status::error(format!("{}: no slot is left in this square", square_name(n, press.cell)));
-            continue;
+        let slot = match aim(game, &legal, press.cell, pointer.0) {
+            Aim::Slot(slot) => slot,
+            Aim::Taken(slot) => {
+                let owner = game.piece(slot).map_or("a", |p| game.player_name(crate::rules::Player(p)));
+                *status = Status::error(format!("{}: taken by {owner}'s piece", game.slot_name(slot)));
+                continue;
+            }
+            Aim::Full => {
+                *status = Status::error(format!("{}: no slot is left in this square", square_name(n, press.cell)));
+                continue;
+            }
         };
         let mv = TrisqMove::place(slot);
         if legal.slot(slot) {

@@ -52,22 +52,55 @@ pub fn square_name(n: usize, square: usize) -> String {
     format!("{}{}", (b'a' + (square % n) as u8) as char, square / n + 1)
 }
 
-/// The slot a press on `square` places: among the slots still available there, one under the
-/// pointer (world units), legal ones first, then the one whose centre is nearest (the square's
-/// centre stands for a pointer elsewhere). `None` when the square has no free slot.
-pub fn aimed_slot(game: &Trisq, legal: &TrisqLegal, square: usize, pointer: Option<Vec2>) -> Option<usize> {
+/// What a press on a square aims at ([`aim`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// This free slot: a press places it (if the rules allow it now).
+    Slot(usize),
+    /// The pointer is on this slot's piece: a press is refused.
+    Taken(usize),
+    /// The square has no free slot left.
+    Full,
+}
+
+/// What a press on `square` aims at, the pointer at `pointer` (world units; `None` stands for the
+/// square's centre). The pointer lies in one slot of each filling: a free one of those is aimed at
+/// (a legal one first, then the one whose centre is nearest); if neither is free and one holds a
+/// piece, that piece is [`Aim::Taken`] — a press on a piece never places beside it. Only a pointer
+/// in no slot (a boundary, or outside the square) falls back to the nearest free slot.
+pub fn aim(game: &Trisq, legal: &TrisqLegal, square: usize, pointer: Option<Vec2>) -> Aim {
     let board = game.board();
     if square >= board.side * board.side {
-        return None;
+        return Aim::Full;
     }
     let at = pointer.unwrap_or_else(|| square_centre(board.side, square));
-    square_slots(square).filter(|&s| game.available(s)).min_by(|&a, &b| {
-        let key = |s: usize| {
-            let inside = contains(&slot_corners(board, s), at);
-            (!inside, !legal.slot(s))
-        };
-        key(a).cmp(&key(b)).then(slot_centre(board, a).distance(at).total_cmp(&slot_centre(board, b).distance(at)))
-    })
+    let nearest = |slots: &mut dyn Iterator<Item = usize>| {
+        slots.min_by(|&a, &b| {
+            (!legal.slot(a))
+                .cmp(&!legal.slot(b))
+                .then(slot_centre(board, a).distance(at).total_cmp(&slot_centre(board, b).distance(at)))
+        })
+    };
+    let under: Vec<usize> = square_slots(square).filter(|&s| contains(&slot_corners(board, s), at)).collect();
+    if let Some(slot) = nearest(&mut under.iter().copied().filter(|&s| game.available(s))) {
+        return Aim::Slot(slot);
+    }
+    if let Some(&taken) = under.iter().find(|&&s| game.piece(s).is_some()) {
+        return Aim::Taken(taken);
+    }
+    match nearest(&mut square_slots(square).filter(|&s| game.available(s))) {
+        Some(slot) => Aim::Slot(slot),
+        None => Aim::Full,
+    }
+}
+
+/// The free slot a press on `square` places ([`aim`]'s [`Aim::Slot`]); `None` when the pointer is
+/// on a piece or the square is full.
+pub fn aimed_slot(game: &Trisq, legal: &TrisqLegal, square: usize, pointer: Option<Vec2>) -> Option<usize> {
+    match aim(game, legal, square, pointer) {
+        Aim::Slot(slot) => Some(slot),
+        Aim::Taken(_) | Aim::Full => None,
+    }
 }
 
 /// The point where two point-adjacent slots touch, in world units: a corner of one on the other's

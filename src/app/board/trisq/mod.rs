@@ -21,7 +21,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 pub use entities::{SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare};
-pub use geometry::{aimed_slot, slot_centre};
+pub use geometry::{Aim, aim, aimed_slot, slot_centre};
 
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::{Model, MoveIntent};
