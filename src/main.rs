@@ -15,11 +15,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// No subcommand: the window.
+/// No subcommand: the window; without a display, one sentence saying so, and exit code 1.
 #[cfg(feature = "app")]
 fn no_command() -> ExitCode {
-    triboard::app::run();
-    ExitCode::SUCCESS
+    match triboard::app::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("{why}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// No subcommand and no window in this build: the help, and a usage error.

@@ -349,3 +349,20 @@ fn tri_it_out_flags_choose_the_options_and_bad_ones_are_refused() {
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
 }
+
+#[cfg(all(feature = "app", target_os = "linux"))]
+#[test]
+fn without_a_display_the_window_says_so_in_one_sentence_and_no_panic() {
+    let out = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one sentence: {stderr}");
+    for words in ["no display", "DISPLAY", "WAYLAND_DISPLAY", "triboard play"] {
+        assert!(stderr.contains(words), "{words:?} missing from {stderr}");
+    }
+}

@@ -15,6 +15,7 @@ pub mod games;
 pub mod hud;
 pub mod in_play;
 pub mod input;
+pub mod launch;
 pub mod load_dialog;
 pub mod menu;
 pub mod model;
@@ -81,7 +82,13 @@ fn view_plugins(app: &mut App) {
 }
 
 /// Opens the window and runs the app until it is closed.
-pub fn run() {
+///
+/// # Errors
+/// No display to open it on ([`launch::missing_display`]): the sentence to print.
+pub fn run() -> Result<(), String> {
+    if let Some(why) = launch::missing_display() {
+        return Err(why);
+    }
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -112,6 +119,7 @@ pub fn run() {
     .add_systems(Update, fit_window_to_monitor)
     .add_systems(Last, window_title);
     app.run();
+    Ok(())
 }
 
 /// `TRIBOARD_OPEN=FILE` (a saved record, JSON or `.blksgf`) or `TRIBOARD_OPEN=LINK` (a share link,

@@ -110,7 +110,11 @@ struct GhostArt {
 
 impl FromWorld for GhostArt {
     fn from_world(world: &mut World) -> Self {
-        let mesh = world.resource_mut::<Assets<Mesh>>().add(triangles_mesh(&[], 1.0, Vec2::ZERO));
+        // One triangle until a piece is held: a mesh without vertices makes Bevy 0.19's mesh
+        // allocator log two "slab_allocator: Use-after-free" errors (it skips allocating an empty
+        // mesh, then copies its data all the same). The ghost is hidden until then.
+        let placeholder = [[Vec2::ZERO, Vec2::X, Vec2::Y]];
+        let mesh = world.resource_mut::<Assets<Mesh>>().add(triangles_mesh(&placeholder, 1.0, Vec2::ZERO));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
         let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.2))));
         let illegal = materials.add(ColorMaterial::from(Color::srgba_u8(0x4a, 0x4a, 0x50, 170)));
