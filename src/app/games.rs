@@ -78,9 +78,11 @@ pub trait AppGame: Knowledge {
     fn move_label(before: &Self, mv: Self::Move) -> String {
         before.move_text(mv)
     }
-    /// Turns per row of the move list: a round, so that each column is one seat's (Trigon's four
-    /// colours may take one row each where four do not fit).
-    const TURNS_PER_ROW: usize = 2;
+    /// Turns per row of the move list: a round, so that each column is one seat's (Trigon: one per
+    /// colour). Default: the number of players.
+    fn turns_per_row(&self) -> usize {
+        self.num_players()
+    }
     /// The game also saves in Pentobi's format (`.blksgf`).
     const SGF: bool = false;
     /// The result is a score to show; false where it only says who won (Trisq's connection), and

@@ -142,6 +142,7 @@ fn new_game_on_a_game_without_moves_or_finished_goes_at_once() {
 
 #[test]
 fn the_move_list_keeps_a_turn_of_several_plies_in_one_cell() {
+    use triboard::app::games::AppGame;
     use triboard::app::hud::move_list::{rows, turns};
     use triboard::rules::trisq::Trisq;
     let mut model = Model::<Trisq>::with(&Default::default(), &[Seat::Human, Seat::Human]).expect("a board");
@@ -158,6 +159,6 @@ fn the_move_list_keeps_a_turn_of_several_plies_in_one_cell() {
     assert_eq!(plies, [1, 2, 2, 2], "{turns:?}");
     assert_ne!(turns[0].swatch, turns[1].swatch, "turns alternate colours");
     assert_eq!(turns[1].swatch, turns[3].swatch);
-    let rows = rows::<Trisq>(&turns);
+    let rows = rows(&turns, model.game.turns_per_row());
     assert_eq!(rows.iter().map(|(n, r)| (*n, r.len())).collect::<Vec<_>>(), [(1, 2), (2, 2)], "numbered by rounds");
 }

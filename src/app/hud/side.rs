@@ -92,7 +92,16 @@ pub fn side_panel<G: AppGame>(
     let mut root = crate::app::menu::root_ui(ctx, "hud");
     let width = side_width(ctx.content_rect().width());
     let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(12, 10));
-    let panel = egui::Panel::right("side").exact_size(width).resizable(false).frame(frame).show(&mut root, |ui| {
+    let panel = egui::Panel::right("side").exact_size(width).resizable(false).frame(frame).show(&mut root, |panel| {
+        // The content lives in a child of exactly the panel's area, clipped there: a row wider than
+        // the panel (a long result table, a narrow window) is cut instead of pushing egui's panel
+        // edge into the panel (the thin line once seen crossing it).
+        let area = panel.available_rect_before_wrap();
+        let mut child =
+            panel.new_child(egui::UiBuilder::new().max_rect(area).layout(egui::Layout::top_down(egui::Align::Min)));
+        child.set_clip_rect(area.intersect(panel.clip_rect()));
+        panel.allocate_rect(area, egui::Sense::hover());
+        let ui = &mut child;
         ui.add_space(4.0);
         // Rules first, at the right; the subtitle is cut where the panel is narrow.
         let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y.max(30.0));
@@ -231,10 +240,14 @@ fn buttons<G: AppGame>(
         ) {
             actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));
         }
-        if G::SGF && button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format") {
-            actions.push(PanelAction::Save(Format::Sgf));
-        }
     });
+    if G::SGF {
+        ui.horizontal(|ui| {
+            if button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format") {
+                actions.push(PanelAction::Save(Format::Sgf));
+            }
+        });
+    }
     #[cfg(target_arch = "wasm32")]
     {
         let mut status = Status::default();

@@ -1,6 +1,10 @@
-//! The piece chooser, the panel on the left: each colour with its seat, score and remaining pieces;
-//! the pieces of the colour to move are large and can be chosen when a person is to move (the chosen
-//! one drawn in its orientation), with the keys' reminder and the attach points' checkbox below.
+//! The piece chooser, the panel on the left. At its top, the pieces of the colour to move in a fixed
+//! grid: every one of the 22 keeps its slot for the whole game and for every colour (piece order),
+//! a placed one left as a faint outline, so a piece is always where it was; they can be chosen while
+//! a person is to move (the chosen one drawn in its orientation). Below, each colour with its seat,
+//! score and its own small fixed grid; then the keys' reminder and the attach points' checkbox.
+//! [`chooser_ui`] draws it from plain values, so `tests/app/trigon_view.rs` checks the slots in a
+//! bare `egui::Context`.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -16,19 +20,29 @@ use crate::rules::geometry::polyiamond::Tri;
 use crate::rules::trigon::pieces::piece_name;
 use crate::rules::trigon::{COLOURS, PIECES, Trigon};
 
-/// Width of the piece chooser in logical pixels.
-const LEFT_PANEL: f32 = 282.0;
+/// The chooser's width in egui points for a window `width` points wide: 24 % of it, between 230
+/// (a 1000-point window keeps 450 for the board beside the side panel) and 300.
+pub fn chooser_width(width: f32) -> f32 {
+    (width * 0.24).clamp(230.0, 300.0)
+}
+
+/// Pieces per row of the grid of the colour to move.
+const PER_ROW: usize = 6;
+/// Pieces per row of a colour's small grid.
+const SMALL_PER_ROW: usize = 11;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        chooser.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+        chooser
+            .after(crate::app::hud::Panels)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
     )
     .add_systems(OnExit(Screen::Playing), |mut left: ResMut<LeftPanelWidth>| left.0 = 0.0);
 }
 
-/// The chooser panel; its width goes to [`LeftPanelWidth`] for the camera fit. The selection is
-/// written only when a click or the checkbox changes it.
+/// The chooser panel; its width (in logical pixels) goes to [`LeftPanelWidth`] for the camera fit.
+/// The selection is written only when a click or the checkbox changes it.
 fn chooser(
     mut contexts: EguiContexts,
     model: Res<Model<Trigon>>,
@@ -36,27 +50,138 @@ fn chooser(
     mut left: ResMut<LeftPanelWidth>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let colours = model.game.options().variant.colours();
-    let choosing = model.human_to_move();
-    let mut root = crate::app::menu::root_ui(ctx, "chooser");
-    let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(12, 10));
-    let panel =
-        egui::Panel::left("pieces").exact_size(LEFT_PANEL).resizable(false).frame(frame).show(&mut root, |ui| {
-            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                for c in 0..colours {
-                    colour_heading(ui, &model, c);
-                    pieces(ui, &model, c, selection.reborrow());
-                    ui.add_space(4.0);
-                    ui.separator();
-                }
-                footer(ui, choosing, selection.reborrow());
-            });
-        });
-    let width = panel.response.rect.width();
+    let mut chosen = *selection;
+    let (width, _) = chooser_ui(ctx, &model, &mut chosen);
+    if chosen != *selection {
+        *selection = chosen;
+    }
+    let width = width * ctx.zoom_factor();
     if (left.0 - width).abs() > 0.5 {
         left.0 = width;
     }
     Ok(())
+}
+
+/// Draws the chooser into `ctx` and applies its clicks to `selection`; returns its width in egui
+/// points and where each of the 22 slots of the large grid was drawn (piece, rectangle in points).
+pub fn chooser_ui(
+    ctx: &egui::Context,
+    model: &Model<Trigon>,
+    selection: &mut Selection,
+) -> (f32, Vec<(usize, egui::Rect)>) {
+    let colours = model.game.options().variant.colours();
+    let choosing = model.human_to_move();
+    let mut root = crate::app::menu::root_ui(ctx, "chooser");
+    let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(10, 8));
+    let width = chooser_width(ctx.content_rect().width());
+    let mut slots = Vec::new();
+    let panel = egui::Panel::left("pieces").exact_size(width).resizable(false).frame(frame).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.set_max_width(ui.available_width());
+            // The colour to move (the last one once the game is over) on top.
+            let shown = model.game.colour_to_move().unwrap_or_else(|| last_mover(model));
+            slots = large_grid(ui, model, shown, selection);
+            footer(ui, choosing, selection);
+            ui.separator();
+            for c in 0..colours {
+                colour_heading(ui, model, c);
+                small_grid(ui, model, c);
+                ui.add_space(2.0);
+            }
+        });
+    });
+    (panel.response.rect.width(), slots)
+}
+
+/// The colour that made the last move (Blue before any).
+fn last_mover(model: &Model<Trigon>) -> usize {
+    let mut replay = model.start.clone();
+    let mut last = 0;
+    for &mv in &model.moves {
+        last = replay.colour_to_move().unwrap_or(last);
+        replay.play_unchecked(mv);
+    }
+    last
+}
+
+/// The grid of colour `c`'s 22 pieces, each in its fixed slot: clickable while a person is to move
+/// it; a placed piece leaves a faint outline. Returns the slots' rectangles.
+fn large_grid(
+    ui: &mut egui::Ui,
+    model: &Model<Trigon>,
+    c: usize,
+    selection: &mut Selection,
+) -> Vec<(usize, egui::Rect)> {
+    let game = &model.game;
+    let active = game.colour_to_move() == Some(c) && model.human_to_move();
+    let title = if active {
+        format!("{}: choose a piece", COLOURS[c])
+    } else if game.outcome().is_some() {
+        "The game is over".to_string()
+    } else {
+        format!("{} to move", COLOURS[c])
+    };
+    ui.horizontal(|ui| {
+        stone(ui, colour_swatch(c), 8.0);
+        ui.label(egui::RichText::new(title).strong());
+    });
+    let side = ((ui.available_width() - (PER_ROW as f32 - 1.0) * 2.0) / PER_ROW as f32).floor();
+    let cell = egui::vec2(side, (side * 0.92).floor());
+    let origin = ui.cursor().min;
+    let rows = PIECES.div_ceil(PER_ROW);
+    let (area, _) =
+        ui.allocate_exact_size(egui::vec2(ui.available_width(), rows as f32 * (cell.y + 2.0)), egui::Sense::hover());
+    let mut slots = Vec::with_capacity(PIECES);
+    for p in 0..PIECES {
+        let at = origin + egui::vec2((p % PER_ROW) as f32 * (cell.x + 2.0), (p / PER_ROW) as f32 * (cell.y + 2.0));
+        let rect = egui::Rect::from_min_size(at, cell);
+        slots.push((p, rect));
+        let left = game.pieces_left(c) & (1 << p) != 0;
+        let sense = if active && left { egui::Sense::click() } else { egui::Sense::hover() };
+        let response = ui.interact(rect, ui.id().with(("piece", p)), sense);
+        let chosen = active && selection.piece == Some(p as u8);
+        if chosen {
+            ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x55));
+        } else if active && left && response.hovered() {
+            ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x3a));
+        }
+        let symmetry = if chosen { selection.symmetry } else { 0 };
+        let shape = oriented(game.tables(), p, symmetry);
+        let swatch = if left {
+            let (fill, edge) = colour_swatch(c);
+            if active { (fill, edge) } else { (fill.gamma_multiply(0.75), edge) }
+        } else {
+            (egui::Color32::TRANSPARENT, egui::Color32::from_gray(0x50))
+        };
+        draw_shape(ui.painter(), rect, &shape, swatch, side * 0.32);
+        let name = piece_name(p).to_string();
+        let response = response.on_hover_text(if left { name } else { format!("{name}: placed") });
+        if active && left && response.clicked() {
+            *selection = if chosen {
+                Selection { piece: None, ..*selection }
+            } else {
+                Selection { piece: Some(p as u8), symmetry: 0, colour: c as u8, ..*selection }
+            };
+        }
+    }
+    let _ = area;
+    slots
+}
+
+/// Colour `c`'s pieces small, each in its fixed slot, placed ones left empty.
+fn small_grid(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
+    let game = &model.game;
+    let side = ((ui.available_width() - (SMALL_PER_ROW as f32 - 1.0)) / SMALL_PER_ROW as f32).floor();
+    let cell = egui::vec2(side, side * 0.9);
+    let origin = ui.cursor().min;
+    let rows = PIECES.div_ceil(SMALL_PER_ROW);
+    ui.allocate_exact_size(egui::vec2(ui.available_width(), rows as f32 * (cell.y + 1.0)), egui::Sense::hover());
+    for p in (0..PIECES).filter(|p| game.pieces_left(c) & (1 << p) != 0) {
+        let at = origin
+            + egui::vec2((p % SMALL_PER_ROW) as f32 * (cell.x + 1.0), (p / SMALL_PER_ROW) as f32 * (cell.y + 1.0));
+        let shape = oriented(game.tables(), p, 0);
+        draw_shape(ui.painter(), egui::Rect::from_min_size(at, cell), &shape, colour_swatch(c), side * 0.3);
+    }
 }
 
 /// A colour's row: its swatch and name (strong while it is to move), its seat, then on the right its
@@ -89,47 +214,6 @@ fn seat_text(seat: Seat) -> String {
     }
 }
 
-/// Colour `c`'s remaining pieces in a grid, large and clickable while a person is to move it: a click
-/// chooses a piece (unturned) or puts the chosen one back.
-fn pieces(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize, mut selection: Mut<Selection>) {
-    let game = &model.game;
-    let big = game.colour_to_move() == Some(c) && model.human_to_move();
-    let cell = if big { egui::vec2(47.0, 44.0) } else { egui::vec2(29.0, 26.0) };
-    // As many as fit the panel's width (the grid puts 2 points between cells).
-    let per_row = (((ui.available_width() + 2.0) / (cell.x + 2.0)).floor() as usize).max(1);
-    let remaining: Vec<usize> = (0..PIECES).filter(|k| game.pieces_left(c) & (1 << k) != 0).collect();
-    if remaining.is_empty() {
-        ui.label(egui::RichText::new("all 22 pieces placed").weak());
-    }
-    egui::Grid::new(("pieces", c)).spacing([2.0, 2.0]).min_col_width(0.0).min_row_height(0.0).show(ui, |ui| {
-        for (k, &p) in remaining.iter().enumerate() {
-            let sense = if big { egui::Sense::click() } else { egui::Sense::hover() };
-            let (rect, response) = ui.allocate_exact_size(cell, sense);
-            let chosen = big && selection.piece == Some(p as u8);
-            if chosen {
-                ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x55));
-            } else if big && response.hovered() {
-                ui.painter().rect_filled(rect, 4.0, egui::Color32::from_gray(0x3a));
-            }
-            let symmetry = if chosen { selection.symmetry } else { 0 };
-            let shape = oriented(game.tables(), p, symmetry);
-            let unit = if big { 14.0 } else { 7.0 };
-            draw_shape(ui.painter(), rect, &shape, colour_swatch(c), unit);
-            let response = response.on_hover_text(piece_name(p).to_string());
-            if big && response.clicked() {
-                *selection = if chosen {
-                    Selection { piece: None, ..*selection }
-                } else {
-                    Selection { piece: Some(p as u8), symmetry: 0, colour: c as u8, ..*selection }
-                };
-            }
-            if (k + 1) % per_row == 0 {
-                ui.end_row();
-            }
-        }
-    });
-}
-
 /// Draws a piece's shape in `rect`, filled and outlined by the swatch, scaled to fit (at most `unit`
 /// points per side).
 fn draw_shape(
@@ -157,13 +241,22 @@ fn draw_shape(
     }
 }
 
-/// Below the colours: the chosen piece and the keys, or how to choose one while a person is to move;
-/// then the attach points' checkbox.
-fn footer(ui: &mut egui::Ui, choosing: bool, mut selection: Mut<Selection>) {
+/// Below the large grid, in a strip of fixed height (so the checkbox below it never moves): the
+/// chosen piece and the keys, or how to choose one while a person is to move; then the attach
+/// points' checkbox.
+fn footer(ui: &mut egui::Ui, choosing: bool, selection: &mut Selection) {
+    let body = ui.text_style_height(&egui::TextStyle::Body);
+    let small = ui.text_style_height(&egui::TextStyle::Small);
+    let (rect, _) =
+        ui.allocate_exact_size(egui::vec2(ui.available_width(), body + 2.0 * small + 6.0), egui::Sense::hover());
+    let mut strip =
+        ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
+    strip.set_clip_rect(rect.intersect(ui.clip_rect()));
+    strip.spacing_mut().item_spacing.y = 2.0;
     match selection.piece {
         Some(p) => {
-            ui.label(egui::RichText::new(format!("Piece {} chosen", piece_name(p as usize))).strong());
-            ui.add(
+            strip.label(egui::RichText::new(format!("Piece {} chosen", piece_name(p as usize))).strong());
+            strip.add(
                 egui::Label::new(
                     egui::RichText::new("R or wheel: turn · F: flip · Esc: put back · click the board to place")
                         .small()
@@ -173,7 +266,7 @@ fn footer(ui: &mut egui::Ui, choosing: bool, mut selection: Mut<Selection>) {
             );
         }
         None if choosing => {
-            ui.add(
+            strip.add(
                 egui::Label::new(egui::RichText::new("Choose a piece, then click the board to place it.").weak())
                     .wrap(),
             );

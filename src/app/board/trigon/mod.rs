@@ -85,6 +85,9 @@ impl AppGame for Trigon {
         panel::move_label(before, mv)
     }
     const SGF: bool = true;
+    fn turns_per_row(&self) -> usize {
+        self.options().variant.colours()
+    }
 
     fn plugin(app: &mut App) {
         entities::plugin(app);

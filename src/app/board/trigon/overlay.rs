@@ -22,7 +22,10 @@ pub(super) fn plugin(app: &mut App) {
 fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trigon>>, camera: BoardCamera) -> Result {
     let board = model.game.tables().board;
     let overlay = WorldPainter::new(contexts.ctx_mut()?, *camera);
-    let font = egui::FontId::monospace((12.0 / overlay.scale).clamp(8.0, 16.0));
+    // About half a triangle's side on screen (two columns are one side), between 11 and 18 points:
+    // readable on a small window, and a two-letter name still fits the two columns it stands for.
+    let side = world(board, 2.0, 0.0).distance(world(board, 0.0, 0.0));
+    let font = egui::FontId::monospace((0.55 * side / overlay.scale).clamp(11.0, 18.0));
     let color = egui::Color32::from_rgb(0xa8, 0x9f, 0x90);
     let label = |text: &str, p: Vec2| overlay.label(p, text.to_string(), &font, color);
     // The middle row spans every column. Every other column is named, so the letters do not crowd:
@@ -32,8 +35,8 @@ fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trigon>>, camera: Bo
         let name = board.label(cell);
         let letters = name.trim_end_matches(|c: char| c.is_ascii_digit());
         let x = board.tri(cell).x as f32;
-        label(letters, world(board, x, -0.55));
-        label(letters, world(board, x, board.height as f32 + 0.55));
+        label(letters, world(board, x, -0.75));
+        label(letters, world(board, x, board.height as f32 + 0.75));
     }
     for y in 0..board.height {
         let mut row = (0..board.width).filter_map(|x| board.at(x, y));

@@ -93,7 +93,8 @@ pub fn hint(model: &Model<Trigon>) -> String {
     }
 }
 
-/// A move in the move list: the piece and its first cell ("I6 r15…"), or the colour's pass.
+/// A move in the move list: the piece and its first cell ("I6 r15"; the hover shows every cell), or
+/// the colour's pass.
 pub fn move_label(before: &Trigon, mv: TrigonMove) -> String {
     if mv == TrigonMove::PASS {
         return "out (pass)".to_string();
@@ -101,7 +102,7 @@ pub fn move_label(before: &Trigon, mv: TrigonMove) -> String {
     let tables = before.tables();
     let placement = &tables.placements[mv.0 as usize];
     let first = tables.board.label(placement.cells[0] as usize);
-    format!("{} {first}…", piece_name(placement.piece as usize))
+    format!("{} {first}", piece_name(placement.piece as usize))
 }
 
 /// The rules window (`docs/rules/trigon.md`).
