@@ -715,5 +715,7 @@ mod session;
 mod tri_it_out;
 #[path = "app/tricore.rs"]
 mod tricore;
+#[path = "app/trigon_view.rs"]
+mod trigon_view;
 #[path = "app/trisq.rs"]
 mod trisq;
