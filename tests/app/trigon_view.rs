@@ -75,3 +75,37 @@ fn the_choosers_pieces_keep_their_slots_through_placements_and_colours() {
     press(&ctx, &model, &mut selection, before[other].1.center());
     assert_eq!(selection.piece, Some(other as u8));
 }
+
+/// The presses the page's test hook makes (`click_points`) play the move with the pointer where
+/// they press: the piece's centre follows the pointer, and the press places what the ghost shows.
+#[test]
+fn a_press_with_the_pointer_places_the_piece_centred_on_it() {
+    use bevy::prelude::*;
+    use triboard::app::board::CellClicked;
+    use triboard::app::board::trigon::art::cell_center;
+    use triboard::app::board::trigon::entities::click_points;
+    use triboard::app::board::trigon::ghost::BoardPointer;
+    use triboard::app::{Command, Seat};
+
+    let mut app = super::trigon_app(Variant::Four, &[Seat::Human; 4]);
+    let mut moves = Vec::new();
+    super::trigon_model(&app).game.legal_moves(&mut moves);
+    assert!(moves.len() > 100);
+    for &mv in moves.iter().step_by(moves.len() / 40) {
+        let at = click_points(app.world_mut(), mv).expect("a press makes it")[0];
+        let board = super::trigon_model(&app).game.tables().board;
+        let cell = (0..board.cells()).find(|&c| cell_center(board, c) == at).expect("a cell's centre");
+        app.world_mut().resource_mut::<BoardPointer>().0 = Some(at);
+        app.world_mut().write_message(CellClicked { cell });
+        app.update();
+        assert_eq!(
+            super::trigon_model(&app).moves.last(),
+            Some(&mv),
+            "{:?}",
+            app.world().resource::<triboard::app::Status>()
+        );
+        app.world_mut().write_message(Command::Undo);
+        app.update();
+        assert!(super::trigon_model(&app).moves.is_empty());
+    }
+}

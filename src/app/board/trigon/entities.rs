@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::art::{cell_center, cells_center};
-use super::ghost::{Selection, placement_at};
+use super::ghost::{BoardPointer, Selection, anchor_near, oriented, placement_at};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
@@ -38,6 +38,7 @@ pub struct PlacedPiece {
 pub struct Frame;
 
 pub(super) fn plugin(app: &mut App) {
+    super::ghost::pointer_plugin(app);
     app.init_resource::<Selection>()
         .add_systems(OnExit(Screen::Playing), |mut selection: ResMut<Selection>| {
             *selection = Selection { show_attach: selection.show_attach, ..default() };
@@ -82,11 +83,13 @@ fn frame() -> impl Bundle {
     (Frame, BoardPiece, DespawnOnExit(Screen::Playing), Transform::default(), Visibility::default())
 }
 
-/// A press on a cell places the selected piece there (the model checks it and says why not).
+/// A press on a cell places the selected piece where its ghost shows it, centred on the pointer
+/// ([`anchor_near`]; on the pressed cell without a pointer); the model checks it and says why not.
 fn clicks(
     mut presses: MessageReader<CellClicked>,
     model: Res<Model<Trigon>>,
     selection: Res<Selection>,
+    pointer: Res<BoardPointer>,
     mut status: ResMut<Status>,
     mut intents: MessageWriter<MoveIntent<TrigonMove>>,
 ) {
@@ -95,7 +98,14 @@ fn clicks(
             *status = Status::error(why);
             continue;
         }
-        match placement_at(&model, &selection, press.cell) {
+        let tables = model.game.tables();
+        let anchor = match selection.piece {
+            Some(piece) if press.cell < tables.board.cells() => {
+                anchor_near(tables.board, &oriented(tables, piece as usize, selection.symmetry), press.cell, pointer.0)
+            }
+            _ => press.cell,
+        };
+        match placement_at(&model, &selection, anchor) {
             Ok(mv) => {
                 intents.write(MoveIntent { mv, from_ai: false });
             }
@@ -191,7 +201,22 @@ pub fn click_points(world: &mut World, mv: TrigonMove) -> Result<Vec<Vec2>, Stri
         let selection = Selection { piece: Some(piece), symmetry, colour, ..current };
         for anchor in 0..tables.board.cells() {
             if placement_at(model, &selection, anchor) == Ok(mv) {
-                let at = cell_center(tables.board, anchor);
+                // The press goes where the piece's centre follows the pointer to this placement:
+                // the centre of one of its triangles (inside a cell, so picking sees it), the one
+                // nearest the piece's centre that makes it.
+                let board = tables.board;
+                let shape = oriented(tables, piece as usize, symmetry);
+                let cells = &tables.placements[mv.0 as usize].cells;
+                let centre = cells_center(board, cells);
+                let mut inside: Vec<usize> = cells.iter().map(|&c| c as usize).collect();
+                inside.sort_by(|&a, &b| {
+                    cell_center(board, a).distance(centre).total_cmp(&cell_center(board, b).distance(centre))
+                });
+                let at = inside
+                    .into_iter()
+                    .map(|c| (c, cell_center(board, c)))
+                    .find(|&(c, at)| placement_at(model, &selection, anchor_near(board, &shape, c, Some(at))) == Ok(mv))
+                    .map_or(cell_center(board, anchor), |(_, at)| at);
                 *world.resource_mut::<Selection>() = selection;
                 return Ok(vec![at]);
             }

@@ -1,14 +1,18 @@
 //! The piece a person holds ([`Selection`]): its orientation, where it lies under the pointer
-//! ([`ghost_tris`]), the placement it makes there ([`placement_at`], which the press plays), and
-//! its ghost on the board, snapped to the grid and tinted legal (in the colour) or illegal (grey).
+//! ([`ghost_tris`], [`anchor_near`]: the piece's centre as near the pointer as the grid allows), the
+//! placement it makes there ([`placement_at`], which the press plays), and its ghost on the board,
+//! snapped to the grid and tinted legal (in the colour) or illegal (grey).
 
 use std::collections::HashSet;
 
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 
-use super::art::{shade, tri_corners, triangles_mesh};
+use bevy::window::PrimaryWindow;
+
+use super::art::{SIDE, cell_center, shade, tri_corners, triangles_mesh};
 use crate::app::Screen;
+use crate::app::board::BoardCamera;
 use crate::app::board::Hovered;
 use crate::app::model::{Model, Step};
 use crate::rules::Game;
@@ -79,6 +83,53 @@ pub fn ghost_tris(board: &TrigonBoard, shape: &[Tri], anchor: usize) -> Vec<Tri>
     }
 }
 
+/// Where the pointer is on the board in world units, while it is over a cell (else `None`): the
+/// held piece's centre follows it ([`anchor_near`]). Tests leave it `None`: a press then anchors on
+/// the pressed cell.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoardPointer(pub Option<Vec2>);
+
+/// The anchor cell ([`ghost_tris`]) that puts the centre of `shape` nearest `pointer` (world
+/// units), among the cells within two sides of it; `cell` (the cell under the pointer) when there
+/// is no pointer or no better one. So the ghost sits centred on the pointer, within half a
+/// triangle, and the press places what the ghost shows.
+pub fn anchor_near(board: &TrigonBoard, shape: &[Tri], cell: usize, pointer: Option<Vec2>) -> usize {
+    let Some(at) = pointer else { return cell };
+    let reach = 2.0 * SIDE;
+    let centre = |anchor: usize| {
+        let tris = ghost_tris(board, shape, anchor);
+        tris.iter().map(|&t| tri_centroid_world(board, t)).sum::<Vec2>() / tris.len() as f32
+    };
+    (0..board.cells())
+        .filter(|&c| cell_center(board, c).distance(at) <= reach)
+        .chain(std::iter::once(cell))
+        .min_by(|&a, &b| centre(a).distance(at).total_cmp(&centre(b).distance(at)).then(a.cmp(&b)))
+        .unwrap_or(cell)
+}
+
+/// A triangle's centroid in world units (it may lie off the board).
+fn tri_centroid_world(board: &TrigonBoard, t: Tri) -> Vec2 {
+    let c = tri_corners(board, t);
+    (c[0] + c[1] + c[2]) / 3.0
+}
+
+/// Keeps [`BoardPointer`] on the cursor while it is over the board.
+fn aim(
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: BoardCamera,
+    hovered: Res<Hovered>,
+    mut pointer: ResMut<BoardPointer>,
+) {
+    let (camera, at, _) = *camera;
+    let world = window
+        .cursor_position()
+        .filter(|_| hovered.0.is_some())
+        .and_then(|cursor| camera.viewport_to_world_2d(at, cursor).ok());
+    if pointer.0 != world {
+        pointer.0 = world;
+    }
+}
+
 /// The placement the selected piece would make at `anchor` (the rules'
 /// [`Tables::placement_by_cells`] of the cells it lies on); whether it is legal is the model's
 /// question. `Err` says why there is none.
@@ -122,7 +173,17 @@ impl FromWorld for GhostArt {
     }
 }
 
+/// The pointer's place, for the headless part (the presses read it).
+pub(super) fn pointer_plugin(app: &mut App) {
+    app.init_resource::<BoardPointer>()
+        .add_systems(OnExit(Screen::Playing), |mut pointer: ResMut<BoardPointer>| pointer.0 = None);
+}
+
 pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        aim.before(Step::Intents).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+    );
     app.init_resource::<GhostArt>().add_systems(OnEnter(Screen::Playing), spawn_ghost).add_systems(
         Update,
         ghost
@@ -161,6 +222,7 @@ fn ghost(
     model: Res<Model<Trigon>>,
     selection: Res<Selection>,
     hovered: Res<Hovered>,
+    pointer: Res<BoardPointer>,
     art: Res<GhostArt>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut ghosts: Query<(&mut Visibility, &mut MeshMaterial2d<ColorMaterial>), With<Ghost>>,
@@ -168,13 +230,22 @@ fn ghost(
     mut shown: Local<Option<GhostKey>>,
 ) {
     let Ok((mut visibility, mut material)) = ghosts.single_mut() else { return };
-    let key = (selection.piece, selection.symmetry, hovered.0, model.revision);
+    let board = model.game.tables().board;
+    let anchor = match (selection.piece, hovered.0) {
+        (Some(piece), Some(cell)) if cell < board.cells() => Some(anchor_near(
+            board,
+            &oriented(model.game.tables(), piece as usize, selection.symmetry),
+            cell,
+            pointer.0,
+        )),
+        _ => hovered.0,
+    };
+    let key = (selection.piece, selection.symmetry, anchor, model.revision);
     if *shown == Some(key) {
         return;
     }
     *shown = Some(key);
-    let board = model.game.tables().board;
-    let (Some(piece), Some(anchor), Some(colour)) = (selection.piece, hovered.0, model.game.colour_to_move()) else {
+    let (Some(piece), Some(anchor), Some(colour)) = (selection.piece, anchor, model.game.colour_to_move()) else {
         *visibility = Visibility::Hidden;
         return;
     };
