@@ -64,6 +64,10 @@ pub trait AppGame: Knowledge {
     fn live_score(&self, _player: Player) -> Option<i32> {
         None
     }
+    /// What [`AppGame::live_score`] counts, as a caption over the scores ("Cores reached").
+    fn score_caption(&self) -> &'static str {
+        "score"
+    }
     /// What a person to move should do.
     fn hint(model: &Model<Self>) -> String;
     /// Buttons of the game's own (Trike: Swap), below the status; a press adds its move to `intents`.

@@ -247,7 +247,8 @@ pub fn paint_points(
     }
 }
 
-/// Row numbers left of every row and the hovered point's name beside it, painted over the board.
+/// Row numbers left of every row, painted over the board, and the hovered point's name at the foot
+/// of the board's area ([`super::hover_readout`]).
 pub fn label_points(world: &WorldPainter, lattice: &Lattice, hovered: &Hovered) {
     let font = egui::FontId::monospace(15.0 / world.scale);
     let color = egui::Color32::from_rgb(0xb8, 0xae, 0x9c);
@@ -257,11 +258,8 @@ pub fn label_points(world: &WorldPainter, lattice: &Lattice, hovered: &Hovered) 
         world.label(at, format!("{}", row + 1), &font, color);
         first += n as usize;
     }
-    if let Some(p) = hovered.0.filter(|&p| p < lattice.len)
-        && let Some(at) = world.to_screen(point_center(lattice, p) + Vec2::new(0.0, SPACING * 0.5))
-    {
-        let font = egui::FontId::proportional(14.0 / world.scale.max(0.5));
-        world.painter.text(at, egui::Align2::CENTER_BOTTOM, lattice.name(p), font, egui::Color32::WHITE);
+    if let Some(p) = hovered.0.filter(|&p| p < lattice.len) {
+        super::hover_readout(world.painter.ctx(), 0.0, &lattice.name(p));
     }
 }
 

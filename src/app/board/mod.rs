@@ -143,6 +143,19 @@ impl<'a> WorldPainter<'a> {
     }
 }
 
+/// The name of what the pointer is on (`text`), in a tag at the foot of the board's area, `left`
+/// egui points from the window's left edge (right of a left panel): where it covers no piece, as a
+/// name drawn beside the point sat on its neighbours and their stack badges.
+pub fn hover_readout(ctx: &egui::Context, left: f32, text: &str) {
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    let font = egui::FontId::proportional(16.0);
+    let galley = painter.layout_no_wrap(text.to_string(), font, egui::Color32::WHITE);
+    let corner = egui::pos2(left + 12.0, ctx.content_rect().bottom() - 12.0);
+    let rect = egui::Align2::LEFT_BOTTOM.anchor_size(corner, galley.size()).expand2(egui::vec2(8.0, 4.0));
+    painter.rect_filled(rect, 4.0, egui::Color32::from_black_alpha(170));
+    painter.galley(rect.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardShown>().init_resource::<Hovered>().add_message::<CellClicked>().add_systems(
         OnExit(Screen::Playing),

@@ -149,6 +149,13 @@ pub fn side_panel<G: AppGame>(
 fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     let game = &model.game;
     let outcome = game.outcome();
+    // What the numbers on the right count.
+    if game.live_score(Player(0)).is_some() {
+        let row = egui::vec2(ui.available_width(), ui.text_style_height(&egui::TextStyle::Small));
+        ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(egui::RichText::new(game.score_caption()).small().weak());
+        });
+    }
     for seat in 0..game.num_players() {
         let player = Player(seat as u8);
         ui.horizontal(|ui| {
@@ -265,7 +272,6 @@ fn status_area(ui: &mut egui::Ui, status: &Status) {
     let color = if status.error { RED } else { ui.visuals().text_color() };
     let mut job = egui::text::LayoutJob::simple(status.text.clone(), font, color, ui.available_width());
     job.wrap.max_rows = STATUS_LINES;
-    job.wrap.break_anywhere = true;
     fixed_height(ui, line * STATUS_LINES as f32, |ui| {
         let label = ui.add(egui::Label::new(job).selectable(false));
         if status.text.len() > 40 {
@@ -274,11 +280,12 @@ fn status_area(ui: &mut egui::Ui, status: &Status) {
     });
 }
 
-/// The AI's progress with Move now while it thinks, else the hint for a person to move: two rows
-/// high either way.
+/// The AI's progress with Move now while it thinks, else the hint for a person to move (at most
+/// three lines): the same height either way.
 fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
-    fixed_height(ui, row * 2.0, |ui| {
+    let line = ui.text_style_height(&egui::TextStyle::Body);
+    fixed_height(ui, (row * 2.0).max(line * 3.0 + 2.0), |ui| {
         if let Some((level, sims, fraction)) = input.progress {
             ui.label(format!("AI {level} is thinking… {sims} simulations"));
             ui.horizontal(|ui| {
@@ -291,7 +298,7 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
             let font = egui::TextStyle::Body.resolve(ui.style());
             let color = ui.visuals().weak_text_color();
             let mut job = egui::text::LayoutJob::simple(G::hint(input.model), font, color, ui.available_width());
-            job.wrap.max_rows = 2;
+            job.wrap.max_rows = 3;
             ui.add(egui::Label::new(job).selectable(false));
         }
     });

@@ -68,6 +68,9 @@ impl AppGame for TriItOut {
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
         vec![panel::swatch(player.index())]
     }
+    fn score_caption(&self) -> &'static str {
+        "counters on the board (fewest wins)"
+    }
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(self.counts()[player.index()] as i32)
     }

@@ -67,6 +67,9 @@ impl AppGame for TriCore {
         vec![panel::swatch(player.index())]
     }
     /// The Cores each player's best group reaches now: what the result counts first.
+    fn score_caption(&self) -> &'static str {
+        "best group: Cores reached"
+    }
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(self.best_group(player.index()).1.count_ones() as i32)
     }

@@ -66,6 +66,9 @@ impl AppGame for Trigon {
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
         panel::seat_swatches(self, player)
     }
+    fn score_caption(&self) -> &'static str {
+        "triangles covered"
+    }
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(panel::live_score(self, player))
     }

@@ -9,11 +9,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::art::{FILL, GOLD, OUTLINE, WARN, colour32, translucent};
 use super::entities::{SlotPointer, Tile, TileMarks, TrisqLegal};
-use super::geometry::{
-    BAND, BAND_GAP, MARGIN, SQUARE, aimed_slot, slot_centre, slot_corners, square_slots, touch_point,
-};
+use super::geometry::{Aim, BAND, BAND_GAP, MARGIN, SQUARE, aimed_slot, slot_corners, square_slots, touch_point};
 use crate::app::Screen;
-use crate::app::board::{BoardCamera, Hovered, WorldPainter};
+use crate::app::board::{BoardCamera, Hovered, WorldPainter, hover_readout};
 use crate::app::model::{Model, Step};
 use crate::rules::Game;
 use crate::rules::trisq::Trisq;
@@ -120,15 +118,10 @@ fn overlay(
                     egui::Stroke::new(2.0, colour32(WARN)),
                 );
             }
-            if let Some(at) = world.to_screen(slot_centre(board, s)) {
-                let label = egui::FontId::proportional(13.0);
-                let text = game.slot_name(s);
-                let pos = at + egui::vec2(0.0, -SQUARE * 0.55 / scale);
-                let galley = painter.layout_no_wrap(text, label, egui::Color32::WHITE);
-                let rect = egui::Align2::CENTER_BOTTOM.anchor_size(pos, galley.size()).expand(3.0);
-                painter.rect_filled(rect, 3.0, egui::Color32::from_black_alpha(170));
-                painter.galley(rect.min + egui::vec2(3.0, 3.0), galley, egui::Color32::WHITE);
-            }
+            hover_readout(ctx, 0.0, &game.slot_name(s));
+        } else if let Aim::Taken(s) = super::geometry::aim(game, &legal, square, pointer.0) {
+            let owner = game.piece(s).map_or("a", |p| game.player_name(crate::rules::Player(p)));
+            hover_readout(ctx, 0.0, &format!("{}: {owner}'s piece", game.slot_name(s)));
         }
     }
     // The pair that keeps the turn from ending, pulsing, with the point where they touch.
