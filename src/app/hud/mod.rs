@@ -79,7 +79,29 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<PanelWindows>()
         .init_resource::<UiRects>()
         .add_systems(OnEnter(Screen::Playing), |mut windows: ResMut<PanelWindows>| *windows = PanelWindows::default())
-        .add_systems(EguiPrimaryContextPass, zoom);
+        .add_systems(EguiPrimaryContextPass, (zoom, warm_fonts).chain());
+}
+
+/// Every glyph the panels use, laid out once per zoom at each text size of the app, so the font
+/// atlas holds them before they are first shown. Without it the first move's text (the move
+/// list's monospace digits, say) was drawn for one frame from an atlas being grown: "Black played
+/// e" and "__" once flashed after Trike's first move.
+fn warm_fonts(mut contexts: EguiContexts, mut warmed: Local<Option<f32>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let ppp = ctx.pixels_per_point();
+    if *warmed == Some(ppp) {
+        return Ok(());
+    }
+    *warmed = Some(ppp);
+    let text: String = (' '..='~').chain("⟲⟳…–·×✓".chars()).collect();
+    ctx.fonts_mut(|fonts| {
+        for size in [11.0, 12.0, 12.5, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 20.0, 24.0, 44.0] {
+            for font in [egui::FontId::proportional(size), egui::FontId::monospace(size)] {
+                let _ = fonts.layout_no_wrap(text.clone(), font, egui::Color32::WHITE);
+            }
+        }
+    });
+    Ok(())
 }
 
 /// The side panels' systems (the board's keys are read before them, so that a key a dialog takes
