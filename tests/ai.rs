@@ -238,6 +238,9 @@ impl Game for Race {
     fn parse_move(&self, text: &str) -> Result<u8, IllegalMove> {
         text.parse().map_err(|_| IllegalMove::new("a number"))
     }
+    fn notation(&self) -> &'static str {
+        "a number of steps"
+    }
     fn move_text(&self, mv: u8) -> String {
         mv.to_string()
     }

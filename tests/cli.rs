@@ -366,3 +366,71 @@ fn without_a_display_the_window_says_so_in_one_sentence_and_no_panic() {
         assert!(stderr.contains(words), "{words:?} missing from {stderr}");
     }
 }
+
+#[test]
+fn help_inside_play_describes_each_games_own_notation() {
+    for (args, words) in [
+        (&["play", "trike"][..], &["Trike", "c3", "swap"][..]),
+        (&["play", "tri-it-out"], &["Tri-It-Out", "xd2"]),
+        (&["play", "trigon-2", "--seats", "human,human"], &["Blokus Trigon", "r12,r13,s13"]),
+        (&["play", "trisq"], &["Trisq", "c4H2", "end"]),
+        (&["play", "tricore"], &["TriCore", "d4-d7", "c3^d3"]),
+    ] {
+        let run = ok(args, "help\nquit\n");
+        let help = run.stdout.split("type 'help'").nth(1).expect("the banner");
+        for word in words {
+            assert!(help.contains(word), "{args:?}: {word:?} missing from {help}");
+        }
+        if args[1] != "trike" {
+            assert!(!help.contains("c3, or swap") && !help.contains("Trike:"), "{args:?} describes Trike: {help}");
+        }
+    }
+}
+
+#[test]
+fn every_game_id_is_named_in_the_help_of_commands_that_take_one() {
+    for command in ["play", "selfplay", "bench", "perft"] {
+        let run = ok(&[command, "--help"], "");
+        for id in triboard::rules::game_ids() {
+            assert!(run.stdout.contains(id), "{command} --help does not name {id}");
+        }
+    }
+}
+
+#[test]
+fn many_legal_moves_are_counted_with_a_hint_and_can_be_filtered() {
+    let run = ok(&["play", "trigon", "--seats", "human,human,human,human"], "moves\nmoves r12\nquit\n");
+    let answers: Vec<&str> = run.stdout.split("to move> ").skip(1).collect();
+    let first = answers[0];
+    assert!(first.starts_with("2478 legal moves; the first 20:") && first.contains("moves all"), "{first}");
+    assert!(first.lines().count() <= 8, "not a wall: {first}");
+    let r12 = answers[1];
+    assert!(r12.starts_with("2 legal moves naming 'r12':"), "{r12}");
+    // Few moves are listed whole.
+    let run = ok(&["play", "trike", "--size", "3"], "moves\nquit\n");
+    assert!(run.stdout.contains("6 legal moves: a1 a2 b2 a3 b3 c3"), "{}", run.stdout);
+}
+
+#[test]
+fn the_trisq_text_board_shows_each_squares_filling_and_slots() {
+    let run = ok(&["play", "trisq", "--size", "6", "--white", "human"], "c4H2\nquit\n");
+    // The last board printed: square c4 with filling H in its first line, slot 2 (bottom-left) Red's
+    // in its second.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let at = lines.iter().rposition(|l| l.starts_with(" 4 ")).expect("row 4");
+    assert_eq!(lines[at].split_whitespace().nth(3), Some("H.."), "{}", run.stdout);
+    assert_eq!(lines[at + 1].split_whitespace().nth(2), Some("r."), "{}", run.stdout);
+}
+
+#[test]
+fn a_record_of_an_unknown_game_says_so_and_names_the_known_ones() {
+    let err = triboard::rules::record::Record::from_json(r#"{"game":"chess","moves":[]}"#)
+        .unwrap()
+        .replay::<Trike>()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("'chess' is not a game triboard knows"), "{err}");
+    for id in triboard::rules::game_ids() {
+        assert!(err.contains(id), "{err}");
+    }
+}

@@ -15,7 +15,8 @@ use crate::rules::{Knowledge, rng_from_seed};
 /// Arguments of `triboard bench`.
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
-    /// The game id (`trike`).
+    /// The game id: one of [`crate::rules::game_ids`].
+    #[arg(help = super::games::game_id_help())]
     pub game: String,
     /// The game's options.
     #[command(flatten)]

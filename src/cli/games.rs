@@ -58,6 +58,11 @@ impl GameFlags {
     }
 }
 
+/// The help of a game id argument, naming every game id ([`crate::rules::game_ids`]).
+pub fn game_id_help() -> String {
+    format!("The game id: {}", crate::rules::game_ids().join(", "))
+}
+
 /// Something a command does with one game type, chosen by id at run time.
 pub trait GameTask {
     /// What the task returns.

@@ -13,7 +13,8 @@ use crate::rules::{Knowledge, perft};
 /// Arguments of `triboard perft`.
 #[derive(Args, Debug, Clone)]
 pub struct PerftArgs {
-    /// The game id (`trike`).
+    /// The game id: one of [`crate::rules::game_ids`].
+    #[arg(help = super::games::game_id_help())]
     pub game: String,
     /// The game's options.
     #[command(flatten)]

@@ -26,7 +26,8 @@ use crate::rules::{Knowledge, Player};
 /// Arguments of `triboard play`.
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
-    /// The game id (`trike`).
+    /// The game id: one of [`crate::rules::game_ids`].
+    #[arg(help = super::games::game_id_help())]
     pub game: String,
     /// The game's options.
     #[command(flatten)]
@@ -52,12 +53,14 @@ pub struct PlayArgs {
     pub record: Option<PathBuf>,
 }
 
-const HELP: &str = "Type a move in the game's notation (Trike: a cell such as c3, or swap), or a command:
-  undo   take back the last move (and the AI's answer to it)
-  moves  list the legal moves
-  board  print the board again
-  help   this text
-  quit   stop the game (end of input does the same)";
+/// The commands of `triboard play`, after the game's own notation ([`crate::rules::Game::notation`]).
+const COMMANDS: &str = "Or a command:
+  undo          take back the last move (and the AI's answer to it)
+  moves         the legal moves (when there are many, their count and a few:
+                `moves all` lists every one, `moves c4` those naming c4)
+  board         print the board again
+  help          this text
+  quit          stop the game (end of input does the same)";
 
 struct Task<'a> {
     args: &'a PlayArgs,
@@ -210,13 +213,13 @@ impl GameTask for Task<'_> {
                     quit = true;
                     break;
                 }
-                "help" | "?" => writeln!(out, "{HELP}")?,
+                "help" | "?" => writeln!(out, "{}\n{COMMANDS}", wrap(s.game.notation(), 92))?,
                 "board" => show_board = true,
-                "moves" => {
+                command if command == "moves" || command.starts_with("moves ") => {
                     let mut moves = Vec::new();
                     s.game.legal_moves(&mut moves);
                     let texts: Vec<String> = moves.iter().map(|&mv| s.game.move_text(mv)).collect();
-                    writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))?;
+                    writeln!(out, "{}", list_moves(&texts, command["moves".len()..].trim()))?;
                 }
                 "undo" => {
                     if s.undo() {
@@ -240,6 +243,9 @@ impl GameTask for Task<'_> {
             Some(text) => writeln!(out, "game over after {} moves: {text}", s.history.len())?,
             None => writeln!(out, "game stopped after {} moves", s.history.len())?,
         }
+        // Who ended as which colour (Trike's swap exchanges them).
+        let seats: Vec<String> = (0..s.seats.len()).map(|i| s.who(Player(i as u8))).collect();
+        writeln!(out, "seats: {}", seats.join(", "))?;
         if let Some(path) = &args.record {
             let mut record = Record::new(&s.game, &s.history);
             record.players = s.seats.iter().map(|seat| seat.label()).collect();
@@ -259,6 +265,55 @@ impl GameTask for Task<'_> {
             "result": outcome_json(&s.game),
         }))
     }
+}
+
+/// At most this many legal moves are listed without being asked for all.
+const LIST_AT_ONCE: usize = 60;
+
+/// The answer to `moves` (`filter` empty), `moves all` or `moves TEXT` (the moves naming TEXT):
+/// every move when there are at most [`LIST_AT_ONCE`], else the count, the first few and how to see
+/// more (Trigon's opening has thousands of placements).
+fn list_moves(texts: &[String], filter: &str) -> String {
+    let chosen: Vec<&str> = match filter {
+        "" | "all" => texts.iter().map(String::as_str).collect(),
+        part => texts.iter().map(String::as_str).filter(|t| names(t, part)).collect(),
+    };
+    let what = if filter.is_empty() || filter == "all" { String::new() } else { format!(" naming '{filter}'") };
+    if chosen.len() <= LIST_AT_ONCE || filter == "all" {
+        return wrap(&format!("{} legal moves{what}: {}", chosen.len(), chosen.join(" ")), 92);
+    }
+    wrap(
+        &format!(
+            "{} legal moves{what}; the first {}: {} … (`moves all` lists every one, `moves c4` those naming c4)",
+            chosen.len(),
+            LIST_AT_ONCE / 3,
+            chosen[..LIST_AT_ONCE / 3].join(" ")
+        ),
+        92,
+    )
+}
+
+/// True when the move `text` names `part`: one of its points, cells or squares is `part` (`r12` in
+/// `r13,r12`, `c4` in Trisq's `c4H2`), not merely begins with it (`a1` is not in `a10`).
+fn names(text: &str, part: &str) -> bool {
+    text.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|token| token.strip_prefix(part).is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_digit())))
+}
+
+/// `text` broken into lines of at most `width` characters at spaces (a longer word keeps its line).
+fn wrap(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.join("\n")
 }
 
 /// Runs `triboard play`, reading moves and commands from `input`.

@@ -27,7 +27,8 @@ use crate::rules::record::Record;
 /// Arguments of `triboard selfplay`.
 #[derive(Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// The game id (`trike`).
+    /// The game id: one of [`crate::rules::game_ids`].
+    #[arg(help = super::games::game_id_help())]
     pub game: String,
     /// The game's options.
     #[command(flatten)]

@@ -207,6 +207,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, IllegalMove>;
     /// A move's text in the game's notation; `parse_move` reads it back.
     fn move_text(&self, mv: Self::Move) -> String;
+    /// The game's move notation in a few lines for a person typing moves (`triboard play`'s
+    /// `help`), with examples that [`Game::parse_move`] reads (`docs/rules/<game>.md` §Notation).
+    fn notation(&self) -> &'static str;
     /// What a seat is called in this position (Trike: the colour it plays, which the pie rule swaps).
     fn player_name(&self, player: Player) -> &'static str;
     /// The position as a text diagram for the terminal (`triboard play`).

@@ -289,6 +289,12 @@ impl Game for Trike {
         })
     }
 
+    fn notation(&self) -> &'static str {
+        "Trike: a move is the cell the pawn goes to, column letter and row number (c3; a1 is the \
+         top corner); Black's opening move puts the first checker and the pawn there. On White's first \
+         move only, swap takes Black's opening (the pie rule)."
+    }
+
     fn move_text(&self, mv: TrikeMove) -> String {
         match mv.cell() {
             None => "swap".to_string(),

@@ -623,6 +623,12 @@ impl Game for TriItOut {
         }
     }
 
+    fn notation(&self) -> &'static str {
+        "Tri-It-Out: a placement is a point, its letter then its row (c4: the third point from the \
+         left of row 4; rows count from the top). A placement that forms a mixed triangle must be \
+         followed by a capture: x and the opposing counter taken (xd2), then you place again."
+    }
+
     fn move_text(&self, mv: TriItOutMove) -> String {
         match mv {
             TriItOutMove::Place(p) => self.name(p as usize),

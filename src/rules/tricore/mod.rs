@@ -1011,6 +1011,13 @@ impl Game for TriCore {
         Ok(if self.ply < 3 { TriCoreMove::Core(p) } else { TriCoreMove::Ring(p) })
     }
 
+    fn notation(&self) -> &'static str {
+        "TriCore: a point is its letter then its row (a1..f1 in row 1, a4..i4 in row 4; rows \
+         count from the top). The first three moves place Cores, the next three Rings, each as its \
+         point (d4). Then a turn is a drive, RING-DEST (d4-d7: your disc goes on the Ring's point, \
+         the Ring moves to DEST), then a climb FROM^TO (c3^d3) or end."
+    }
+
     fn move_text(&self, mv: TriCoreMove) -> String {
         let name = |p: u8| self.t.lattice.name(p as usize);
         match mv {

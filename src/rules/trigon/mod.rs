@@ -750,6 +750,12 @@ impl Game for Trigon {
             .ok_or_else(|| IllegalMove::new(format!("'{text}' is not the shape of a piece")))
     }
 
+    fn notation(&self) -> &'static str {
+        "Blokus Trigon: a move is the cells the piece covers, comma-separated (r12,r13,s13: \
+         column letters a..ai, row numbers 1..18 from the bottom, as Pentobi writes them); a colour \
+         that cannot place passes by itself. `moves r15` lists the legal placements covering r15."
+    }
+
     fn move_text(&self, mv: TrigonMove) -> String {
         if mv == TrigonMove::PASS {
             return "pass".to_string();

@@ -607,6 +607,14 @@ impl Game for Trisq {
         Ok(TrisqMove::place(8 * ((row - 1) * n + col) + 4 * filling + k))
     }
 
+    fn notation(&self) -> &'static str {
+        "Trisq: a move is a square, a filling and a slot: c4H2 is square c4 (column c, row 4 from \
+         the top), the horizontal filling H, its slot 2 (0-3: top-left, top-right, bottom-left, \
+         bottom-right); V is the vertical filling (0-3: left-top, right-top, left-bottom, \
+         right-bottom). Place one or two pieces a turn (Red's first turn one), then end (or \
+         a second piece) ends the turn."
+    }
+
     fn move_text(&self, mv: TrisqMove) -> String {
         match mv.slot() {
             Some(slot) => self.slot_name(slot),
@@ -618,22 +626,47 @@ impl Game for Trisq {
         NAMES[player.index()]
     }
 
+    /// Each square as two lines: its filling (`H`, `V`, or `.` while empty) and its four slots, 0 1
+    /// over 2 3 (`r` Red, `b` Blue, `.` free), as `c4H2` names them; Red's edges are the top and
+    /// bottom, Blue's the left and right.
     fn board_text(&self) -> String {
         let n = self.board.side;
-        let mut out = String::new();
+        let mut out = String::from("    ");
+        for col in 0..n {
+            out.push_str(&format!("{:<5}", (b'a' + col as u8) as char));
+        }
+        out.push_str("  (r Red: top-bottom, b Blue: left-right)\n");
         for row in 0..n {
-            out.push_str(&format!("{:>2} ", row + 1));
-            for col in 0..n {
-                let sq = row * n + col;
-                let cell: String = (0..8)
-                    .filter(|&k| self.piece(8 * sq + k).is_some())
-                    .map(|k| ['r', 'b'][self.piece(8 * sq + k).unwrap_or(0) as usize])
-                    .collect();
-                out.push_str(&format!("{:<5}", if cell.is_empty() { ".".to_string() } else { cell }));
+            let squares: Vec<(char, [char; 4])> = (0..n)
+                .map(|col| {
+                    let sq = row * n + col;
+                    let filled = |f: usize| (0..4).any(|k| self.piece(8 * sq + 4 * f + k).is_some());
+                    let f = if filled(1) { 1 } else { 0 };
+                    let slot = |k: usize| match self.piece(8 * sq + 4 * f + k) {
+                        Some(p) => ['r', 'b'][p as usize & 1],
+                        None => '.',
+                    };
+                    let name = if filled(0) {
+                        'H'
+                    } else if filled(1) {
+                        'V'
+                    } else {
+                        '.'
+                    };
+                    (name, [slot(0), slot(1), slot(2), slot(3)])
+                })
+                .collect();
+            out.push_str(&format!("{:>2}  ", row + 1));
+            for (name, s) in &squares {
+                out.push_str(&format!("{name}{}{}  ", s[0], s[1]));
+            }
+            out.push_str("\n    ");
+            for (_, s) in &squares {
+                out.push_str(&format!(" {}{}  ", s[2], s[3]));
             }
             out.push('\n');
         }
-        out
+        out.lines().map(|line| line.trim_end().to_string() + "\n").collect()
     }
 
     fn move_key(&self, mv: TrisqMove) -> usize {
