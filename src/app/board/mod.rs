@@ -86,6 +86,29 @@ pub fn reconcile<P: Copy + Eq + Hash>(
     }
 }
 
+/// Where the pointer is over the board in world units, while it is over a cell (else `None`): set
+/// from the cursor by the view; tests set it to press at a point. Trisq aims at the slot under it,
+/// Trigon centres the held piece on it.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoardPointer(pub Option<Vec2>);
+
+/// Keeps [`BoardPointer`] on the cursor while it is over a cell of the board.
+fn aim(
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    camera: BoardCamera,
+    hovered: Res<Hovered>,
+    mut pointer: ResMut<BoardPointer>,
+) {
+    let (camera, at, _) = *camera;
+    let world = window
+        .cursor_position()
+        .filter(|_| hovered.0.is_some())
+        .and_then(|cursor| camera.viewport_to_world_2d(at, cursor).ok());
+    if pointer.0 != world {
+        pointer.0 = world;
+    }
+}
+
 /// The cell under the pointer, if any (set by the input plugin, read by the view).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hovered(pub Option<usize>);
@@ -157,17 +180,23 @@ pub fn hover_readout(ctx: &egui::Context, left: f32, text: &str) {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<BoardShown>().init_resource::<Hovered>().add_message::<CellClicked>().add_systems(
-        OnExit(Screen::Playing),
-        |mut shown: ResMut<BoardShown>, mut hovered: ResMut<Hovered>| {
-            shown.0 = None;
-            hovered.0 = None;
-        },
-    );
+    app.init_resource::<BoardShown>()
+        .init_resource::<Hovered>()
+        .init_resource::<BoardPointer>()
+        .add_message::<CellClicked>()
+        .add_systems(
+            OnExit(Screen::Playing),
+            |mut shown: ResMut<BoardShown>, mut hovered: ResMut<Hovered>, mut pointer: ResMut<BoardPointer>| {
+                shown.0 = None;
+                hovered.0 = None;
+                pointer.0 = None;
+            },
+        );
 }
 
-/// What the lattice boards share of the view.
+/// What the lattice boards share of the view, and the pointer's place on every board.
 pub(super) fn view_plugin(app: &mut App) {
+    app.add_systems(Update, aim.before(super::model::Step::Intents).run_if(in_state(Screen::Playing)));
     lattice::view_plugin(app);
 }
 

@@ -122,13 +122,20 @@ pub fn side_panel<G: AppGame>(
         ui.separator();
         buttons(ui, model, windows, rects, &mut actions);
         ui.separator();
-        status_area(ui, input.status);
-        progress_area(ui, input, &mut actions);
-        let mut moves = Vec::new();
-        G::actions(ui, model, &mut moves);
-        actions.extend(moves.into_iter().map(PanelAction::Move));
-        if let Some(outcome) = game.outcome() {
-            result(ui, model, &outcome, windows);
+        match game.outcome() {
+            // Over: the result first, then what was said; no hint and no game actions follow, so
+            // nothing below can move under the pointer.
+            Some(outcome) => {
+                result(ui, model, &outcome, windows);
+                status_area(ui, input.status);
+            }
+            None => {
+                status_area(ui, input.status);
+                progress_area(ui, input, &mut actions);
+                let mut moves = Vec::new();
+                G::actions(ui, model, &mut moves);
+                actions.extend(moves.into_iter().map(PanelAction::Move));
+            }
         }
         ui.separator();
         // The rules take the move list's place in the panel, so they cover neither the board nor
@@ -329,8 +336,10 @@ fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, wi
         format!("{} share first place", names.join(" and "))
     };
     let open = windows.folded != Some(model.revision);
-    egui::Frame::group(ui.style()).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
-        ui.set_width(ui.available_width());
+    // The frame's margin and stroke inside the panel's width: what it holds wraps at its edge.
+    let inner = ui.available_width() - 14.0;
+    egui::Frame::group(ui.style()).inner_margin(6).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
+        ui.set_width(inner);
         ui.horizontal(|ui| {
             ui.label(title("Game over").color(GOLD));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -38,7 +38,6 @@ pub struct PlacedPiece {
 pub struct Frame;
 
 pub(super) fn plugin(app: &mut App) {
-    super::ghost::pointer_plugin(app);
     app.init_resource::<Selection>()
         .add_systems(OnExit(Screen::Playing), |mut selection: ResMut<Selection>| {
             *selection = Selection { show_attach: selection.show_attach, ..default() };

@@ -8,11 +8,8 @@ use std::collections::HashSet;
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 
-use bevy::window::PrimaryWindow;
-
 use super::art::{SIDE, cell_center, shade, tri_corners, triangles_mesh};
 use crate::app::Screen;
-use crate::app::board::BoardCamera;
 use crate::app::board::Hovered;
 use crate::app::model::{Model, Step};
 use crate::rules::Game;
@@ -83,11 +80,7 @@ pub fn ghost_tris(board: &TrigonBoard, shape: &[Tri], anchor: usize) -> Vec<Tri>
     }
 }
 
-/// Where the pointer is on the board in world units, while it is over a cell (else `None`): the
-/// held piece's centre follows it ([`anchor_near`]). Tests leave it `None`: a press then anchors on
-/// the pressed cell.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct BoardPointer(pub Option<Vec2>);
+pub use crate::app::board::BoardPointer;
 
 /// The anchor cell ([`ghost_tris`]) that puts the centre of `shape` nearest `pointer` (world
 /// units), among the cells within two sides of it; `cell` (the cell under the pointer) when there
@@ -111,23 +104,6 @@ pub fn anchor_near(board: &TrigonBoard, shape: &[Tri], cell: usize, pointer: Opt
 fn tri_centroid_world(board: &TrigonBoard, t: Tri) -> Vec2 {
     let c = tri_corners(board, t);
     (c[0] + c[1] + c[2]) / 3.0
-}
-
-/// Keeps [`BoardPointer`] on the cursor while it is over the board.
-fn aim(
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: BoardCamera,
-    hovered: Res<Hovered>,
-    mut pointer: ResMut<BoardPointer>,
-) {
-    let (camera, at, _) = *camera;
-    let world = window
-        .cursor_position()
-        .filter(|_| hovered.0.is_some())
-        .and_then(|cursor| camera.viewport_to_world_2d(at, cursor).ok());
-    if pointer.0 != world {
-        pointer.0 = world;
-    }
 }
 
 /// The placement the selected piece would make at `anchor` (the rules'
@@ -173,17 +149,7 @@ impl FromWorld for GhostArt {
     }
 }
 
-/// The pointer's place, for the headless part (the presses read it).
-pub(super) fn pointer_plugin(app: &mut App) {
-    app.init_resource::<BoardPointer>()
-        .add_systems(OnExit(Screen::Playing), |mut pointer: ResMut<BoardPointer>| pointer.0 = None);
-}
-
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        aim.before(Step::Intents).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
-    );
     app.init_resource::<GhostArt>().add_systems(OnEnter(Screen::Playing), spawn_ghost).add_systems(
         Update,
         ghost

@@ -147,8 +147,9 @@ pub fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
     let two = game.options().variant == Variant::Two;
     let rank =
         |player: usize| 1 + (0..outcome.num_players).filter(|&q| outcome.scores[q] > outcome.scores[player]).count();
-    egui::Grid::new("scores").num_columns(6).spacing([16.0, 6.0]).striped(true).show(ui, |ui| {
-        for head in ["", "colour", "triangles", "bonus", "score", if two { "" } else { "rank" }] {
+    // Narrow enough for the narrowest side panel.
+    egui::Grid::new("scores").num_columns(5).spacing([10.0, 4.0]).striped(true).show(ui, |ui| {
+        for head in ["colour", "placed", "bonus", "score", if two { "" } else { "rank" }] {
             ui.label(egui::RichText::new(head).weak());
         }
         ui.end_row();
@@ -160,8 +161,10 @@ pub fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
         for c in order {
             let score = game.colour_score(c);
             let bonus = if game.pieces_left(c) == 0 { score - placed(game, c) } else { 0 };
-            stone(ui, colour_swatch(c), 7.0);
-            ui.label(COLOURS[c]);
+            ui.horizontal(|ui| {
+                stone(ui, colour_swatch(c), 6.0);
+                ui.label(COLOURS[c]);
+            });
             ui.label(format!("{}", placed(game, c)));
             ui.label(if bonus > 0 { format!("+{bonus}") } else { "–".to_string() });
             ui.label(egui::RichText::new(format!("{score}")).strong());
@@ -176,8 +179,12 @@ pub fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
             ui.label(egui::RichText::new(line).strong());
         }
     }
-    ui.label(
-        egui::RichText::new("Triangles placed, +15 for all 22 pieces, +20 if the last was the single triangle.").weak(),
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new("Triangles placed, +15 for all 22 pieces, +20 if the last was the single triangle.")
+                .weak(),
+        )
+        .wrap(),
     );
 }
 

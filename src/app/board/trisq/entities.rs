@@ -55,10 +55,9 @@ pub enum Backdrop {
     Band(u8, Vec2),
 }
 
-/// Where the pointer is over the board, in world units (set by the view from the cursor; tests
-/// set it to aim at a slot). A press on a square places the slot it aims at ([`aim`]).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct SlotPointer(pub Option<Vec2>);
+/// Where the pointer is over the board ([`BoardPointer`]): a press on a square places the slot it
+/// aims at ([`aim`]).
+pub use crate::app::board::BoardPointer as SlotPointer;
 
 /// The legal moves of the position in play, by slot, kept while the position stands.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -77,20 +76,17 @@ impl TrisqLegal {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<SlotPointer>()
-        .init_resource::<TrisqLegal>()
-        .add_systems(OnExit(Screen::Playing), |mut pointer: ResMut<SlotPointer>| pointer.0 = None)
-        .add_systems(
-            Update,
-            (
-                // After the model changes (or a new one is inserted), before the views and the next
-                // frame's clicks read them.
-                refresh_legal.after(Step::Apply).before(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
-                (clicks, keys).in_set(Step::Intents).run_if(resource_exists::<Model<Trisq>>),
-                sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
-                mark_tiles.after(sync).in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
-            ),
-        );
+    app.init_resource::<TrisqLegal>().add_systems(
+        Update,
+        (
+            // After the model changes (or a new one is inserted), before the views and the next
+            // frame's clicks read them.
+            refresh_legal.after(Step::Apply).before(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
+            (clicks, keys).in_set(Step::Intents).run_if(resource_exists::<Model<Trisq>>),
+            sync.in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
+            mark_tiles.after(sync).in_set(Step::View).run_if(resource_exists_and_changed::<Model<Trisq>>),
+        ),
+    );
 }
 
 /// The legal moves, once per position (hover and clicks read them every frame).

@@ -4,7 +4,6 @@
 //! pulsing at the corner where they touch; the winning chain in gold. Also where the pointer aims.
 
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::art::{FILL, GOLD, OUTLINE, WARN, colour32, translucent};
@@ -12,36 +11,15 @@ use super::entities::{SlotPointer, Tile, TileMarks, TrisqLegal};
 use super::geometry::{Aim, BAND, BAND_GAP, MARGIN, SQUARE, aimed_slot, slot_corners, square_slots, touch_point};
 use crate::app::Screen;
 use crate::app::board::{BoardCamera, Hovered, WorldPainter, hover_readout};
-use crate::app::model::{Model, Step};
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::trisq::Trisq;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
-        Update,
-        aim.before(Step::Intents).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trisq>>)),
-    )
-    .add_systems(
         EguiPrimaryContextPass,
         overlay.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trisq>>)),
     );
-}
-
-/// Where the cursor is on the board, for the slot it aims at.
-fn aim(
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: BoardCamera,
-    hovered: Res<Hovered>,
-    mut pointer: ResMut<SlotPointer>,
-) {
-    let (camera, at, _) = *camera;
-    let world = window
-        .cursor_position()
-        .filter(|_| hovered.0.is_some())
-        .and_then(|cursor| camera.viewport_to_world_2d(at, cursor).ok());
-    if pointer.0 != world {
-        pointer.0 = world;
-    }
 }
 
 /// Column letters and row numbers; the free slots of squares that have a filling, faintly; the
