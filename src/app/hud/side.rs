@@ -265,7 +265,7 @@ fn buttons<G: AppGame>(
     #[cfg(target_arch = "wasm32")]
     {
         let mut status = Status::default();
-        crate::app::web::file_buttons(ui, model, &mut status);
+        crate::app::web::file_buttons(ui, model, &mut status, rects);
         if status != Status::default() {
             actions.push(PanelAction::Status(status));
         }

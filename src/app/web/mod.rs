@@ -309,10 +309,12 @@ fn publish_frames(mut times: ResMut<FrameTimes>, time: Res<Time<Real>>, mut last
 
 /// The browser's extra buttons in the side panel: Download and Upload the record as a file, and
 /// copy the share link.
-pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, status: &mut Status) {
+pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, status: &mut Status, rects: &mut UiRects) {
     // Wrapped: four buttons do not fit one row of a narrow panel.
     ui.horizontal_wrapped(|ui| {
-        if ui.button("Download").on_hover_text("Save the game as a JSON file").clicked() {
+        let download_button = ui.button("Download").on_hover_text("Save the game as a JSON file");
+        rects.set("download", download_button.rect);
+        if download_button.clicked() {
             let record = model.record();
             *status = match download(&files::new_name_as(&record, files::Format::Json, |_| false), &record.to_json()) {
                 Ok(()) => Status::info("Downloaded the game"),
@@ -329,7 +331,9 @@ pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
                 Err(e) => Status::error(e),
             };
         }
-        if ui.button("Upload…").on_hover_text("Load a game from a JSON or .blksgf file").clicked()
+        let upload_button = ui.button("Upload…").on_hover_text("Load a game from a JSON or .blksgf file");
+        rects.set("upload", upload_button.rect);
+        if upload_button.clicked()
             && let Err(e) = upload()
         {
             *status = Status::error(e);
