@@ -214,9 +214,11 @@ fn run_match(args: &[&str]) -> (i32, String, Value) {
 #[test]
 fn match_between_two_triboard_engines() {
     let a = format!("{BIN} gtp --level 1 --untimed --seed 1");
-    let b = format!("{BIN} gtp --level 1 --untimed --seed 2");
+    // B searches a time per move instead of a level's budget.
+    let b = format!("{BIN} gtp --seconds 0.05 --seed 2");
     let (code, stdout, json) = run_match(&["--engine", &a, "--engine", &b, "--game", "trigon-2", "--games", "2"]);
     assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("engine  moves  mean s/move  max s/move  cpu s (cputime)"), "{stdout}");
     assert!(stdout.contains("game 1 (A 1+3, B 2+4): "), "{stdout}");
     assert!(stdout.contains("game 2 (B 1+3, A 2+4): "), "{stdout}");
     assert!(stdout.contains("win rate (95% interval)"), "{stdout}");
@@ -232,7 +234,17 @@ fn match_between_two_triboard_engines() {
         points += e["points"].as_f64().unwrap();
     }
     assert_eq!(points, 2.0, "one point per game");
+    // Every genmove is timed: the engines answered as many as there were placements.
     let results = json["results"].as_array().unwrap();
+    let placements: u64 = results.iter().map(|r| r["placements"].as_u64().unwrap()).sum();
+    let moves: u64 = engines.iter().map(|e| e["moves"].as_u64().unwrap()).sum();
+    assert_eq!(moves, placements, "{stdout}");
+    for e in engines {
+        let (mean, max) = (e["mean_move_seconds"].as_f64().unwrap(), e["max_move_seconds"].as_f64().unwrap());
+        assert!(0.0 < mean && mean <= max, "{e}");
+        // triboard answers cputime.
+        assert!(e["cpu_seconds"].as_f64().is_some_and(|c| c > 0.0), "{e}");
+    }
     assert_eq!(results[0]["seats"], serde_json::json!([0, 1]));
     assert_eq!(results[1]["seats"], serde_json::json!([1, 0]));
     for r in results {
@@ -279,4 +291,16 @@ fn match_usage_errors() {
     assert!(json["error"].as_str().unwrap().contains("give 2 to 4 engines"), "{json}");
     let (code, _, _) = run_match(&["--engine", "x", "--engine", "y", "--game", "chess"]);
     assert_eq!(code, 2);
+}
+
+#[test]
+fn seconds_must_be_a_positive_time_and_excludes_untimed() {
+    for args in [&["gtp", "--seconds", "0"][..], &["gtp", "--seconds", "x"], &["gtp", "--seconds", "1", "--untimed"]] {
+        let out = Command::new(BIN).args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // A time per move answers genmove with a legal move.
+    let mut gtp = Gtp::start(&["--game", "trigon-2", "--seconds", "0.05", "--seed", "3"]);
+    let mv = gtp.ok("genmove 1");
+    assert!(legal_texts(&trigon(Variant::Two)).contains(&mv), "{mv}");
 }

@@ -266,6 +266,32 @@ impl<G: Knowledge> Mcts<G> {
         self.run(Budget { simulations: u64::MAX, max_time: duration })
     }
 
+    /// Runs for at most `duration` of wall time (or until stopped), and stops earlier once the
+    /// best move cannot change: when the most simulated root move leads the second by more
+    /// simulations than the time left would run at the rate so far. Returns the simulations run.
+    /// For an equal time per move against another engine (`triboard gtp --seconds`).
+    pub fn run_settled(&mut self, duration: Duration) -> u64 {
+        let start = Instant::now();
+        let mut done = 0;
+        while start.elapsed() < duration {
+            let ran = self.step(CHUNK);
+            if ran == 0 {
+                break;
+            }
+            done += ran;
+            let elapsed = start.elapsed().as_secs_f64().max(1e-6);
+            let can_still_run = done as f64 / elapsed * (duration.as_secs_f64() - elapsed).max(0.0);
+            let (first, second) = self.children(0).fold((0u32, 0u32), |(a, b), c| {
+                let v = self.nodes[c as usize].visits;
+                if v > a { (v, a) } else { (a, b.max(v)) }
+            });
+            if f64::from(first - second) > can_still_run {
+                break;
+            }
+        }
+        done
+    }
+
     /// The most simulated move at the root, or `None` if the game is over.
     pub fn best_move(&self) -> Option<G::Move> {
         self.best_child(0).map(|c| self.nodes[c as usize].mv)

@@ -16,8 +16,13 @@
 //! resigning should count as a loss. Scores are triboard's (`§Score`); with `--max-moves M` a game
 //! stops after M placements and is scored as it stands.
 //!
+//! After the results, each engine's time per move: the number of `genmove`s it answered, their mean
+//! and longest wall time (command sent to answer read), and the CPU time it reports through
+//! `cputime` (asked after each game, where the engine knows it) — so "equal time" is visible.
+//!
 //! JSON keys: `game`, `games`, `engines` (per engine: `command`, `name`, `wins`, `losses`, `draws`,
-//! `forfeits`, `points`, `win_rate`, `ci95_low`, `ci95_high` (Wilson), `mean_score`), `results`
+//! `forfeits`, `points`, `win_rate`, `ci95_low`, `ci95_high` (Wilson), `mean_score`, `moves`,
+//! `mean_move_seconds`, `max_move_seconds`, `cpu_seconds` (null without `cputime`)), `results`
 //! (per game: `seats` (engine per seat), `scores` (per seat), `points` (per engine), `placements`,
 //! `forfeit`, `final_score` (triboard's, in Pentobi's words), `disagreements` (engines whose own
 //! `final_score` of the last position differs: a check of their rules, it changes no result)).
@@ -71,15 +76,50 @@ struct Engine {
     stdin: Option<ChildStdin>,
     lines: Option<Receiver<String>>,
     timeout: Duration,
+    /// Wall time of each `genmove` it answered, in seconds (command sent to answer read).
+    move_seconds: Vec<f64>,
+    /// CPU time it reported through `cputime` at the end of each game, summed over its processes
+    /// (a restarted engine starts again from 0), in seconds; `None` if it does not answer it.
+    cpu_seconds: Option<f64>,
+    /// Its last `cputime` answer in the process running now.
+    cpu_seen: f64,
 }
 
 impl Engine {
     fn new(command: &str, timeout: Duration) -> Engine {
-        Engine { command: command.to_string(), name: String::new(), child: None, stdin: None, lines: None, timeout }
+        Engine {
+            command: command.to_string(),
+            name: String::new(),
+            child: None,
+            stdin: None,
+            lines: None,
+            timeout,
+            move_seconds: Vec::new(),
+            cpu_seconds: None,
+            cpu_seen: 0.0,
+        }
+    }
+
+    /// Asks `cputime` (if the engine knows it) and adds what it used since the last answer.
+    fn note_cputime(&mut self) {
+        if self.child.is_none() || !self.send("known_command cputime").is_ok_and(|a| a.is_ok_and(|t| t == "true")) {
+            return;
+        }
+        if let Ok(Ok(text)) = self.send("cputime")
+            && let Ok(now) = text.trim().parse::<f64>()
+        {
+            // A smaller answer than before: the engine was restarted.
+            let used = if now >= self.cpu_seen { now - self.cpu_seen } else { now };
+            self.cpu_seen = now;
+            *self.cpu_seconds.get_or_insert(0.0) += used;
+        }
     }
 
     /// Starts the engine unless it runs.
     fn ensure_started(&mut self) -> Result<(), Broken> {
+        if self.child.is_none() {
+            self.cpu_seen = 0.0;
+        }
         if self.child.is_some() {
             return Ok(());
         }
@@ -206,6 +246,9 @@ fn play_game(engines: &mut [Engine], start: &Trigon, index: usize, args: &MatchA
     // A check of the engines' rules: their score of the final position (unless one forfeited).
     let ours = final_score(&game);
     let mut disagreements = Vec::new();
+    for engine in engines.iter_mut() {
+        engine.note_cputime();
+    }
     if forfeit.is_none() {
         for (e, engine) in engines.iter_mut().enumerate() {
             if let Ok(Ok(theirs)) = engine.send("final_score")
@@ -286,11 +329,14 @@ fn run_game(
             continue;
         }
         let mover = seats[game.player_of(c).index()];
-        let text = match engines[mover].send(&format!("genmove {}", c + 1)) {
+        let asked = std::time::Instant::now();
+        let answer = engines[mover].send(&format!("genmove {}", c + 1));
+        let text = match answer {
             Err(broken) => return Err((mover, broken)),
             Ok(Err(reason)) => return Err((mover, format!("genmove {} failed: {reason}", c + 1))),
             Ok(Ok(text)) => text,
         };
+        engines[mover].move_seconds.push(asked.elapsed().as_secs_f64());
         if text.eq_ignore_ascii_case("resign") {
             return Err((mover, "resigned".to_string()));
         }
@@ -424,7 +470,14 @@ fn summary(
             100.0 * low,
             100.0 * high
         )?;
+        let moves = engine.move_seconds.len();
+        let mean_move = if moves > 0 { engine.move_seconds.iter().sum::<f64>() / moves as f64 } else { 0.0 };
+        let max_move = engine.move_seconds.iter().copied().fold(0.0, f64::max);
         table.push(json!({
+            "moves": moves,
+            "mean_move_seconds": mean_move,
+            "max_move_seconds": max_move,
+            "cpu_seconds": engine.cpu_seconds,
             "command": engine.command,
             "name": engine.name,
             "wins": wins,
@@ -437,6 +490,15 @@ fn summary(
             "ci95_high": high,
             "mean_score": mean_score,
         }));
+    }
+    // Time per move, so that "equal time" can be seen.
+    writeln!(out, "engine  moves  mean s/move  max s/move  cpu s (cputime)")?;
+    for (e, engine) in engines.iter().enumerate() {
+        let moves = engine.move_seconds.len();
+        let mean = if moves > 0 { engine.move_seconds.iter().sum::<f64>() / moves as f64 } else { 0.0 };
+        let max = engine.move_seconds.iter().copied().fold(0.0, f64::max);
+        let cpu = engine.cpu_seconds.map_or("-".to_string(), |c| format!("{c:.1}"));
+        writeln!(out, "{:<6}  {moves:>5}  {mean:>11.3}  {max:>10.3}  {cpu:>15}", label(e))?;
     }
     let per_game: Vec<Value> = results
         .iter()

@@ -29,7 +29,9 @@
 //!   trailing space).
 //! - **Levels** are the AI levels 1–6 of `src/ai`: simulation budgets with their wall-clock caps
 //!   (0.5 s at level 1 to 10 s at level 6), as in the app; `--untimed` drops the caps so that
-//!   `--seed` replays the same moves on any machine. `name` is `triboard`.
+//!   `--seed` replays the same moves on any machine; `--seconds S` searches S seconds a move instead
+//!   (stopping earlier once the best move cannot change), for an equal time against another engine.
+//!   `name` is `triboard`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -60,6 +62,18 @@ pub struct GtpArgs {
     /// seed replays the same moves on any machine (level 6 then takes a minute a move).
     #[arg(long)]
     pub untimed: bool,
+    /// Search for this many seconds a move instead of the level's budget (stopping earlier when the
+    /// best move cannot change): an equal time per move against another engine.
+    #[arg(long, conflicts_with = "untimed", value_parser = parse_seconds)]
+    pub seconds: Option<f64>,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 3600.0 => Ok(s),
+        _ => Err(format!("'{text}' is not a number of seconds between 0 and 3600")),
+    }
 }
 
 /// Every command the engine knows, in `list_commands` order.
@@ -177,6 +191,8 @@ pub struct GtpEngine {
     level: Level,
     seed: u64,
     timed: bool,
+    /// A time per move instead of the level's budget.
+    seconds: Option<Duration>,
     quit: bool,
     started: Instant,
 }
@@ -196,6 +212,7 @@ impl GtpEngine {
             level,
             seed,
             timed,
+            seconds: None,
             quit: false,
             started: Instant::now(),
         }
@@ -347,11 +364,15 @@ impl GtpEngine {
         } else {
             let seed = derive_seed(self.seed, self.history.len() as u64 + moves.len() as u64);
             let mut search = Mcts::new(&g, SearchConfig { seed, ..SearchConfig::default() });
-            let mut budget = self.level.budget();
-            if !self.timed {
-                budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
+            if let Some(time) = self.seconds {
+                search.run_settled(time);
+            } else {
+                let mut budget = self.level.budget();
+                if !self.timed {
+                    budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
+                }
+                search.run(budget);
             }
-            search.run(budget);
             search.best_move().ok_or("the search found no move")?
         };
         let text = g.move_text(mv);
@@ -395,6 +416,7 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
     });
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
+    engine.seconds = args.seconds.map(Duration::from_secs_f64);
     let mut commands = 0u64;
     let mut line = Vec::new();
     while !engine.has_quit() {
