@@ -1,15 +1,15 @@
-//! Monte Carlo tree search generic over [`Knowledge`] (a [`Game`](crate::rules::Game) and what the search knows of it
-//! beyond the rules): UCT with RAVE, rank-based backup for any number
-//! of seats, a reused node arena, a seeded generator and an anytime interface.
+//! The search the app and the CLI use: Monte Carlo tree search ([`super::tree`]: UCT with RAVE,
+//! rank-based backup, MCTS-Solver) on one or more threads, with tree reuse and an anytime
+//! interface.
 //!
-//! Every node stores the statistics of the move that leads to it, from the point of view of the seat
-//! that played it (the *mover*), so multi-step turns (the same seat moving again) and 3–4 player
-//! games need nothing special. The reward of a finished playout for a seat is its rank value
-//! ([`crate::rules::Outcome::ranks`], in `[0, 1]`).
-//!
-//! RAVE (all-moves-as-first): a child's AMAF statistics count the playouts below its parent in which
-//! its move (by [`Game::move_key`](crate::rules::Game::move_key)) was played later by the same seat. Selection blends the two means
-//! with Silver's weight `β = ñ / (n + ñ + bias·n·ñ)` and adds a small UCT exploration term.
+//! **Threads: root parallelization** (Chaslot, Winands and van den Herik 2008, "Parallel
+//! Monte-Carlo Tree Search"): each thread grows its own tree from the same root with its own seed,
+//! and the root moves' simulations, rewards and proofs are summed over the trees when a move is
+//! chosen. The trees share nothing while they search, so the threads never wait for each other and
+//! simulations per second grow with the cores; the price is that deeper nodes are explored once per
+//! tree. (Tree parallelism with virtual loss would share the deep nodes but needs atomic statistics
+//! and a lock or atomics for expansion in the node arena; measured numbers for what is built are in
+//! README §AI.) In the browser there is one thread.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,9 +18,11 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::levels::Budget;
-use crate::rules::{Knowledge, Rng, rng_from_seed};
+pub use super::tree::Proof;
+use super::tree::{CHUNK, RootChild, Tree, choose};
+use crate::rules::Knowledge;
 
-/// Tuning of the search. `Default` is what the levels use.
+/// Tuning of the search. `Default` is what the levels use (with one thread).
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
     /// UCT exploration constant `c` in `c·√(ln N / (n+1))`.
@@ -31,10 +33,11 @@ pub struct SearchConfig {
     pub first_play_urgency: f32,
     /// Simulations through a leaf before its children are created (the root expands at once).
     pub expand_after: u32,
-    /// Size limit of the node arena; once full, leaves stop expanding and the search goes on with
-    /// playouts from them.
+    /// Size limit of the node arenas, all threads together; once full, leaves stop expanding and the
+    /// search goes on with playouts from them.
     pub max_nodes: usize,
-    /// Seed of the playout generator: the same seed, position and simulation count give the same tree.
+    /// Seed of the playout generators: the same seed, position, threads and simulation budget give
+    /// the same trees (thread `i` draws from `seed` mixed with `i`; thread 0 from `seed` itself).
     pub seed: u64,
     /// Use the game's knowledge: its playout policy ([`Knowledge::playout_move`]), priors
     /// ([`Knowledge::move_priors`]), pruning ([`Knowledge::search_moves`]) and reward
@@ -42,6 +45,8 @@ pub struct SearchConfig {
     /// Off: random playouts ([`Game::random_move`](crate::rules::Game::random_move)) over every legal move, scored by rank alone,
     /// the baseline that measures the knowledge.
     pub knowledge: bool,
+    /// Search threads, at least 1 (one tree each; see the module doc). Always 1 in the browser.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -54,18 +59,34 @@ impl Default for SearchConfig {
             max_nodes: 6_000_000,
             seed: 0x7121_b0a2d,
             knowledge: true,
+            threads: 1,
         }
     }
 }
 
+/// The threads this machine offers for a search: all its cores on the desktop, 1 in the browser.
+pub fn available_threads() -> usize {
+    if cfg!(target_arch = "wasm32") { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()) }
+}
+
 /// A thread-safe view of a running search: stop it ("move now", or cancel) and read its progress.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SearchHandle {
     stop: Arc<AtomicBool>,
-    simulations: Arc<AtomicU64>,
+    /// Simulations per tree.
+    counts: Arc<[AtomicU64]>,
+}
+
+impl Default for SearchHandle {
+    fn default() -> Self {
+        SearchHandle::new(1)
+    }
 }
 
 impl SearchHandle {
+    fn new(trees: usize) -> SearchHandle {
+        SearchHandle { stop: Arc::default(), counts: (0..trees).map(|_| AtomicU64::new(0)).collect() }
+    }
     /// Asks the search to stop after the simulation in progress. [`Mcts::step`] and [`Mcts::run`]
     /// then return at once until [`Mcts::resume`].
     pub fn stop(&self) {
@@ -75,134 +96,49 @@ impl SearchHandle {
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
-    /// Simulations done so far in this tree (updated every few dozen simulations).
+    /// Simulations done so far in the search's trees, all threads together (updated every few
+    /// dozen simulations).
     pub fn simulations(&self) -> u64 {
-        self.simulations.load(Ordering::Relaxed)
+        self.counts.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+    /// Sets tree `slot`'s count.
+    pub(crate) fn set(&self, slot: usize, n: u64) {
+        self.counts[slot].store(n, Ordering::Relaxed);
     }
 }
 
-/// A node of the arena: the move leading here and its statistics for the seat that played it.
-#[derive(Clone, Copy, Debug)]
-struct Node<M> {
-    mv: M,
-    /// The seat that played `mv`.
-    mover: u8,
-    /// Number of children, valid once `first_child != 0`.
-    n_children: u16,
-    /// Index of (mover, move key) in the AMAF marks of a simulation.
-    amaf_index: u32,
-    /// Index of the first child; 0 while unexpanded (index 0 is the root, never a child).
-    first_child: u32,
-    visits: u32,
-    value: f32,
-    amaf_visits: f32,
-    amaf_value: f32,
-    /// The RAVE blend `(1-β)·mean + β·AMAF mean` (or the first-play urgency), recomputed whenever
-    /// the statistics change so that selection only adds the exploration term.
-    blend: f32,
-}
-
-impl<M> Node<M> {
-    /// Recomputes `blend` from the statistics.
-    #[inline(always)]
-    fn refresh(&mut self, rave_bias: f32, first_play_urgency: f32) {
-        let n = self.visits as f32;
-        let na = self.amaf_visits;
-        self.blend = if self.visits == 0 && na == 0.0 {
-            first_play_urgency
-        } else if self.visits == 0 {
-            self.amaf_value / na
-        } else if na == 0.0 {
-            self.value / n
-        } else {
-            let beta = na / (n + na + rave_bias * n * na);
-            (1.0 - beta) * (self.value / n) + beta * (self.amaf_value / na)
-        };
-    }
-}
-
-/// How many simulations run between two looks at the stop flag and the clock.
-const CHUNK: u64 = 64;
-
-/// A search tree over positions of `G`, rooted at one position.
+/// A search over positions of `G` rooted at one position, on [`SearchConfig::threads`] threads.
 pub struct Mcts<G: Knowledge> {
-    root: G,
-    config: SearchConfig,
-    nodes: Vec<Node<G::Move>>,
-    rng: Rng,
+    trees: Vec<Tree<G>>,
     handle: SearchHandle,
-    simulations: u64,
-    // Scratch reused by every simulation, so a simulation allocates nothing once warmed up.
-    moves: Vec<G::Move>,
-    path: Vec<u32>,
-    trace: Vec<(u8, u32)>,
-    priors: Vec<(f32, f32)>,
-    amaf_mark: Vec<u32>,
-    stamp: u32,
 }
 
 impl<G: Knowledge> Mcts<G> {
-    /// A new tree at `root`.
+    /// A new search at `root`.
     pub fn new(root: &G, config: SearchConfig) -> Mcts<G> {
-        let key_space = root.move_key_space() * root.num_players();
-        let rng = rng_from_seed(config.seed);
-        let mut m = Mcts {
-            root: {
-                let mut root = root.clone();
-                root.warm_up();
-                root
-            },
-            config,
-            nodes: Vec::new(),
-            rng,
-            handle: SearchHandle::default(),
-            simulations: 0,
-            moves: Vec::new(),
-            path: Vec::new(),
-            trace: Vec::new(),
-            priors: Vec::new(),
-            amaf_mark: vec![0; key_space],
-            stamp: 0,
-        };
-        m.reset_tree();
-        m
-    }
-
-    fn reset_tree(&mut self) {
-        self.nodes.clear();
-        let dummy = self.root.clone();
-        let mut buf = Vec::new();
-        dummy.legal_moves(&mut buf);
-        // The root's own move is never read; any move value will do, and a finished game has none
-        // so the root then keeps no children.
-        let placeholder = match buf.first() {
-            Some(&m) => m,
-            None => {
-                // No legal move: keep an empty arena and answer `None` everywhere.
-                self.simulations = 0;
-                self.handle.simulations.store(0, Ordering::Relaxed);
-                return;
-            }
-        };
-        self.nodes.push(Node {
-            mv: placeholder,
-            mover: 0,
-            n_children: 0,
-            amaf_index: 0,
-            first_child: 0,
-            visits: 0,
-            value: 0.0,
-            amaf_visits: 0.0,
-            amaf_value: 0.0,
-            blend: 0.0,
-        });
-        self.simulations = 0;
-        self.handle.simulations.store(0, Ordering::Relaxed);
+        let threads = if cfg!(target_arch = "wasm32") { 1 } else { config.threads.max(1) };
+        let handle = SearchHandle::new(threads);
+        let trees = (0..threads)
+            .map(|i| {
+                let config = SearchConfig {
+                    seed: config.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    max_nodes: config.max_nodes / threads,
+                    ..config.clone()
+                };
+                Tree::new(root, config, handle.clone(), i)
+            })
+            .collect();
+        Mcts { trees, handle }
     }
 
     /// The position at the root.
     pub fn root(&self) -> &G {
-        &self.root
+        self.trees[0].root()
+    }
+
+    /// The number of threads (trees) the search runs on.
+    pub fn threads(&self) -> usize {
+        self.trees.len()
     }
 
     /// A handle to stop this search from another thread and to read its progress.
@@ -215,314 +151,174 @@ impl<G: Knowledge> Mcts<G> {
         self.handle.stop.store(false, Ordering::Relaxed);
     }
 
-    /// Simulations done in this tree (including those inherited through [`Mcts::advance`]).
+    /// Simulations done in this search's trees (including those inherited through
+    /// [`Mcts::advance`]).
     pub fn simulations(&self) -> u64 {
-        self.simulations
+        self.trees.iter().map(Tree::simulations).sum()
     }
 
-    /// Nodes in the arena.
+    /// Nodes in the arenas.
     pub fn tree_size(&self) -> usize {
-        self.nodes.len()
+        self.trees.iter().map(Tree::tree_size).sum()
     }
 
-    /// Runs up to `n` simulations; returns how many ran (fewer once stopped, none once over).
+    /// Runs `work` on every tree, one thread each (the caller's thread takes the first); returns
+    /// the sum of what each returned.
+    fn on_every_tree(&mut self, work: impl Fn(&mut Tree<G>) -> u64 + Sync) -> u64 {
+        match self.trees.as_mut_slice() {
+            [one] => work(one),
+            [first, rest @ ..] => std::thread::scope(|s| {
+                let others: Vec<_> = rest.iter_mut().map(|t| s.spawn(|| work(t))).collect();
+                let mine = work(first);
+                mine + others.into_iter().map(|h| h.join().expect("a search thread panicked")).sum::<u64>()
+            }),
+            [] => 0,
+        }
+    }
+
+    /// Runs up to `n` simulations, shared among the threads; returns how many ran (fewer once
+    /// stopped or the root is proven, none once the game is over).
     pub fn step(&mut self, n: u64) -> u64 {
-        if self.nodes.is_empty() {
-            return 0;
-        }
-        let mut done = 0;
-        while done < n {
-            if self.handle.is_stopped() {
-                break;
-            }
-            let chunk = CHUNK.min(n - done);
-            for _ in 0..chunk {
-                self.simulate();
-            }
-            done += chunk;
-            self.simulations += chunk;
-            self.handle.simulations.store(self.simulations, Ordering::Relaxed);
-        }
-        done
+        let per_tree = n.div_ceil(self.trees.len() as u64);
+        self.on_every_tree(|t| t.step(per_tree))
     }
 
-    /// Runs until the tree holds `budget.simulations`, `budget.max_time` has passed, or the search
-    /// is stopped. Returns the simulations run by this call.
+    /// Runs until the trees hold `budget.simulations` together (each its share), `budget.max_time`
+    /// has passed, the root is proven, or the search is stopped. Returns the simulations run by
+    /// this call.
     pub fn run(&mut self, budget: Budget) -> u64 {
-        let start = Instant::now();
-        let mut done = 0;
-        while self.simulations < budget.simulations && start.elapsed() < budget.max_time {
-            let ran = self.step(CHUNK.min(budget.simulations - self.simulations));
-            if ran == 0 {
-                break;
-            }
-            done += ran;
-        }
-        done
+        let deadline = deadline_after(budget.max_time);
+        let per_tree = budget.simulations.div_ceil(self.trees.len() as u64);
+        self.on_every_tree(|t| t.run_until(per_tree, deadline))
     }
 
-    /// Runs for `duration` (or until stopped). Returns the simulations run.
+    /// Runs for `duration` (or until stopped or proven). Returns the simulations run.
     pub fn run_for(&mut self, duration: Duration) -> u64 {
         self.run(Budget { simulations: u64::MAX, max_time: duration })
     }
 
-    /// Runs for at most `duration` of wall time (or until stopped), and stops earlier once the
-    /// best move cannot change: when the most simulated root move leads the second by more
+    /// Runs for at most `duration` of wall time (or until stopped or proven), and stops earlier
+    /// once the best move cannot change: when the most simulated root move leads the second by more
     /// simulations than the time left would run at the rate so far. Returns the simulations run.
     /// For an equal time per move against another engine (`triboard gtp --seconds`).
     pub fn run_settled(&mut self, duration: Duration) -> u64 {
         let start = Instant::now();
+        let deadline = deadline_after(duration);
+        // With several threads the trees are merged between rounds of a twentieth of the time.
+        let round = if self.trees.len() == 1 { Duration::MAX } else { (duration / 20).max(Duration::from_millis(5)) };
         let mut done = 0;
-        while start.elapsed() < duration {
-            let ran = self.step(CHUNK);
+        while Instant::now() < deadline && self.proof().is_none() {
+            let until = deadline_after(round).min(deadline);
+            let ran = if self.trees.len() == 1 {
+                self.trees[0].step(CHUNK)
+            } else {
+                self.on_every_tree(|t| t.run_until(u64::MAX, until))
+            };
             if ran == 0 {
                 break;
             }
             done += ran;
             let elapsed = start.elapsed().as_secs_f64().max(1e-6);
             let can_still_run = done as f64 / elapsed * (duration.as_secs_f64() - elapsed).max(0.0);
-            let (first, second) = self.children(0).fold((0u32, 0u32), |(a, b), c| {
-                let v = self.nodes[c as usize].visits;
-                if v > a { (v, a) } else { (a, b.max(v)) }
+            let (first, second) = self.root_stats().iter().fold((0u64, 0u64), |(a, b), c| {
+                if c.visits > a { (c.visits, a) } else { (a, b.max(c.visits)) }
             });
-            if f64::from(first - second) > can_still_run {
+            if (first - second) as f64 > can_still_run {
                 break;
             }
         }
         done
     }
 
-    /// The most simulated move at the root, or `None` if the game is over.
-    pub fn best_move(&self) -> Option<G::Move> {
-        self.best_child(0).map(|c| self.nodes[c as usize].mv)
-    }
-
-    /// The expected rank value, in `[0, 1]`, of [`Mcts::best_move`] for the seat to move.
-    pub fn win_rate(&self) -> Option<f32> {
-        let c = &self.nodes[self.best_child(0)? as usize];
-        (c.visits > 0).then(|| c.value / c.visits as f32)
-    }
-
-    /// The line the search expects: from the root, the most simulated child again and again.
-    pub fn principal_variation(&self) -> Vec<G::Move> {
-        let mut pv = Vec::new();
-        let mut node = 0;
-        while let Some(c) = self.best_child(node) {
-            if self.nodes[c as usize].visits == 0 {
-                break;
-            }
-            pv.push(self.nodes[c as usize].mv);
-            node = c;
-        }
-        pv
-    }
-
-    /// The root's children: move, simulations and mean rank value for the mover.
-    pub fn root_children(&self) -> Vec<(G::Move, u32, f32)> {
-        self.children(0)
-            .map(|c| {
-                let n = &self.nodes[c as usize];
-                (n.mv, n.visits, if n.visits > 0 { n.value / n.visits as f32 } else { 0.0 })
-            })
-            .collect()
-    }
-
-    /// Plays `mv` at the root and keeps the subtree below it (tree reuse). `mv` must be legal at
-    /// the root.
-    pub fn advance(&mut self, mv: G::Move) {
-        self.root.play_unchecked(mv);
-        self.root.warm_up();
-        let child = self.children(0).find(|&c| self.nodes[c as usize].mv == mv);
-        match child {
-            Some(c) if self.nodes[c as usize].first_child != 0 => {
-                let visits = self.nodes[c as usize].visits as u64;
-                self.compact_from(c);
-                self.simulations = visits;
-                self.handle.simulations.store(visits, Ordering::Relaxed);
-            }
-            _ => self.reset_tree(),
-        }
-    }
-
-    /// Rebuilds the arena with node `new_root`'s subtree only, breadth first.
-    fn compact_from(&mut self, new_root: u32) {
-        let old = std::mem::take(&mut self.nodes);
-        let mut nodes = Vec::with_capacity(old.len());
-        nodes.push(old[new_root as usize]);
-        let mut i = 0;
-        while i < nodes.len() {
-            let n = nodes[i];
-            if n.first_child != 0 {
-                let first = nodes.len() as u32;
-                for c in n.first_child..n.first_child + n.n_children as u32 {
-                    nodes.push(old[c as usize]);
-                }
-                nodes[i].first_child = first;
-            }
-            i += 1;
-        }
-        self.nodes = nodes;
-    }
-
-    fn children(&self, node: u32) -> std::ops::Range<u32> {
-        match self.nodes.get(node as usize) {
-            Some(n) if n.first_child != 0 => n.first_child..n.first_child + n.n_children as u32,
-            _ => 0..0,
-        }
-    }
-
-    fn best_child(&self, node: u32) -> Option<u32> {
-        let key = |&c: &u32| {
-            let n = &self.nodes[c as usize];
-            let mean = if n.visits > 0 { n.value / n.visits as f32 } else { 0.0 };
-            (n.visits, mean)
-        };
-        self.children(node).max_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
-    }
-
-    /// One simulation: select down the tree, maybe expand, play out, back up with RAVE.
-    fn simulate(&mut self) {
-        let mut state = self.root.clone();
-        self.path.clear();
-        self.trace.clear();
-        self.path.push(0);
-        let mut node = 0u32;
-        while let Some(player) = state.to_move() {
-            if self.nodes[node as usize].first_child == 0 {
-                let visits = self.nodes[node as usize].visits;
-                if (node != 0 && visits < self.config.expand_after) || !self.expand(node, &state, player.0) {
-                    break;
-                }
-            }
-            node = self.select(node);
-            let mv = self.nodes[node as usize].mv;
-            self.trace.push((player.0, state.move_key(mv) as u32));
-            state.play_unchecked(mv);
-            self.path.push(node);
-        }
-        while let Some(player) = state.to_move() {
-            let next = if self.config.knowledge {
-                state.playout_move(&mut self.rng, &mut self.moves)
-            } else {
-                state.random_move(&mut self.rng, &mut self.moves)
-            };
-            let Some(mv) = next else { break };
-            self.trace.push((player.0, state.move_key(mv) as u32));
-            state.play_unchecked(mv);
-        }
-        let outcome = state.outcome().expect("a game with no seat to move is over");
-        let reward = if self.config.knowledge { state.reward(&outcome) } else { outcome.ranks };
-        self.backup(&reward);
-    }
-
-    /// Creates the children of `node` (whose position is `state`, `mover` to move). False if the
-    /// arena is full.
-    fn expand(&mut self, node: u32, state: &G, mover: u8) -> bool {
-        if self.config.knowledge {
-            state.search_moves(&mut self.moves);
-            state.move_priors(&self.moves, &mut self.priors);
-        } else {
-            state.legal_moves(&mut self.moves);
-            self.priors.clear();
-            self.priors.resize(self.moves.len(), (0.0, 0.0));
-        }
-        if self.nodes.len() + self.moves.len() > self.config.max_nodes || self.moves.is_empty() {
-            return false;
-        }
-        assert!(self.moves.len() <= u16::MAX as usize, "more legal moves than a node can hold");
-        let keys = self.root.move_key_space();
-        let first = self.nodes.len() as u32;
-        for (&mv, &(value, weight)) in self.moves.iter().zip(&self.priors) {
-            let (amaf_visits, amaf_value) = (weight, value * weight);
-            let mut child = Node {
-                mv,
-                mover,
-                n_children: 0,
-                amaf_index: (mover as usize * keys + state.move_key(mv)) as u32,
-                first_child: 0,
-                visits: 0,
-                value: 0.0,
-                amaf_visits,
-                amaf_value,
-                blend: 0.0,
-            };
-            child.refresh(self.config.rave_bias, self.config.first_play_urgency);
-            self.nodes.push(child);
-        }
-        let n = &mut self.nodes[node as usize];
-        n.first_child = first;
-        n.n_children = self.moves.len() as u16;
-        true
-    }
-
-    /// The child of `node` with the best blend of mean, AMAF mean and exploration.
-    fn select(&self, node: u32) -> u32 {
-        let parent_visits = self.nodes[node as usize].visits.max(1) as f32;
-        // c·√(ln N / (n+1)) = (c·√ln N) · (1/√(n+1)), the second factor from a table.
-        let c_sqrt_log_n = self.config.exploration * parent_visits.ln().sqrt();
-        let inv_sqrt = inv_sqrt_table();
-        let mut best = 0;
-        let mut best_score = f32::NEG_INFINITY;
-        for i in self.children(node) {
-            let ch = &self.nodes[i as usize];
-            let inv = match inv_sqrt.get(ch.visits as usize) {
-                Some(&x) => x,
-                None => 1.0 / (ch.visits as f32 + 1.0).sqrt(),
-            };
-            let score = ch.blend + c_sqrt_log_n * inv;
-            if score > best_score {
-                best_score = score;
-                best = i;
-            }
-        }
-        best
-    }
-
-    /// Adds the playout's rank values along the path, and to the AMAF statistics of the siblings
-    /// whose move the same seat played later in the simulation.
-    fn backup(&mut self, ranks: &[f32]) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.amaf_mark.fill(0);
-            self.stamp = 1;
-        }
-        let keys = self.root.move_key_space();
-        self.nodes[0].visits += 1;
-        // Walk the moves backwards: after marking move i, the marks hold every (seat, move) from
-        // ply i to the end, which is what the children of path[i] compare against.
-        for i in (0..self.trace.len()).rev() {
-            let (seat, key) = self.trace[i];
-            self.amaf_mark[seat as usize * keys + key as usize] = self.stamp;
-            if i + 1 < self.path.len() {
-                let child = self.path[i + 1] as usize;
-                let (bias, fpu) = (self.config.rave_bias, self.config.first_play_urgency);
-                let n = &mut self.nodes[child];
-                n.visits += 1;
-                n.value += ranks[n.mover as usize];
-                n.refresh(bias, fpu);
-                let parent = self.path[i];
-                for c in self.children(parent) {
-                    let ch = &self.nodes[c as usize];
-                    if self.amaf_mark[ch.amaf_index as usize] == self.stamp {
-                        let reward = ranks[ch.mover as usize];
-                        let ch = &mut self.nodes[c as usize];
-                        ch.amaf_visits += 1.0;
-                        ch.amaf_value += reward;
-                        ch.refresh(bias, fpu);
+    /// The root moves' statistics summed over the trees, in the order of the first tree.
+    fn root_stats(&self) -> Vec<RootChild<G::Move>> {
+        let mut merged = self.trees[0].root_children();
+        for t in &self.trees[1..] {
+            for c in t.root_children() {
+                if let Some(m) = merged.iter_mut().find(|m| m.mv == c.mv) {
+                    m.visits += c.visits;
+                    m.value += c.value;
+                    if c.proof != 0 && m.proof == 0 {
+                        (m.proof, m.depth) = (c.proof, c.depth);
                     }
                 }
             }
         }
+        merged
+    }
+
+    /// The move to play: a proven win at once (the shortest), else the most simulated move not
+    /// proven lost, else the proven loss that lasts longest; `None` if the game is over.
+    pub fn best_move(&self) -> Option<G::Move> {
+        choose(&self.root_stats()).map(|c| c.mv)
+    }
+
+    /// The expected reward, in `[0, 1]`, of [`Mcts::best_move`] for the seat to move (1 or 0 when
+    /// proven).
+    pub fn win_rate(&self) -> Option<f32> {
+        let stats = self.root_stats();
+        let c = choose(&stats)?;
+        match c.proof {
+            1 => Some(1.0),
+            -1 => Some(0.0),
+            _ => (c.visits > 0).then(|| (c.value / c.visits as f64) as f32),
+        }
+    }
+
+    /// What the solver proved of the root for the seat to move, by any thread: a proven winning
+    /// move makes a win, every move proven lost a loss. `None` while unproven (and always in games
+    /// of more than two seats).
+    pub fn proof(&self) -> Option<Proof> {
+        if let Some(p) = self.trees.iter().find_map(Tree::proof) {
+            return Some(p);
+        }
+        let stats = self.root_stats();
+        if let Some(win) = stats.iter().filter(|c| c.proof > 0).min_by_key(|c| c.depth) {
+            return Some(Proof::Win(win.depth + 1));
+        }
+        None
+    }
+
+    /// The line the search expects: [`Mcts::best_move`], then the replies the tree that searched it
+    /// most would choose.
+    pub fn principal_variation(&self) -> Vec<G::Move> {
+        let Some(best) = self.best_move() else { return Vec::new() };
+        let tree = self
+            .trees
+            .iter()
+            .max_by_key(|t| t.root_children().iter().find(|c| c.mv == best).map_or(0, |c| c.visits))
+            .expect("a search has a tree");
+        tree.principal_variation_after(best)
+    }
+
+    /// The root's moves: move, simulations and mean reward for the mover, all threads together.
+    pub fn root_children(&self) -> Vec<(G::Move, u32, f32)> {
+        self.root_stats()
+            .iter()
+            .map(|c| {
+                let mean = if c.visits > 0 { (c.value / c.visits as f64) as f32 } else { 0.0 };
+                (c.mv, c.visits.min(u32::MAX as u64) as u32, mean)
+            })
+            .collect()
+    }
+
+    /// Plays `mv` at the root and keeps the subtree below it in every tree (tree reuse). `mv` must
+    /// be legal at the root.
+    pub fn advance(&mut self, mv: G::Move) {
+        for t in &mut self.trees {
+            t.advance(mv);
+        }
     }
 }
 
-/// `1/√(n+1)` for small `n`, the exploration term's per-child factor.
-fn inv_sqrt_table() -> &'static [f32; 4096] {
-    static TABLE: std::sync::OnceLock<[f32; 4096]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| std::array::from_fn(|n| 1.0 / ((n + 1) as f32).sqrt()))
+/// The instant `d` from now, or far in the future for a huge `d`.
+fn deadline_after(d: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(d).unwrap_or_else(|| now + Duration::from_secs(86_400 * 365))
 }
 
-/// Searches `state` with `level`'s budget and returns the best move (`None` once the game is over).
+/// Searches `state` with `budget` on one thread and returns the best move (`None` once the game
+/// is over).
 pub fn choose_move<G: Knowledge>(state: &G, budget: Budget, seed: u64) -> Option<G::Move> {
     let mut search = Mcts::new(state, SearchConfig { seed, ..SearchConfig::default() });
     search.run(budget);

@@ -1,10 +1,12 @@
-//! The search: one Monte Carlo tree search generic over [`crate::rules::Knowledge`] (a
-//! [`crate::rules::Game`] with its search knowledge), and the levels the
-//! app and the CLI offer. Nothing here knows of Bevy; the anytime interface ([`Mcts::step`],
-//! [`Mcts::run`], [`SearchHandle`]) lets a caller run it on a thread or in per-frame slices.
+//! The search: Monte Carlo tree search generic over [`crate::rules::Knowledge`] (a
+//! [`crate::rules::Game`] with its search knowledge) on one or more threads, with MCTS-Solver and
+//! tree reuse, and the levels the app and the CLI offer. Nothing here knows of Bevy; the anytime
+//! interface ([`Mcts::step`], [`Mcts::run`], [`SearchHandle`]) lets a caller run it on a thread or
+//! in per-frame slices.
 
 pub mod levels;
 pub mod mcts;
+mod tree;
 
 pub use levels::{Budget, Level, Seat};
-pub use mcts::{Mcts, SearchConfig, SearchHandle, choose_move};
+pub use mcts::{Mcts, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

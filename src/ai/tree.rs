@@ -1,0 +1,593 @@
+//! One Monte Carlo search tree, generic over [`Knowledge`] (a [`Game`](crate::rules::Game) and what the
+//! search knows of it beyond the rules): UCT with RAVE, rank-based backup for any number of seats,
+//! MCTS-Solver in two-player games, a reused node arena, a seeded generator. [`super::Mcts`] runs one
+//! of these per thread (root parallelization) and merges their root statistics.
+//!
+//! Every node stores the statistics of the move that leads to it, from the point of view of the seat
+//! that played it (the *mover*), so multi-step turns (the same seat moving again) and 3–4 player
+//! games need nothing special. The reward of a finished playout for a seat is its rank value
+//! ([`crate::rules::Outcome::ranks`], in `[0, 1]`).
+//!
+//! RAVE (all-moves-as-first): a child's AMAF statistics count the playouts below its parent in which
+//! its move (by [`Game::move_key`](crate::rules::Game::move_key)) was played later by the same seat. Selection blends the two means
+//! with Silver's weight `β = ñ / (n + ñ + bias·n·ñ)` and adds a small UCT exploration term.
+//!
+//! MCTS-Solver (Winands, Björnsson and Saito 2008), two seats only: a node whose move ends the game
+//! is *proven* (a win or a loss for its mover, a tie stays unproven); a position where the seat to
+//! move has a proven winning move is a win for it, one where every legal move is a proven loss is a
+//! loss; the proofs climb the tree after every simulation. Selection never enters a proven loss
+//! while an unproven move remains, a simulation that reaches a proven node backs up its proven value
+//! without a playout, and [`Tree::best_move`] plays a proven win at once and a proven loss only when
+//! every move is one. Where the game's knowledge prunes moves ([`Knowledge::search_moves`]), a
+//! position whose searched moves are all proven losses is widened to every legal move before it is
+//! called lost.
+
+use web_time::Instant;
+
+use super::mcts::{SearchConfig, SearchHandle};
+use crate::rules::{Knowledge, MAX_PLAYERS, Rng, rng_from_seed};
+
+/// A node of the arena: the move leading here and its statistics for the seat that played it.
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    mv: M,
+    /// The seat that played `mv`.
+    mover: u8,
+    /// MCTS-Solver: 1 when `mv` is a proven win for its mover, -1 a proven loss, 0 unproven.
+    proof: i8,
+    /// Plies from the position after `mv` to the end of the game under the proof (0: `mv` ends it).
+    depth: u16,
+    /// Number of children, valid once `first_child != 0`.
+    n_children: u16,
+    /// Index of (mover, move key) in the AMAF marks of a simulation.
+    amaf_index: u32,
+    /// Index of the first child; 0 while unexpanded (index 0 is the root, never a child).
+    first_child: u32,
+    visits: u32,
+    value: f32,
+    amaf_visits: f32,
+    amaf_value: f32,
+    /// The RAVE blend `(1-β)·mean + β·AMAF mean` (or the first-play urgency), recomputed whenever
+    /// the statistics change so that selection only adds the exploration term.
+    blend: f32,
+}
+
+impl<M> Node<M> {
+    /// Recomputes `blend` from the statistics.
+    #[inline(always)]
+    fn refresh(&mut self, rave_bias: f32, first_play_urgency: f32) {
+        let n = self.visits as f32;
+        let na = self.amaf_visits;
+        self.blend = if self.visits == 0 && na == 0.0 {
+            first_play_urgency
+        } else if self.visits == 0 {
+            self.amaf_value / na
+        } else if na == 0.0 {
+            self.value / n
+        } else {
+            let beta = na / (n + na + rave_bias * n * na);
+            (1.0 - beta) * (self.value / n) + beta * (self.amaf_value / na)
+        };
+    }
+}
+
+/// How many simulations run between two looks at the stop flag and the clock.
+pub(crate) const CHUNK: u64 = 64;
+
+/// What the search proved of a position, for the seat to move there (MCTS-Solver, two seats).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The seat to move wins whatever the other does; the game ends within this many plies.
+    Win(u16),
+    /// The seat to move loses whatever it does; the game ends within this many plies (at most).
+    Loss(u16),
+}
+
+/// One root move's merged statistics: the move, its simulations, the sum of its rewards for the
+/// mover, and its proof (`1` won for the mover, `-1` lost, `0` unproven) with the plies after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RootChild<M> {
+    pub mv: M,
+    pub visits: u64,
+    pub value: f64,
+    pub proof: i8,
+    pub depth: u16,
+}
+
+/// Picks the move to play among merged root children: a proven win (the shortest), else the most
+/// simulated move not proven lost (ties by mean), else the proven loss that lasts longest.
+pub(crate) fn choose<M: Copy>(children: &[RootChild<M>]) -> Option<&RootChild<M>> {
+    let mean = |c: &RootChild<M>| if c.visits > 0 { c.value / c.visits as f64 } else { 0.0 };
+    if let Some(win) = children.iter().filter(|c| c.proof > 0).min_by_key(|c| c.depth) {
+        return Some(win);
+    }
+    let open = children.iter().filter(|c| c.proof == 0);
+    if let Some(best) = open.max_by(|a, b| (a.visits, mean(a)).partial_cmp(&(b.visits, mean(b))).unwrap_or(std::cmp::Ordering::Equal)) {
+        return Some(best);
+    }
+    children.iter().max_by_key(|c| c.depth)
+}
+
+/// A search tree over positions of `G`, rooted at one position (see the module doc).
+pub(crate) struct Tree<G: Knowledge> {
+    root: G,
+    config: SearchConfig,
+    /// MCTS-Solver on: exactly two seats.
+    solver: bool,
+    /// The root position's proof, for the seat to move there.
+    root_proof: Option<Proof>,
+    nodes: Vec<Node<G::Move>>,
+    rng: Rng,
+    handle: SearchHandle,
+    /// This tree's counter in `handle`.
+    slot: usize,
+    simulations: u64,
+    // Scratch reused by every simulation, so a simulation allocates nothing once warmed up.
+    moves: Vec<G::Move>,
+    path: Vec<u32>,
+    trace: Vec<(u8, u32)>,
+    priors: Vec<(f32, f32)>,
+    amaf_mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl<G: Knowledge> Tree<G> {
+    /// A new tree at `root` (warmed up: [`Knowledge::warm_up`]) whose progress goes to counter
+    /// `slot` of `handle`.
+    pub fn new(root: &G, config: SearchConfig, handle: SearchHandle, slot: usize) -> Tree<G> {
+        let key_space = root.move_key_space() * root.num_players();
+        let rng = rng_from_seed(config.seed);
+        let mut root = root.clone();
+        root.warm_up();
+        let mut m = Tree {
+            solver: root.num_players() == 2,
+            root,
+            config,
+            root_proof: None,
+            nodes: Vec::new(),
+            rng,
+            handle,
+            slot,
+            simulations: 0,
+            moves: Vec::new(),
+            path: Vec::new(),
+            trace: Vec::new(),
+            priors: Vec::new(),
+            amaf_mark: vec![0; key_space],
+            stamp: 0,
+        };
+        m.reset_tree();
+        m
+    }
+
+    fn set_simulations(&mut self, n: u64) {
+        self.simulations = n;
+        self.handle.set(self.slot, n);
+    }
+
+    fn reset_tree(&mut self) {
+        self.nodes.clear();
+        self.root_proof = None;
+        self.set_simulations(0);
+        let mut buf = Vec::new();
+        self.root.legal_moves(&mut buf);
+        // The root's own move is never read; any move value will do, and a finished game has none
+        // so the arena stays empty and every question is answered with `None`.
+        if let Some(&placeholder) = buf.first() {
+            self.nodes.push(Node {
+                mv: placeholder,
+                mover: 0,
+                proof: 0,
+                depth: 0,
+                n_children: 0,
+                amaf_index: 0,
+                first_child: 0,
+                visits: 0,
+                value: 0.0,
+                amaf_visits: 0.0,
+                amaf_value: 0.0,
+                blend: 0.0,
+            });
+        }
+    }
+
+    pub fn root(&self) -> &G {
+        &self.root
+    }
+
+    pub fn simulations(&self) -> u64 {
+        self.simulations
+    }
+
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The root's proof, if the solver found one.
+    pub fn proof(&self) -> Option<Proof> {
+        self.root_proof
+    }
+
+    /// Runs up to `n` simulations; returns how many ran (fewer once stopped or the root is proven,
+    /// none once the game is over).
+    pub fn step(&mut self, n: u64) -> u64 {
+        let mut done = 0;
+        while done < n && !self.nodes.is_empty() && self.root_proof.is_none() && !self.handle.is_stopped() {
+            let chunk = CHUNK.min(n - done);
+            let mut ran = 0;
+            while ran < chunk && self.root_proof.is_none() {
+                self.simulate();
+                ran += 1;
+            }
+            done += ran;
+            self.set_simulations(self.simulations + ran);
+        }
+        done
+    }
+
+    /// Runs until the tree holds `simulations`, `deadline` has passed, or the search stops.
+    /// Returns the simulations run.
+    pub fn run_until(&mut self, simulations: u64, deadline: Instant) -> u64 {
+        let mut done = 0;
+        while self.simulations < simulations && Instant::now() < deadline {
+            let ran = self.step(CHUNK.min(simulations - self.simulations));
+            if ran == 0 {
+                break;
+            }
+            done += ran;
+        }
+        done
+    }
+
+    /// The root's children with their statistics and proofs.
+    pub fn root_children(&self) -> Vec<RootChild<G::Move>> {
+        self.children(0)
+            .map(|c| {
+                let n = &self.nodes[c as usize];
+                RootChild { mv: n.mv, visits: n.visits as u64, value: n.value as f64, proof: n.proof, depth: n.depth }
+            })
+            .collect()
+    }
+
+    /// The line the search expects after `first` (a root move): the move to play again and again.
+    pub fn principal_variation_after(&self, first: G::Move) -> Vec<G::Move> {
+        let mut pv = vec![first];
+        let Some(mut node) = self.children(0).find(|&c| self.nodes[c as usize].mv == first) else { return pv };
+        loop {
+            let children: Vec<RootChild<u32>> = self
+                .children(node)
+                .map(|c| {
+                    let n = &self.nodes[c as usize];
+                    RootChild { mv: c, visits: n.visits as u64, value: n.value as f64, proof: n.proof, depth: n.depth }
+                })
+                .collect();
+            match choose(&children) {
+                Some(c) if c.visits > 0 || c.proof != 0 => {
+                    node = c.mv;
+                    pv.push(self.nodes[node as usize].mv);
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+
+    /// Plays `mv` at the root and keeps the subtree below it (tree reuse). `mv` must be legal at
+    /// the root.
+    pub fn advance(&mut self, mv: G::Move) {
+        self.root.play_unchecked(mv);
+        self.root.warm_up();
+        let child = self.children(0).find(|&c| self.nodes[c as usize].mv == mv);
+        match child {
+            Some(c) if self.nodes[c as usize].first_child != 0 => {
+                let Node { visits, proof, mover, depth, .. } = self.nodes[c as usize];
+                self.compact_from(c);
+                self.set_simulations(visits as u64);
+                // The kept node's proof, turned to the seat now to move.
+                let to_move = self.root.to_move().map(|p| p.0);
+                self.root_proof = match (proof, to_move) {
+                    (0, _) | (_, None) => None,
+                    (p, Some(t)) if (p > 0) == (t == mover) => Some(Proof::Win(depth)),
+                    _ => Some(Proof::Loss(depth)),
+                };
+            }
+            _ => self.reset_tree(),
+        }
+    }
+
+    /// Rebuilds the arena with node `new_root`'s subtree only, breadth first.
+    fn compact_from(&mut self, new_root: u32) {
+        let old = std::mem::take(&mut self.nodes);
+        let mut nodes = Vec::with_capacity(old.len());
+        nodes.push(old[new_root as usize]);
+        let mut i = 0;
+        while i < nodes.len() {
+            let n = nodes[i];
+            if n.first_child != 0 {
+                let first = nodes.len() as u32;
+                for c in n.first_child..n.first_child + n.n_children as u32 {
+                    nodes.push(old[c as usize]);
+                }
+                nodes[i].first_child = first;
+            }
+            i += 1;
+        }
+        self.nodes = nodes;
+    }
+
+    fn children(&self, node: u32) -> std::ops::Range<u32> {
+        match self.nodes.get(node as usize) {
+            Some(n) if n.first_child != 0 => n.first_child..n.first_child + n.n_children as u32,
+            _ => 0..0,
+        }
+    }
+
+    /// One simulation: select down the tree, maybe expand, play out (or stop at a proven node),
+    /// back up with RAVE, then let proofs climb.
+    fn simulate(&mut self) {
+        let mut state = self.root.clone();
+        self.path.clear();
+        self.trace.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut proven = false;
+        while let Some(player) = state.to_move() {
+            if self.nodes[node as usize].first_child == 0 {
+                let visits = self.nodes[node as usize].visits;
+                if (node != 0 && visits < self.config.expand_after) || !self.expand(node, &state, player.0) {
+                    break;
+                }
+            }
+            node = self.select(node);
+            let mv = self.nodes[node as usize].mv;
+            self.trace.push((player.0, state.move_key(mv) as u32));
+            state.play_unchecked(mv);
+            self.path.push(node);
+            if self.nodes[node as usize].proof != 0 {
+                proven = true;
+                break;
+            }
+        }
+        let mut reward = [0.0; MAX_PLAYERS];
+        if proven {
+            // Two seats: the proven value, without a playout.
+            let n = &self.nodes[node as usize];
+            let mover = n.mover as usize;
+            reward[mover] = if n.proof > 0 { 1.0 } else { 0.0 };
+            reward[1 - mover] = 1.0 - reward[mover];
+        } else {
+            let leaf_ends_game = node != 0 && state.to_move().is_none();
+            while let Some(player) = state.to_move() {
+                let next = if self.config.knowledge {
+                    state.playout_move(&mut self.rng, &mut self.moves)
+                } else {
+                    state.random_move(&mut self.rng, &mut self.moves)
+                };
+                let Some(mv) = next else { break };
+                self.trace.push((player.0, state.move_key(mv) as u32));
+                state.play_unchecked(mv);
+            }
+            let outcome = state.outcome().expect("a game with no seat to move is over");
+            reward = if self.config.knowledge { state.reward(&outcome) } else { outcome.ranks };
+            if self.solver && leaf_ends_game {
+                let n = &mut self.nodes[node as usize];
+                let rank = outcome.ranks[n.mover as usize];
+                n.proof = if rank == 1.0 {
+                    1
+                } else if rank == 0.0 {
+                    -1
+                } else {
+                    0
+                };
+                n.depth = 0;
+            }
+        }
+        self.backup(&reward);
+        if self.solver {
+            self.prove_up();
+        }
+    }
+
+    /// Lets the proof of the simulation's last node climb its path: a proven win makes its
+    /// parent's position won for its mover; a proven loss does once all its siblings are losses
+    /// too (after widening a pruned node to every legal move).
+    fn prove_up(&mut self) {
+        let mut i = self.path.len() - 1;
+        while i >= 1 {
+            let child = self.path[i];
+            let (proof, seat, depth) = {
+                let n = &self.nodes[child as usize];
+                (n.proof, n.mover, n.depth)
+            };
+            if proof == 0 {
+                return;
+            }
+            let parent = self.path[i - 1];
+            let (won, plies) = if proof > 0 {
+                (true, depth + 1)
+            } else {
+                if self.children(parent).any(|c| self.nodes[c as usize].proof >= 0) || self.widen(i - 1) {
+                    return;
+                }
+                let longest = self.children(parent).map(|c| self.nodes[c as usize].depth).max().unwrap_or(0);
+                (false, longest + 1)
+            };
+            if parent == 0 {
+                self.root_proof = Some(if won { Proof::Win(plies) } else { Proof::Loss(plies) });
+                return;
+            }
+            let p = &mut self.nodes[parent as usize];
+            if p.proof != 0 {
+                return;
+            }
+            p.proof = if (p.mover == seat) == won { 1 } else { -1 };
+            p.depth = plies;
+            i -= 1;
+        }
+    }
+
+    /// Before node `path[at]` is called lost: if the knowledge pruned its moves, adds the legal
+    /// moves it lacks as new children. True if it added any (the node is then not lost yet), or if
+    /// the arena is too full to tell.
+    fn widen(&mut self, at: usize) -> bool {
+        if !self.config.knowledge {
+            return false;
+        }
+        let node = self.path[at];
+        let mut state = self.root.clone();
+        for &n in &self.path[1..=at] {
+            state.play_unchecked(self.nodes[n as usize].mv);
+        }
+        let Some(player) = state.to_move() else { return false };
+        state.legal_moves(&mut self.moves);
+        let children = self.children(node);
+        if self.moves.len() == children.len() {
+            return false;
+        }
+        if self.nodes.len() + self.moves.len() > self.config.max_nodes {
+            return true;
+        }
+        let first = self.nodes.len() as u32;
+        for c in children {
+            let n = self.nodes[c as usize];
+            self.nodes.push(n);
+        }
+        let keys = self.root.move_key_space();
+        let (bias, fpu) = (self.config.rave_bias, self.config.first_play_urgency);
+        for k in 0..self.moves.len() {
+            let mv = self.moves[k];
+            if self.nodes[first as usize..].iter().any(|n| n.mv == mv) {
+                continue;
+            }
+            let mut child = self.new_node(mv, player.0, (player.0 as usize * keys + state.move_key(mv)) as u32, (0.0, 0.0));
+            child.refresh(bias, fpu);
+            self.nodes.push(child);
+        }
+        let count = (self.nodes.len() as u32 - first) as u16;
+        let n = &mut self.nodes[node as usize];
+        n.first_child = first;
+        n.n_children = count;
+        true
+    }
+
+    fn new_node(&self, mv: G::Move, mover: u8, amaf_index: u32, (value, weight): (f32, f32)) -> Node<G::Move> {
+        Node {
+            mv,
+            mover,
+            proof: 0,
+            depth: 0,
+            n_children: 0,
+            amaf_index,
+            first_child: 0,
+            visits: 0,
+            value: 0.0,
+            amaf_visits: weight,
+            amaf_value: value * weight,
+            blend: 0.0,
+        }
+    }
+
+    /// Creates the children of `node` (whose position is `state`, `mover` to move). False if the
+    /// arena is full.
+    fn expand(&mut self, node: u32, state: &G, mover: u8) -> bool {
+        if self.config.knowledge {
+            state.search_moves(&mut self.moves);
+            state.move_priors(&self.moves, &mut self.priors);
+        } else {
+            state.legal_moves(&mut self.moves);
+            self.priors.clear();
+            self.priors.resize(self.moves.len(), (0.0, 0.0));
+        }
+        if self.nodes.len() + self.moves.len() > self.config.max_nodes || self.moves.is_empty() {
+            return false;
+        }
+        assert!(self.moves.len() <= u16::MAX as usize, "more legal moves than a node can hold");
+        let keys = self.root.move_key_space();
+        let first = self.nodes.len() as u32;
+        for k in 0..self.moves.len() {
+            let mv = self.moves[k];
+            let amaf_index = (mover as usize * keys + state.move_key(mv)) as u32;
+            let mut child = self.new_node(mv, mover, amaf_index, self.priors[k]);
+            child.refresh(self.config.rave_bias, self.config.first_play_urgency);
+            self.nodes.push(child);
+        }
+        let n = &mut self.nodes[node as usize];
+        n.first_child = first;
+        n.n_children = self.moves.len() as u16;
+        true
+    }
+
+    /// The child of `node` with the best blend of mean, AMAF mean and exploration; a proven win
+    /// at once, a proven loss only when every child is one.
+    fn select(&self, node: u32) -> u32 {
+        let parent_visits = self.nodes[node as usize].visits.max(1) as f32;
+        // c·√(ln N / (n+1)) = (c·√ln N) · (1/√(n+1)), the second factor from a table.
+        let c_sqrt_log_n = self.config.exploration * parent_visits.ln().sqrt();
+        let inv_sqrt = inv_sqrt_table();
+        let children = self.children(node);
+        let mut best = children.start;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in children {
+            let ch = &self.nodes[i as usize];
+            if ch.proof != 0 {
+                if ch.proof > 0 {
+                    return i;
+                }
+                continue;
+            }
+            let inv = match inv_sqrt.get(ch.visits as usize) {
+                Some(&x) => x,
+                None => 1.0 / (ch.visits as f32 + 1.0).sqrt(),
+            };
+            let score = ch.blend + c_sqrt_log_n * inv;
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Adds the playout's rank values along the path, and to the AMAF statistics of the siblings
+    /// whose move the same seat played later in the simulation.
+    fn backup(&mut self, ranks: &[f32]) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.amaf_mark.fill(0);
+            self.stamp = 1;
+        }
+        let keys = self.root.move_key_space();
+        self.nodes[0].visits += 1;
+        // Walk the moves backwards: after marking move i, the marks hold every (seat, move) from
+        // ply i to the end, which is what the children of path[i] compare against.
+        for i in (0..self.trace.len()).rev() {
+            let (seat, key) = self.trace[i];
+            self.amaf_mark[seat as usize * keys + key as usize] = self.stamp;
+            if i + 1 < self.path.len() {
+                let child = self.path[i + 1] as usize;
+                let (bias, fpu) = (self.config.rave_bias, self.config.first_play_urgency);
+                let n = &mut self.nodes[child];
+                n.visits += 1;
+                n.value += ranks[n.mover as usize];
+                n.refresh(bias, fpu);
+                let parent = self.path[i];
+                for c in self.children(parent) {
+                    let ch = &self.nodes[c as usize];
+                    if self.amaf_mark[ch.amaf_index as usize] == self.stamp {
+                        let reward = ranks[ch.mover as usize];
+                        let ch = &mut self.nodes[c as usize];
+                        ch.amaf_visits += 1.0;
+                        ch.amaf_value += reward;
+                        ch.refresh(bias, fpu);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `1/√(n+1)` for small `n`, the exploration term's per-child factor.
+fn inv_sqrt_table() -> &'static [f32; 4096] {
+    static TABLE: std::sync::OnceLock<[f32; 4096]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|n| 1.0 / ((n + 1) as f32).sqrt()))
+}
