@@ -4,6 +4,7 @@
 //! interface ([`Mcts::step`], [`Mcts::run`], [`SearchHandle`]) lets a caller run it on a thread or
 //! in per-frame slices.
 
+pub mod exhaustive;
 pub mod levels;
 pub mod mcts;
 mod tree;

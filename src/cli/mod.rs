@@ -1,5 +1,5 @@
-//! The headless command-line interface: `play`, `selfplay`, `bench`, `perft`, `replay`, `gtp` and `match`
-//! (`docs/design.md` §cli).
+//! The headless command-line interface: `play`, `selfplay`, `bench`, `perft`, `replay`, `gtp`, `match`
+//! and `check-solver` (`docs/design.md` §cli).
 //!
 //! Every command takes `--json` and then prints exactly one JSON object as its last line on stdout
 //! (human-readable lines come before it). Errors are one line on stderr (and, with `--json`, an
@@ -11,6 +11,7 @@
 //! nothing here.
 
 pub mod bench;
+pub mod check_solver;
 pub mod engine_match;
 pub mod games;
 pub mod gtp;
@@ -62,6 +63,8 @@ pub enum Command {
     Gtp(gtp::GtpArgs),
     /// GTP engines (triboard, Pentobi, …) against each other at Blokus Trigon, seats rotated.
     Match(engine_match::MatchArgs),
+    /// How often a level plays a winning move where an exhaustive search finds one (small boards).
+    CheckSolver(check_solver::CheckSolverArgs),
 }
 
 /// Why a command failed, and so its exit code.
@@ -128,6 +131,7 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::Replay(args) => replay::run(&args, &mut out),
         Command::Gtp(args) => gtp::run(&args, &mut io::stdin().lock(), &mut out),
         Command::Match(args) => engine_match::run(&args, &mut out),
+        Command::CheckSolver(args) => check_solver::run(&args, &mut out),
     };
     finish(result, json, &mut out)
 }
