@@ -71,6 +71,10 @@ impl<M> Node<M> {
     }
 }
 
+/// New nodes with at most this many children have each child's position checked for the end of the
+/// game (MCTS-Solver); wider ones (Trigon's) only through simulations.
+const TERMINAL_CHECK_MOVES: usize = 64;
+
 /// How many simulations run between two looks at the stop flag and the clock.
 pub(crate) const CHUNK: u64 = 64;
 
@@ -514,7 +518,33 @@ impl<G: Knowledge> Tree<G> {
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
         n.n_children = self.moves.len() as u16;
+        if self.solver && self.moves.len() <= TERMINAL_CHECK_MOVES {
+            self.prove_terminal_children(node, state);
+        }
         true
+    }
+
+    /// Proves at once the children of a new node whose move ends the game (a win or a loss for
+    /// their mover), so a win one ply ahead is seen without waiting for a simulation to pick it.
+    fn prove_terminal_children(&mut self, node: u32, state: &G) {
+        for c in self.children(node) {
+            let n = &self.nodes[c as usize];
+            let mut next = state.clone();
+            next.play_unchecked(n.mv);
+            if next.to_move().is_some() {
+                continue;
+            }
+            let rank = next.outcome().expect("a game with no seat to move is over").ranks[n.mover as usize];
+            let proof = if rank == 1.0 {
+                1
+            } else if rank == 0.0 {
+                -1
+            } else {
+                0
+            };
+            let n = &mut self.nodes[c as usize];
+            (n.proof, n.depth) = (proof, 0);
+        }
     }
 
     /// The child of `node` with the best blend of mean, AMAF mean and exploration; a proven win

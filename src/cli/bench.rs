@@ -1,5 +1,6 @@
-//! `triboard bench GAME [--size N] [--seconds S] [--moves "…"]`: uniform random playouts per
-//! second on one thread, then search simulations per second, from the same position.
+//! `triboard bench GAME [--size N] [--seconds S] [--moves "…"] [--threads N]`: uniform random
+//! playouts per second on one thread, then search simulations per second on N threads, from the
+//! same position.
 //! JSON keys: `playouts_per_s`, `plies_per_playout`, `plies_per_s`, `simulations_per_s`, ….
 
 use std::io::Write;
@@ -30,6 +31,9 @@ pub struct BenchArgs {
     /// Seed of the playouts and of the search.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Search threads for the second measurement (one tree each: `ai::mcts`).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// Playouts between two looks at the clock.
@@ -80,8 +84,9 @@ impl GameTask for Task<'_> {
             plies as f64 / elapsed
         )?;
 
-        // The search from the same position, one thread.
-        let mut search = Mcts::new(&game, SearchConfig { seed: self.args.seed, ..SearchConfig::default() });
+        // The search from the same position, on --threads threads.
+        let threads = self.args.threads.max(1);
+        let mut search = Mcts::new(&game, SearchConfig { seed: self.args.seed, threads, ..SearchConfig::default() });
         let started = Instant::now();
         let simulations = search.run_for(duration);
         let search_elapsed = started.elapsed().as_secs_f64();
@@ -89,7 +94,7 @@ impl GameTask for Task<'_> {
         let best = search.best_move().map(|mv| game.move_text(mv));
         writeln!(
             out,
-            "search: {simulations} simulations in {search_elapsed:.2} s = {simulations_per_s:.0}/s; best move {}, win rate {}",
+            "search on {threads} thread(s): {simulations} simulations in {search_elapsed:.2} s = {simulations_per_s:.0}/s; best move {}, win rate {}",
             best.as_deref().unwrap_or("-"),
             search.win_rate().map_or("-".to_string(), |w| format!("{:.1}%", 100.0 * w))
         )?;
@@ -104,6 +109,7 @@ impl GameTask for Task<'_> {
             "plies_per_s": plies as f64 / elapsed,
             "simulations": simulations,
             "simulations_per_s": simulations_per_s,
+            "threads": threads,
             "best_move": best,
         }))
     }

@@ -30,8 +30,9 @@
 //! - **Levels** are the AI levels 1–6 of `src/ai`: simulation budgets with their wall-clock caps
 //!   (0.5 s at level 1 to 10 s at level 6), as in the app; `--untimed` drops the caps so that
 //!   `--seed` replays the same moves on any machine; `--seconds S` searches S seconds a move instead
-//!   (stopping earlier once the best move cannot change), for an equal time against another engine.
-//!   `name` is `triboard`.
+//!   (stopping earlier once the best move cannot change), for an equal time against another engine;
+//!   `--threads N` searches on N threads. Each `genmove` keeps its tree below the moves played
+//!   since the last one (tree reuse). `name` is `triboard`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -66,6 +67,9 @@ pub struct GtpArgs {
     /// best move cannot change): an equal time per move against another engine.
     #[arg(long, conflicts_with = "untimed", value_parser = parse_seconds)]
     pub seconds: Option<f64>,
+    /// Search threads (one tree each, root statistics merged: `ai::mcts`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
 }
 
 /// A positive, finite number of seconds.
@@ -193,6 +197,11 @@ pub struct GtpEngine {
     timed: bool,
     /// A time per move instead of the level's budget.
     seconds: Option<Duration>,
+    /// Search threads.
+    pub threads: usize,
+    /// The last search and the moves from the start to its root: the next `genmove` keeps its
+    /// tree below the moves played since (tree reuse) when they continue that line.
+    search: Option<(Mcts<Trigon>, Vec<TrigonMove>)>,
     quit: bool,
     started: Instant,
 }
@@ -213,6 +222,8 @@ impl GtpEngine {
             seed,
             timed,
             seconds: None,
+            threads: 1,
+            search: None,
             quit: false,
             started: Instant::now(),
         }
@@ -362,8 +373,21 @@ impl GtpEngine {
         let mv = if buf.as_slice() == [TrigonMove::PASS] {
             TrigonMove::PASS
         } else {
-            let seed = derive_seed(self.seed, self.history.len() as u64 + moves.len() as u64);
-            let mut search = Mcts::new(&g, SearchConfig { seed, ..SearchConfig::default() });
+            let mut line = self.history.clone();
+            line.extend_from_slice(&moves);
+            let mut search = match self.search.take() {
+                // Tree reuse: the kept search's root leads here; play the moves since.
+                Some((mut search, root_line)) if line.starts_with(&root_line) => {
+                    for &mv in &line[root_line.len()..] {
+                        search.advance(mv);
+                    }
+                    search
+                }
+                _ => {
+                    let seed = derive_seed(self.seed, line.len() as u64);
+                    Mcts::new(&g, SearchConfig { seed, threads: self.threads, ..SearchConfig::default() })
+                }
+            };
             if let Some(time) = self.seconds {
                 search.run_settled(time);
             } else {
@@ -373,7 +397,11 @@ impl GtpEngine {
                 }
                 search.run(budget);
             }
-            search.best_move().ok_or("the search found no move")?
+            let mv = search.best_move().ok_or("the search found no move")?;
+            search.advance(mv);
+            line.push(mv);
+            self.search = Some((search, line));
+            mv
         };
         let text = g.move_text(mv);
         g.play(mv).map_err(|e| format!("the search chose an illegal move {text}: {e}"))?;
@@ -417,6 +445,7 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     });
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
     engine.seconds = args.seconds.map(Duration::from_secs_f64);
+    engine.threads = args.threads as usize;
     let mut commands = 0u64;
     let mut line = Vec::new();
     while !engine.has_quit() {

@@ -4,7 +4,10 @@
 //! with any number of threads.
 //!
 //! The searches use their level's simulation budget without its wall-clock cap (so results do not
-//! depend on the machine or the load); `--timed` honours the caps as the app does.
+//! depend on the machine or the load); `--timed` honours the caps as the app does; `--seconds S`
+//! gives both players S seconds of wall time a move instead. `--a-threads N` / `--b-threads N` set
+//! each player's search threads (`--threads` is how many games run at once). Every search keeps its
+//! tree from move to move (tree reuse).
 //!
 //! JSON keys: `games`, `a_wins`, `b_wins`, `draws`, `a_win_rate`, `ci95_low`, `ci95_high`
 //! (Wilson score interval), `a_ms_per_move`, `b_ms_per_move`, `mean_plies`, `moves_digest` (a hash
@@ -58,6 +61,24 @@ pub struct SelfplayArgs {
     /// no pruning), to measure what the knowledge is worth at the same budget.
     #[arg(long, value_parser = ["a", "b"])]
     pub plain: Option<String>,
+    /// Search threads of player A (one tree each: `ai::mcts`).
+    #[arg(long, default_value_t = 1)]
+    pub a_threads: usize,
+    /// Search threads of player B.
+    #[arg(long, default_value_t = 1)]
+    pub b_threads: usize,
+    /// Both players search this many seconds of wall time a move, whatever their level's budget
+    /// (equal time, e.g. to weigh threads against threads).
+    #[arg(long, value_parser = parse_move_seconds)]
+    pub seconds: Option<f64>,
+}
+
+/// A positive, finite number of seconds, at most an hour.
+fn parse_move_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!("'{text}' is not a number of seconds between 0 and 3600")),
+    }
 }
 
 /// One finished game, from A's and B's point of view.
@@ -88,7 +109,8 @@ fn play_game<G: Knowledge>(start: &G, args: &SelfplayArgs, index: usize, stop: &
         .map(|seat| {
             let plain = args.plain.as_deref() == Some(["a", "b"][side_of[seat]]);
             let seed = derive_seed(game_seed, seat as u64);
-            Mcts::new(start, SearchConfig { seed, knowledge: !plain, ..SearchConfig::default() })
+            let threads = if side_of[seat] == 0 { args.a_threads } else { args.b_threads };
+            Mcts::new(start, SearchConfig { seed, knowledge: !plain, threads, ..SearchConfig::default() })
         })
         .collect();
     let mut game = start.clone();
@@ -101,7 +123,9 @@ fn play_game<G: Knowledge>(start: &G, args: &SelfplayArgs, index: usize, stop: &
         }
         let side = side_of[p.index()];
         let mut budget = level(side).budget();
-        if !args.timed {
+        if let Some(seconds) = args.seconds {
+            budget = Budget { simulations: u64::MAX, max_time: Duration::from_secs_f64(seconds) };
+        } else if !args.timed {
             budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
         }
         let started = Instant::now();
