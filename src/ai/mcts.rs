@@ -232,20 +232,16 @@ impl<G: Knowledge> Mcts<G> {
 
     /// The root moves' statistics summed over the trees, in the order of the first tree.
     fn root_stats(&self) -> Vec<RootChild<G::Move>> {
-        let mut merged = self.trees[0].root_children();
-        for t in &self.trees[1..] {
-            for c in t.root_children() {
-                if let Some(m) = merged.iter_mut().find(|m| m.mv == c.mv) {
-                    m.visits += c.visits;
-                    m.value += c.value;
-                    if c.proof != 0 && m.proof == 0 {
-                        (m.proof, m.depth) = (c.proof, c.depth);
-                    }
-                }
-            }
-        }
-        merged
+        merge(self.trees.iter().map(Tree::root_children))
     }
+
+    /// The replies below root move `mv`: move, simulations and mean reward for their mover, all
+    /// threads together (empty while `mv` has none). After [`Mcts::advance`]`(mv)` they are the
+    /// new root's [`Mcts::root_children`].
+    pub fn replies(&self, mv: G::Move) -> Vec<(G::Move, u32, f32)> {
+        summary(&merge(self.trees.iter().map(|t| t.replies(mv))))
+    }
+
 
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
     /// proven lost, else the proven loss that lasts longest; `None` if the game is over.
@@ -293,13 +289,7 @@ impl<G: Knowledge> Mcts<G> {
 
     /// The root's moves: move, simulations and mean reward for the mover, all threads together.
     pub fn root_children(&self) -> Vec<(G::Move, u32, f32)> {
-        self.root_stats()
-            .iter()
-            .map(|c| {
-                let mean = if c.visits > 0 { (c.value / c.visits as f64) as f32 } else { 0.0 };
-                (c.mv, c.visits.min(u32::MAX as u64) as u32, mean)
-            })
-            .collect()
+        summary(&self.root_stats())
     }
 
     /// Plays `mv` at the root and keeps the subtree below it in every tree (tree reuse). `mv` must
@@ -309,6 +299,37 @@ impl<G: Knowledge> Mcts<G> {
             t.advance(mv);
         }
     }
+}
+
+/// Per-tree lists of the same position's moves summed into one, in the order of the first list;
+/// a proof found by any tree holds for all.
+fn merge<M: Copy + PartialEq>(mut lists: impl Iterator<Item = Vec<RootChild<M>>>) -> Vec<RootChild<M>> {
+    let mut merged = lists.next().unwrap_or_default();
+    for list in lists {
+        for c in list {
+            if let Some(m) = merged.iter_mut().find(|m| m.mv == c.mv) {
+                m.visits += c.visits;
+                m.value += c.value;
+                if c.proof != 0 && m.proof == 0 {
+                    (m.proof, m.depth) = (c.proof, c.depth);
+                }
+            } else {
+                merged.push(c);
+            }
+        }
+    }
+    merged
+}
+
+/// Move, simulations and mean reward of merged statistics.
+fn summary<M: Copy>(stats: &[RootChild<M>]) -> Vec<(M, u32, f32)> {
+    stats
+        .iter()
+        .map(|c| {
+            let mean = if c.visits > 0 { (c.value / c.visits as f64) as f32 } else { 0.0 };
+            (c.mv, c.visits.min(u32::MAX as u64) as u32, mean)
+        })
+        .collect()
 }
 
 /// The instant `d` from now, or far in the future for a huge `d`.

@@ -253,6 +253,17 @@ impl<G: Knowledge> Tree<G> {
             .collect()
     }
 
+    /// The children of root move `mv` with their statistics and proofs (empty if unexpanded).
+    pub fn replies(&self, mv: G::Move) -> Vec<RootChild<G::Move>> {
+        let Some(node) = self.children(0).find(|&c| self.nodes[c as usize].mv == mv) else { return Vec::new() };
+        self.children(node)
+            .map(|c| {
+                let n = &self.nodes[c as usize];
+                RootChild { mv: n.mv, visits: n.visits as u64, value: n.value as f64, proof: n.proof, depth: n.depth }
+            })
+            .collect()
+    }
+
     /// The line the search expects after `first` (a root move): the move to play again and again.
     pub fn principal_variation_after(&self, first: G::Move) -> Vec<G::Move> {
         let mut pv = vec![first];

@@ -4,6 +4,12 @@
 //! search's anytime interface. "Move now" stops it early; any change of the model (undo, load, new
 //! game) stops it and drops its result. A level's budget is the same either way: its time cap counts
 //! the time spent searching, so a sliced search is as strong, only slower.
+//!
+//! On the desktop the search runs on all the machine's cores ([`available_threads`]: one tree per
+//! thread, `ai::mcts`), each at a lowered priority. After its move the search is kept, and the next
+//! AI turn continues it below the moves played since (tree reuse) when the game went on from it
+//! (not after an undo, a load or a new game). When the solver proves the position, the panel says
+//! who wins and within how many plies.
 
 use std::time::Duration;
 
@@ -15,7 +21,7 @@ use web_time::Instant;
 use super::Screen;
 use super::games::AppGame;
 use super::model::{Model, MoveIntent, Step};
-use crate::ai::{Level, Mcts, SearchConfig, SearchHandle};
+use crate::ai::{Level, Mcts, Proof, SearchConfig, SearchHandle, available_threads};
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
@@ -41,22 +47,32 @@ impl Default for AiRunner {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AiThinking(pub bool);
 
-/// The search in progress, if any: one resource per game type.
+/// The search in progress, if any, and the last one kept for tree reuse: one resource per game
+/// type.
 #[derive(Resource)]
 pub struct AiSearch<G: AppGame> {
     running: Option<Running<G>>,
+    /// The last finished search, advanced by its own move, with the moves from the start to its
+    /// root.
+    kept: Option<(Box<Mcts<G>>, Vec<G::Move>)>,
+    /// What the solver proved at the last AI move: the panel's line, and the number of moves
+    /// played when it holds (right after that move).
+    verdict: Option<(usize, String)>,
 }
 
 impl<G: AppGame> Default for AiSearch<G> {
     fn default() -> Self {
-        AiSearch { running: None }
+        AiSearch { running: None, kept: None, verdict: None }
     }
 }
 
+/// A finished search: its move (`None`: the game had none) and the search itself, kept for reuse.
+type Found<G> = (Option<<G as crate::rules::Game>::Move>, Box<Mcts<G>>);
+
 /// Where a search runs.
 enum Work<G: AppGame> {
-    Thread(Task<Option<G::Move>>),
-    Sliced { mcts: Box<Mcts<G>>, per_frame: Duration, searched: Duration },
+    Thread(Task<Found<G>>),
+    Sliced { mcts: Option<Box<Mcts<G>>>, per_frame: Duration, searched: Duration },
 }
 
 struct Running<G: AppGame> {
@@ -65,6 +81,8 @@ struct Running<G: AppGame> {
     level: Level,
     revision: u64,
     started: Instant,
+    /// The moves from the start to the search's root.
+    line: Vec<G::Move>,
     found: Option<Option<G::Move>>,
 }
 
@@ -89,6 +107,13 @@ impl<G: AppGame> AiSearch<G> {
         };
         let by_time = searched.as_secs_f32() / budget.max_time.as_secs_f32();
         Some((r.level, sims, by_sims.max(by_time).min(1.0)))
+    }
+
+    /// What the solver proved when the AI last moved, while the game is still right after that
+    /// move (`moves` is the number of moves played now): e.g. "Solved: Black (AI level 3) wins
+    /// within 7 more plies".
+    pub fn verdict(&self, moves: usize) -> Option<&str> {
+        self.verdict.as_ref().filter(|(at, _)| *at == moves).map(|(_, text)| text.as_str())
     }
 
     /// True while a search runs.
@@ -156,9 +181,21 @@ fn drive<G: AppGame>(
             r.handle.stop();
             search.running = None;
         } else {
-            if r.found.is_none() {
-                r.found = r.work.poll(r.level);
+            if r.found.is_none()
+                && let Some((found, mcts)) = r.work.poll(r.level)
+            {
+                r.found = Some(found);
+                let mut line = std::mem::take(&mut r.line);
+                let verdict = found.and_then(|_| verdict_text(&mcts, &model));
+                let mut mcts = mcts;
+                if let Some(mv) = found {
+                    mcts.advance(mv);
+                    line.push(mv);
+                }
+                search.verdict = verdict.map(|text| (line.len(), text));
+                search.kept = Some((mcts, line));
             }
+            let r = search.running.as_mut().expect("still running");
             if let Some(found) = r.found
                 && r.started.elapsed() >= MIN_SHOW
             {
@@ -172,28 +209,54 @@ fn drive<G: AppGame>(
     }
     let Some(level) = model.ai_to_move() else { return };
     let game = model.game.clone();
-    let config =
-        SearchConfig { seed: 0x7121_b0a2d ^ (game.ply() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15), ..default() };
-    let mut mcts = Mcts::new(&game, config);
+    let line = model.moves.clone();
+    let mcts = match search.kept.take() {
+        // Tree reuse: the game went on from the kept search's root.
+        Some((mut mcts, root_line)) if line.starts_with(&root_line) && mcts.root().options() == game.options() => {
+            for &mv in &line[root_line.len()..] {
+                mcts.advance(mv);
+            }
+            mcts
+        }
+        _ => {
+            let threads = if *runner == AiRunner::Thread { available_threads() } else { 1 };
+            let seed = 0x7121_b0a2d ^ (game.ply() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            Box::new(Mcts::new(&game, SearchConfig { seed, threads, ..default() }))
+        }
+    };
+    mcts.resume();
     let handle = mcts.handle();
     let work = match *runner {
         AiRunner::Thread => {
             let budget = level.budget();
+            let mut mcts = mcts;
             Work::Thread(AsyncComputeTaskPool::get().spawn(async move {
                 lower_priority();
                 mcts.run(budget);
-                mcts.best_move().or_else(|| first_legal(&game))
+                (mcts.best_move().or_else(|| first_legal(&game)), mcts)
             }))
         }
-        AiRunner::Slices(per_frame) => Work::Sliced { mcts: Box::new(mcts), per_frame, searched: Duration::ZERO },
+        AiRunner::Slices(per_frame) => Work::Sliced { mcts: Some(mcts), per_frame, searched: Duration::ZERO },
     };
     search.running =
-        Some(Running { work, handle, level, revision: model.revision, started: Instant::now(), found: None });
+        Some(Running { work, handle, level, revision: model.revision, started: Instant::now(), line, found: None });
+}
+
+/// The panel's line when the search proved its root: who wins, within how many plies after the
+/// AI's move.
+fn verdict_text<G: AppGame>(mcts: &Mcts<G>, model: &Model<G>) -> Option<String> {
+    let seat = model.game.to_move()?;
+    let name = format!("{} ({})", model.game.player_name(seat), model.seats[seat.index()].label());
+    Some(match mcts.proof()? {
+        Proof::Win(plies) => format!("Solved: {name} wins within {} more plies", plies.saturating_sub(1)),
+        Proof::Loss(plies) => format!("Solved: {name} loses, whatever it plays, within {plies} plies"),
+    })
 }
 
 /// Lowers the calling thread's scheduling priority (Linux: nice 10), so that on a busy machine the
 /// threads that draw the frame get the CPU first and the search takes what is left: the window
-/// stays smooth while the AI thinks. The pool's threads only ever run searches, so it stays lowered.
+/// stays smooth while the AI thinks. The pool's threads only ever run searches, so it stays lowered;
+/// the search's own threads, started from it, inherit it (Linux keeps a nice value per thread).
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; it changes the scheduling of this thread.
@@ -208,10 +271,11 @@ const SLICE_STEP: u64 = 32;
 impl<G: AppGame> Work<G> {
     /// The search's move once it is done (`Some(None)`: the game had no move); a sliced search
     /// first runs its slice for this frame.
-    fn poll(&mut self, level: Level) -> Option<Option<G::Move>> {
+    fn poll(&mut self, level: Level) -> Option<Found<G>> {
         match self {
             Work::Thread(task) => check_ready(task),
-            Work::Sliced { mcts, per_frame, searched } => {
+            Work::Sliced { mcts: slot, per_frame, searched } => {
+                let mcts = slot.as_mut()?;
                 let budget = level.budget();
                 let start = Instant::now();
                 let left = budget.max_time.saturating_sub(*searched).min(*per_frame);
@@ -222,7 +286,11 @@ impl<G: AppGame> Work<G> {
                 }
                 *searched += start.elapsed();
                 let done = halted || mcts.simulations() >= budget.simulations || *searched >= budget.max_time;
-                done.then(|| mcts.best_move().or_else(|| first_legal(mcts.root())))
+                if !done {
+                    return None;
+                }
+                let mcts = slot.take()?;
+                Some((mcts.best_move().or_else(|| first_legal(mcts.root())), mcts))
             }
         }
     }

@@ -19,7 +19,7 @@ use super::{
     CliError, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat, result_text,
     start_position, with_game,
 };
-use crate::ai::{Mcts, SearchConfig};
+use crate::ai::{Mcts, Proof, SearchConfig, available_threads};
 use crate::rules::record::Record;
 use crate::rules::{Knowledge, Player};
 
@@ -130,7 +130,7 @@ impl<G: Knowledge> Session<G> {
         let seed = derive_seed(self.seed, ((self.game.ply() as u64) << 8) | p.index() as u64);
         let game = &self.game;
         let search = self.searches[p.index()]
-            .get_or_insert_with(|| Mcts::new(game, SearchConfig { seed, ..SearchConfig::default() }));
+            .get_or_insert_with(|| Mcts::new(game, SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() }));
         let started = Instant::now();
         search.run(level.budget());
         let seconds = started.elapsed().as_secs_f64();
@@ -139,9 +139,14 @@ impl<G: Knowledge> Session<G> {
         let simulations = search.simulations();
         let pv = search.principal_variation();
         let expects = move_texts(&self.game, &pv[..pv.len().min(6)]).join(" ");
+        let solved = match search.proof() {
+            Some(Proof::Win(plies)) => format!("; solved: wins within {} more plies", plies.saturating_sub(1)),
+            Some(Proof::Loss(plies)) => format!("; solved: loses within {plies} plies whatever it plays"),
+            None => String::new(),
+        };
         writeln!(
             out,
-            "{}. {} plays {}   win rate {}, {simulations} simulations in {seconds:.2} s, expects {expects}",
+            "{}. {} plays {}   win rate {}, {simulations} simulations in {seconds:.2} s, expects {expects}{solved}",
             self.game.ply() + 1,
             self.who(p),
             self.game.move_text(mv),

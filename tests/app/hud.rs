@@ -22,7 +22,7 @@ fn frame(
 ) -> Vec<PanelAction<TrikeMove>> {
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
     ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), events, ..Default::default() });
-    let input = PanelIn { model, status, progress };
+    let input = PanelIn { model, status, progress, verdict: None };
     let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
     ctx.end_pass().textures_delta.clear();
     actions

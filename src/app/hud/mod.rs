@@ -157,7 +157,12 @@ fn panels<G: AppGame>(
     mut orders: MessageWriter<Command>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let input = PanelIn { model: &model, status: &status, progress: search.progress() };
+    let input = PanelIn {
+        model: &model,
+        status: &status,
+        progress: search.progress(),
+        verdict: search.verdict(model.moves.len()),
+    };
     let (width, mut actions) = side_panel::<G>(ctx, &input, &mut windows, &mut rects);
     let width = width * ctx.zoom_factor();
     if (panel_width.0 - width).abs() > 0.5 {

@@ -35,6 +35,8 @@ pub struct PanelIn<'a, G: AppGame> {
     pub status: &'a Status,
     /// The AI's search, while one runs: `(level, simulations, fraction of its budget)`.
     pub progress: Option<(Level, u64, f32)>,
+    /// What the solver proved at the AI's last move, while it holds (`AiSearch::verdict`).
+    pub verdict: Option<&'a str>,
 }
 
 /// What was pressed in the side panel, for its system to carry out.
@@ -302,11 +304,18 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
                 ui.add(egui::ProgressBar::new(fraction).show_percentage());
             });
         } else if input.model.human_to_move() {
+            let mut rows = 3;
+            if let Some(verdict) = input.verdict {
+                ui.label(egui::RichText::new(verdict).strong());
+                rows = 2;
+            }
             let font = egui::TextStyle::Body.resolve(ui.style());
             let color = ui.visuals().weak_text_color();
             let mut job = egui::text::LayoutJob::simple(G::hint(input.model), font, color, ui.available_width());
-            job.wrap.max_rows = 3;
+            job.wrap.max_rows = rows;
             ui.add(egui::Label::new(job).selectable(false));
+        } else if let Some(verdict) = input.verdict {
+            ui.label(egui::RichText::new(verdict).strong());
         }
     });
 }

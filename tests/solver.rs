@@ -1,0 +1,194 @@
+//! MCTS-Solver, threads and tree reuse (`src/ai/tree.rs`, `src/ai/mcts.rs`): the solver's proofs
+//! agree with an exhaustive search on small boards (Trike 4–6, Tri-It-Out `hex-2-3`, Trisq 3×3) and
+//! a proven win is played; threaded searches play legal moves, stop on cancel and replay from their
+//! seed; a kept subtree carries exactly the statistics it had.
+
+use std::time::{Duration, Instant};
+
+use triboard::ai::exhaustive::{Solved, move_values, solve};
+use triboard::ai::{Budget, Mcts, Proof, SearchConfig};
+use triboard::rules::tri_it_out::{Board, TriItOut, TriItOutOptions};
+use triboard::rules::trigon::{Trigon, TrigonOptions, Variant};
+use triboard::rules::trike::{Trike, TrikeOptions};
+use triboard::rules::trisq::{Trisq, TrisqOptions};
+use triboard::rules::{Game, Knowledge, random_index, rng_from_seed};
+
+/// `count` positions from random games of `start`, cut at a random ply, that the exhaustive search
+/// solves within its budget.
+fn random_positions<G: Game>(start: &G, count: usize, seed: u64) -> Vec<(G, Vec<(G::Move, Solved)>)> {
+    let mut rng = rng_from_seed(seed);
+    let mut buf = Vec::new();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut line = vec![start.clone()];
+        let mut g = start.clone();
+        while let Some(mv) = g.random_move(&mut rng, &mut buf) {
+            g.play_unchecked(mv);
+            line.push(g.clone());
+        }
+        let g = line[random_index(&mut rng, line.len())].clone();
+        if g.to_move().is_none() {
+            continue;
+        }
+        let mut budget = 300_000;
+        if let Some(values) = move_values(&g, &mut budget) {
+            out.push((g, values));
+        }
+    }
+    out
+}
+
+/// Searches each position with `simulations` and checks the solver against the exhaustive values:
+/// a proven win or loss is what the exhaustive search says and a proven win's move wins. Returns
+/// how many roots were proven, and in how many won positions the move played does not win (only
+/// unproven ones can be such).
+fn check_solver<G: Knowledge>(start: &G, positions: usize, simulations: u64) -> (usize, usize) {
+    let (mut proven, mut missed) = (0, 0);
+    for (i, (g, values)) in random_positions(start, positions, 7).into_iter().enumerate() {
+        let value = values.iter().map(|&(_, v)| v).max().unwrap();
+        let mut m = Mcts::new(&g, SearchConfig { seed: i as u64, ..SearchConfig::default() });
+        m.run(Budget { simulations, max_time: Duration::from_secs(60) });
+        let best = m.best_move().unwrap();
+        let best_value = values.iter().find(|&&(mv, _)| mv == best).unwrap().1;
+        let at = format!("{} position {i} (ply {}):\n{}", g.id(), g.ply(), g.board_text());
+        match m.proof() {
+            Some(Proof::Win(_)) => {
+                assert_eq!(value, Solved::Win, "proved a win the exhaustive search does not see, {at}");
+                assert_eq!(best_value, Solved::Win, "proved a win but played {}, {at}", g.move_text(best));
+                proven += 1;
+            }
+            Some(Proof::Loss(_)) => {
+                assert_eq!(value, Solved::Loss, "proved a loss the exhaustive search does not see, {at}");
+                proven += 1;
+            }
+            None => {}
+        }
+        if value == Solved::Win && best_value != Solved::Win {
+            assert!(m.proof().is_none(), "a proven root played a non-winning move, {at}");
+            missed += 1;
+        }
+    }
+    (proven, missed)
+}
+
+/// At least half the roots proven, and a winning move in all but a tenth of the won positions.
+fn assert_solver<G: Knowledge>(start: &G, positions: usize) {
+    let (proven, missed) = check_solver(start, positions, 20_000);
+    let id = start.id();
+    assert!(proven * 2 >= positions, "{id}: only {proven} of {positions} roots proven");
+    assert!(missed * 10 <= positions, "{id}: {missed} of {positions} won positions not won");
+}
+
+#[test]
+fn the_solver_agrees_with_exhaustive_search_on_trike_4_to_6() {
+    for (size, positions) in [(4, 40), (5, 30), (6, 12)] {
+        assert_solver(&Trike::new(&TrikeOptions { size }).unwrap(), positions);
+    }
+}
+
+#[test]
+fn the_solver_agrees_with_exhaustive_search_on_tri_it_out_hex_2_3() {
+    assert_solver(&TriItOut::new(&TriItOutOptions { board: Board::Hex23, ..TriItOutOptions::default() }).unwrap(), 30);
+}
+
+#[test]
+fn the_solver_agrees_with_exhaustive_search_on_trisq_3() {
+    assert_solver(&Trisq::new(&TrisqOptions { size: 3, ..TrisqOptions::default() }).unwrap(), 20);
+}
+
+#[test]
+fn a_proven_root_ends_the_search_early_and_matches_the_exhaustive_value() {
+    let start = Trike::new(&TrikeOptions { size: 4 }).unwrap();
+    let (g, _) = random_positions(&start, 1, 3).remove(0);
+    let mut m = Mcts::new(&g, SearchConfig::default());
+    let ran = m.run(Budget { simulations: 5_000_000, max_time: Duration::from_secs(60) });
+    assert!(ran < 5_000_000, "a 10-cell board is proven long before 5 million simulations");
+    let exhaustive = solve(&g, &mut u64::MAX.clone()).unwrap();
+    match m.proof().expect("proven") {
+        Proof::Win(_) => assert_eq!(exhaustive, Solved::Win),
+        Proof::Loss(_) => assert_eq!(exhaustive, Solved::Loss),
+    }
+    assert_eq!(m.step(1000), 0, "a proven root runs nothing more");
+}
+
+fn threaded(threads: usize, seed: u64) -> SearchConfig {
+    SearchConfig { seed, threads, ..SearchConfig::default() }
+}
+
+#[test]
+fn threaded_searches_play_legal_moves_through_whole_games() {
+    for threads in [2, 3] {
+        let mut g = Trigon::new(&TrigonOptions { variant: Variant::Two }).unwrap();
+        let mut m = Mcts::new(&g, threaded(threads, 5));
+        let mut legal = Vec::new();
+        while g.to_move().is_some() {
+            m.run(Budget { simulations: 300, max_time: Duration::from_secs(60) });
+            let mv = m.best_move().unwrap();
+            g.legal_moves(&mut legal);
+            assert!(legal.contains(&mv), "{threads} threads: illegal {} at ply {}", g.move_text(mv), g.ply());
+            g.play(mv).unwrap();
+            m.advance(mv);
+        }
+        assert!(m.best_move().is_none());
+    }
+}
+
+#[test]
+fn a_threaded_search_stops_on_cancel_from_another_thread() {
+    let g = Trike::new(&TrikeOptions { size: 13 }).unwrap();
+    let mut m = Mcts::new(&g, threaded(2, 1));
+    assert_eq!(m.threads(), 2);
+    let handle = m.handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        handle.stop();
+    });
+    let start = Instant::now();
+    let ran = m.run(Budget { simulations: u64::MAX, max_time: Duration::from_secs(600) });
+    stopper.join().unwrap();
+    assert!(start.elapsed() < Duration::from_secs(30), "the search did not stop");
+    assert!(ran > 0 && m.handle().simulations() == m.simulations());
+    assert!(m.best_move().is_some());
+    assert_eq!(m.step(1000), 0, "a stopped search runs nothing more");
+}
+
+#[test]
+fn a_threaded_search_with_a_simulation_budget_replays_from_its_seed() {
+    let g = Trike::new(&TrikeOptions { size: 9 }).unwrap();
+    let run = || {
+        let mut m = Mcts::new(&g, threaded(2, 11));
+        m.run(Budget { simulations: 6000, max_time: Duration::from_secs(60) });
+        (m.simulations(), m.root_children())
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b);
+    assert!(a.0 >= 6000);
+    let one = {
+        let mut m = Mcts::new(&g, threaded(1, 11));
+        m.run(Budget { simulations: 6000, max_time: Duration::from_secs(60) });
+        m.root_children()
+    };
+    assert_ne!(a.1, one, "two trees are not one tree");
+}
+
+#[test]
+fn tree_reuse_keeps_exactly_the_statistics_below_the_move() {
+    for threads in [1, 2] {
+        let g = Trike::new(&TrikeOptions { size: 7 }).unwrap();
+        let mut m = Mcts::new(&g, threaded(threads, 4));
+        m.run(Budget { simulations: 20_000, max_time: Duration::from_secs(60) });
+        let best = m.best_move().unwrap();
+        let below = m.replies(best);
+        assert!(!below.is_empty());
+        m.advance(best);
+        assert_eq!(m.root_children(), below, "{threads} thread(s)");
+        // And the search goes on from there as a fresh one would: same best reply, close values.
+        m.run(Budget { simulations: 40_000, max_time: Duration::from_secs(60) });
+        let mut after = g.clone();
+        after.play(best).unwrap();
+        let mut fresh = Mcts::new(&after, threaded(threads, 9));
+        fresh.run(Budget { simulations: 40_000, max_time: Duration::from_secs(60) });
+        let (a, b) = (m.win_rate().unwrap(), fresh.win_rate().unwrap());
+        assert!((a - b).abs() < 0.1, "reused {a} against fresh {b}");
+    }
+}
