@@ -47,6 +47,13 @@ pub struct SearchConfig {
     pub knowledge: bool,
     /// Search threads, at least 1 (one tree each; see the module doc). Always 1 in the browser.
     pub threads: usize,
+    /// Weight `w` of the prior term `w · P · √N / (1 + n)` in selection (PUCT, as AlphaGo's and
+    /// Pentobi's), where `P` is the move's share of `exp(sharpness · prior value)` among its
+    /// siblings ([`Knowledge::move_priors`]); 0 turns the term off. `None`: the game's own
+    /// ([`Knowledge::policy_weight`]).
+    pub policy_weight: Option<f32>,
+    /// How sharply the prior values set `P` (see `policy_weight`).
+    pub policy_sharpness: f32,
 }
 
 impl Default for SearchConfig {
@@ -60,7 +67,32 @@ impl Default for SearchConfig {
             seed: 0x7121_b0a2d,
             knowledge: true,
             threads: 1,
+            policy_weight: None,
+            policy_sharpness: 10.0,
         }
+    }
+}
+
+impl SearchConfig {
+    /// Sets a tunable by name (`exploration`, `rave_bias`, `first_play_urgency`, `expand_after`,
+    /// `policy_weight`, `policy_sharpness`) from its text, for tuning matches (`triboard gtp
+    /// --config NAME=VALUE`).
+    ///
+    /// # Errors
+    /// An unknown name or a value that is not a finite number.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let number = value.parse::<f32>().ok().filter(|v| v.is_finite());
+        let number = number.ok_or_else(|| format!("'{value}' is not a number for {name}"))?;
+        match name {
+            "exploration" => self.exploration = number,
+            "rave_bias" => self.rave_bias = number,
+            "first_play_urgency" => self.first_play_urgency = number,
+            "expand_after" => self.expand_after = number.max(0.0) as u32,
+            "policy_weight" => self.policy_weight = Some(number),
+            "policy_sharpness" => self.policy_sharpness = number,
+            _ => return Err(format!("'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, policy_weight, policy_sharpness)")),
+        }
+        Ok(())
     }
 }
 

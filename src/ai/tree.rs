@@ -50,6 +50,8 @@ struct Node<M> {
     /// The RAVE blend `(1-β)·mean + β·AMAF mean` (or the first-play urgency), recomputed whenever
     /// the statistics change so that selection only adds the exploration term.
     blend: f32,
+    /// The move's policy prior times [`SearchConfig::policy_weight`] (0 without one).
+    policy: f32,
 }
 
 impl<M> Node<M> {
@@ -118,6 +120,8 @@ pub(crate) struct Tree<G: Knowledge> {
     config: SearchConfig,
     /// MCTS-Solver on: exactly two seats.
     solver: bool,
+    /// The PUCT weight in force ([`SearchConfig::policy_weight`]).
+    policy_weight: f32,
     /// The root position's proof, for the seat to move there.
     root_proof: Option<Proof>,
     nodes: Vec<Node<G::Move>>,
@@ -143,8 +147,10 @@ impl<G: Knowledge> Tree<G> {
         let rng = rng_from_seed(config.seed);
         let mut root = root.clone();
         root.warm_up();
+        let policy_weight = if config.knowledge { config.policy_weight.unwrap_or(root.policy_weight()) } else { 0.0 };
         let mut m = Tree {
             solver: root.num_players() == 2,
+            policy_weight,
             root,
             config,
             root_proof: None,
@@ -191,6 +197,7 @@ impl<G: Knowledge> Tree<G> {
                 amaf_visits: 0.0,
                 amaf_value: 0.0,
                 blend: 0.0,
+                policy: 0.0,
             });
         }
     }
@@ -499,6 +506,7 @@ impl<G: Knowledge> Tree<G> {
             amaf_visits: weight,
             amaf_value: value * weight,
             blend: 0.0,
+            policy: 0.0,
         }
     }
 
@@ -525,6 +533,16 @@ impl<G: Knowledge> Tree<G> {
             let mut child = self.new_node(mv, mover, amaf_index, self.priors[k]);
             child.refresh(self.config.rave_bias, self.config.first_play_urgency);
             self.nodes.push(child);
+        }
+        if self.policy_weight > 0.0 {
+            // PUCT priors: the softmax of the prior values, times the weight.
+            let k = self.config.policy_sharpness;
+            let top = self.priors.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
+            let sum: f32 = self.priors.iter().map(|p| (k * (p.0 - top)).exp()).sum();
+            let scale = self.policy_weight / sum;
+            for (c, p) in self.nodes[first as usize..].iter_mut().zip(&self.priors) {
+                c.policy = scale * (k * (p.0 - top)).exp();
+            }
         }
         let n = &mut self.nodes[node as usize];
         n.first_child = first;
@@ -564,6 +582,7 @@ impl<G: Knowledge> Tree<G> {
         let parent_visits = self.nodes[node as usize].visits.max(1) as f32;
         // c·√(ln N / (n+1)) = (c·√ln N) · (1/√(n+1)), the second factor from a table.
         let c_sqrt_log_n = self.config.exploration * parent_visits.ln().sqrt();
+        let sqrt_n = parent_visits.sqrt();
         let inv_sqrt = inv_sqrt_table();
         let children = self.children(node);
         let mut best = children.start;
@@ -580,7 +599,10 @@ impl<G: Knowledge> Tree<G> {
                 Some(&x) => x,
                 None => 1.0 / (ch.visits as f32 + 1.0).sqrt(),
             };
-            let score = ch.blend + c_sqrt_log_n * inv;
+            let mut score = ch.blend + c_sqrt_log_n * inv;
+            if ch.policy > 0.0 {
+                score += ch.policy * sqrt_n / (1.0 + ch.visits as f32);
+            }
             if score > best_score {
                 best_score = score;
                 best = i;

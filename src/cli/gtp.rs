@@ -70,6 +70,10 @@ pub struct GtpArgs {
     /// Search threads (one tree each, root statistics merged: `ai::mcts`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
+    /// A search setting, NAME=VALUE (`SearchConfig::set`: exploration, rave_bias,
+    /// first_play_urgency, expand_after, policy_weight, policy_sharpness), for tuning matches.
+    #[arg(long = "config", value_name = "NAME=VALUE")]
+    pub config: Vec<String>,
 }
 
 /// A positive, finite number of seconds.
@@ -199,6 +203,8 @@ pub struct GtpEngine {
     seconds: Option<Duration>,
     /// Search threads.
     pub threads: usize,
+    /// The search's settings (`--config`), but for the seed and threads.
+    pub config: SearchConfig,
     /// The last search and the moves from the start to its root: the next `genmove` keeps its
     /// tree below the moves played since (tree reuse) when they continue that line.
     search: Option<(Mcts<Trigon>, Vec<TrigonMove>)>,
@@ -223,6 +229,7 @@ impl GtpEngine {
             timed,
             seconds: None,
             threads: 1,
+            config: SearchConfig::default(),
             search: None,
             quit: false,
             started: Instant::now(),
@@ -385,7 +392,7 @@ impl GtpEngine {
                 }
                 _ => {
                     let seed = derive_seed(self.seed, line.len() as u64);
-                    Mcts::new(&g, SearchConfig { seed, threads: self.threads, ..SearchConfig::default() })
+                    Mcts::new(&g, SearchConfig { seed, threads: self.threads, ..self.config.clone() })
                 }
             };
             if let Some(time) = self.seconds {
@@ -446,6 +453,11 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
     engine.seconds = args.seconds.map(Duration::from_secs_f64);
     engine.threads = args.threads as usize;
+    for setting in &args.config {
+        let (name, value) =
+            setting.split_once('=').ok_or_else(|| CliError::usage(format!("--config {setting}: write NAME=VALUE")))?;
+        engine.config.set(name.trim(), value.trim()).map_err(|e| CliError::usage(format!("--config: {e}")))?;
+    }
     let mut commands = 0u64;
     let mut line = Vec::new();
     while !engine.has_quit() {

@@ -266,6 +266,12 @@ pub trait Knowledge: Game {
     /// any more), so that every playout cloned from it starts with them. The search calls it on its
     /// root. Changes no rule-visible state. Default: nothing.
     fn warm_up(&mut self) {}
+    /// The weight of the PUCT prior term in the search's selection for this game (see
+    /// `ai::SearchConfig::policy_weight`), its priors ([`Knowledge::move_priors`]) turned into move
+    /// probabilities. Default 0: no such term.
+    fn policy_weight(&self) -> f32 {
+        0.0
+    }
     /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
     /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
     /// Default: every legal move.

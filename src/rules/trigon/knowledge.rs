@@ -17,8 +17,8 @@
 //!   (Yellow mirrors Blue, Green mirrors Red), the first player's priors strongly favour the
 //!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
 
-use super::{Cells, PIECES, Trigon, TrigonMove, Variant, WORDS};
-use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, Rng};
+use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS, nth};
+use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, Rng, random_index};
 
 /// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
 /// sizes 5 and 6).
@@ -26,6 +26,8 @@ const OPENING_PIECES: [u32; 2] = [3, 6];
 /// Virtual simulations a prior is worth. Measured at level 2 in `trigon-2` (`triboard match`, 40
 /// games each against weight 20): 8 won 57.5 %, 60 won 40 %.
 const PRIOR_WEIGHT: f32 = 8.0;
+/// The weight of the PUCT prior term ([`Knowledge::policy_weight`]).
+const POLICY_WEIGHT: f32 = 0.5;
 /// The weight of the mirror guard's prior: enough to outweigh hundreds of simulations.
 const MIRROR_WEIGHT: f32 = 400.0;
 
@@ -125,6 +127,50 @@ impl Trigon {
     }
 }
 
+/// Random cells of the local set a playout tries before it plays elsewhere.
+const LOCAL_TRIES: usize = 3;
+
+impl Trigon {
+    /// The playout's local response (Pentobi's "local points", our own code): a placement of the
+    /// colour to move that covers an attach point the opponents' last placements created, biggest
+    /// pieces first; `None` if a few random draws find none (or it is the colour's first piece).
+    pub(super) fn local_response(&self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
+        let c = self.turn as usize;
+        if self.left[c] == (1 << PIECES) - 1 {
+            return None;
+        }
+        let t = self.tables;
+        let mut local = Cells::default();
+        for o in self.opponents(c) {
+            let k = self.last[o];
+            if k == NO_PLACEMENT {
+                continue;
+            }
+            let s = &t.stamps[k as usize];
+            let s0 = s.word as usize;
+            for i in 0..5 {
+                local.0[s0 + i] |= s.corner[i] & !self.forbidden[o].0[s0 + i];
+            }
+        }
+        let attach = self.corners[c].and_not(&self.forbidden[c]);
+        let local = local.and(&attach).and_not(&self.dead[c]);
+        let n = local.count() as usize;
+        if n == 0 {
+            return None;
+        }
+        for _ in 0..LOCAL_TRIES {
+            let x = nth(&local, random_index(rng, n));
+            let status = t.lists.status(x, &self.forbidden[c]);
+            let pieces = t.lists.pieces(x, status) & self.left[c];
+            let touch = if attach.contains(x) { None } else { Some(&attach) };
+            if let Some(mv) = self.sample_at(rng, buf, x, status, pieces, true, touch) {
+                return Some(mv);
+            }
+        }
+        None
+    }
+}
+
 /// The share of a playout's reward that is its score margin (the rest is the rank value). Against
 /// rank alone, 0.15 won 62.5 % of 40 games at level 2 in `trigon-2`; 0.3 was no better (47.5 %).
 const MARGIN_SHARE: f32 = 0.15;
@@ -200,6 +246,10 @@ impl Knowledge for Trigon {
 
     fn search_moves(&self, out: &mut Vec<TrigonMove>) {
         self.opening_moves(out);
+    }
+
+    fn policy_weight(&self) -> f32 {
+        POLICY_WEIGHT
     }
 
     fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {

@@ -333,7 +333,13 @@ pub struct Trigon {
     out: [bool; 4],
     /// The last piece placed was the 1-triangle piece.
     last_mono: [bool; 4],
+    /// Each colour's last placement ([`NO_PLACEMENT`] before its first), for the playout policy's
+    /// local responses (`knowledge.rs`): a cache of the history, not part of the position.
+    last: [u16; 4],
 }
+
+/// [`Trigon::last`] of a colour that has placed nothing.
+const NO_PLACEMENT: u16 = u16::MAX;
 
 impl std::fmt::Debug for Trigon {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -486,6 +492,9 @@ impl Trigon {
     fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, big_first: bool) -> TrigonMove {
         let c = self.turn as usize;
         let t = self.tables;
+        if big_first && let Some(mv) = self.local_response(rng, buf) {
+            return mv;
+        }
         loop {
             let live = self.live_targets(c);
             let n = live.count() as usize;
@@ -495,7 +504,7 @@ impl Trigon {
             let x = nth(&live, random_index(rng, n));
             let status = t.lists.status(x, &self.forbidden[c]);
             let pieces = t.lists.pieces(x, status) & self.left[c];
-            match self.sample_at(rng, buf, x, status, pieces, big_first) {
+            match self.sample_at(rng, buf, x, status, pieces, big_first, None) {
                 Some(mv) => return mv,
                 None => self.dead[c].insert(x),
             }
@@ -505,8 +514,10 @@ impl Trigon {
     /// A random legal placement through target cell `x` (whose status is `status`) of one of
     /// `pieces`, or `None`: a few random draws, then a full look at the list. With `big_first`, one
     /// of the biggest legal placements: the draws go to the size classes from the biggest down, and
-    /// the full look keeps the biggest.
+    /// the full look keeps the biggest. With `touch` (the mover's attach points, when `x` is not
+    /// one), only placements that also cover one of them, and only the random draws.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn sample_at(
         &self,
         rng: &mut Rng,
@@ -515,6 +526,7 @@ impl Trigon {
         status: usize,
         pieces: u32,
         big_first: bool,
+        touch: Option<&Cells>,
     ) -> Option<TrigonMove> {
         const TRIES: usize = 4;
         if pieces == 0 {
@@ -555,10 +567,14 @@ impl Trigon {
                     }
                     r -= len;
                 };
-                if !t.windows[k as usize].hits(forbidden) {
+                let w = &t.windows[k as usize];
+                if !w.hits(forbidden) && touch.is_none_or(|a| w.hits(a)) {
                     return Some(TrigonMove(k));
                 }
             }
+        }
+        if touch.is_some() {
+            return None;
         }
         buf.clear();
         for set in classes {
@@ -642,6 +658,7 @@ impl Game for Trigon {
             left: [(1 << PIECES) - 1; 4],
             out: [false; 4],
             last_mono: [false; 4],
+            last: [NO_PLACEMENT; 4],
         })
     }
 
@@ -714,6 +731,7 @@ impl Game for Trigon {
             }
             self.left[c] &= !(1 << p.piece);
             self.last_mono[c] = p.size == 1;
+            self.last[c] = mv.0;
         }
         self.advance();
     }
