@@ -54,6 +54,8 @@ pub struct SearchConfig {
     pub policy_weight: Option<f32>,
     /// How sharply the prior values set `P` (see `policy_weight`).
     pub policy_sharpness: f32,
+    /// MCTS-Solver in two-seat games (`ai::tree`); off only to measure what it is worth.
+    pub solver: bool,
 }
 
 impl Default for SearchConfig {
@@ -69,6 +71,7 @@ impl Default for SearchConfig {
             threads: 1,
             policy_weight: None,
             policy_sharpness: 10.0,
+            solver: true,
         }
     }
 }

@@ -149,7 +149,7 @@ impl<G: Knowledge> Tree<G> {
         root.warm_up();
         let policy_weight = if config.knowledge { config.policy_weight.unwrap_or(root.policy_weight()) } else { 0.0 };
         let mut m = Tree {
-            solver: root.num_players() == 2,
+            solver: config.solver && root.num_players() == 2,
             policy_weight,
             root,
             config,

@@ -45,6 +45,9 @@ pub struct CheckSolverArgs {
     /// Seed of the random games and of the searches.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Search without MCTS-Solver, to measure what it is worth.
+    #[arg(long)]
+    pub no_solver: bool,
 }
 
 struct Task<'a> {
@@ -89,7 +92,8 @@ impl GameTask for Task<'_> {
                 continue;
             }
             let seed = args.seed ^ tries.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let mut search = Mcts::new(&g, SearchConfig { seed, threads: args.threads, ..SearchConfig::default() });
+            let config = SearchConfig { seed, threads: args.threads, solver: !args.no_solver, ..SearchConfig::default() };
+            let mut search = Mcts::new(&g, config);
             search.run(budget);
             let chosen = search.best_move().ok_or_else(|| CliError::failure("the search found no move"))?;
             let wins = values.iter().any(|&(mv, v)| mv == chosen && v == Solved::Win);
