@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use triboard::ai::{Budget, Mcts, SearchConfig};
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
-use triboard::rules::{Game, Knowledge, rng_from_seed};
+use triboard::rules::{Game, Knowledge, random_index, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
     Trigon::new(&TrigonOptions { variant }).unwrap()
@@ -161,4 +161,100 @@ fn playouts_answer_the_opponents_last_placements() {
     eprintln!("local answers: policy {policy_local}, random {random_local} of {positions}");
     assert!(policy_local * 10 >= positions * 8, "playouts answered locally in {policy_local} of {positions}");
     assert!(policy_local > 2 * random_local, "policy {policy_local}, random {random_local} of {positions}");
+}
+
+/// The move features (`src/rules/trigon/features.rs`) against a naive count through the public
+/// API, in random games of every variant: attach points gained (the mover's attach points after the
+/// move less those before), the opponents' attach points taken, the mover's own attach points used,
+/// the opponents' cells touched along an edge; the piece is the placement's; the logits are one per
+/// move and finite.
+#[test]
+fn move_features_count_what_they_name() {
+    use triboard::rules::trigon::features::{GROUPS, buckets};
+    let (mut legal, mut active, mut logits) = (Vec::new(), Vec::new(), Vec::new());
+    let mut checked = 0;
+    for variant in [Variant::Four, Variant::Two, Variant::Three] {
+        for seed in 0..4 {
+            let mut rng = rng_from_seed(100 + seed);
+            let mut g = game(variant);
+            while let Some(c) = g.colour_to_move() {
+                g.legal_moves(&mut legal);
+                // Before a colour's first piece its attach points are the starting points, which
+                // the features do not count: from the first position where every colour has one.
+                let started = (0..variant.colours()).all(|o| g.pieces_left(o) != (1 << 22) - 1);
+                if legal[0] != TrigonMove::PASS && started {
+                    g.move_features(&legal, &mut active);
+                    assert_eq!(active.len(), legal.len());
+                    assert!(g.move_logits(&legal, &mut logits));
+                    assert_eq!(logits.len(), legal.len());
+                    assert!(logits.iter().all(|l| l.is_finite()));
+                    let t = g.tables();
+                    let mine = g.attach_points(c);
+                    let opponents: Vec<usize> =
+                        (0..variant.colours()).filter(|&o| g.player_of(o) != g.player_of(c)).collect();
+                    // A sample of the moves, so the test stays quick.
+                    for (k, mv) in legal.iter().enumerate().step_by(7) {
+                        let p = &t.placements[mv.0 as usize];
+                        let b = buckets(&active[k]);
+                        assert_eq!(b.len(), GROUPS);
+                        assert_eq!(b[0], p.piece as usize, "piece");
+                        let mut after = g.clone();
+                        after.play(*mv).unwrap();
+                        let gained = after.attach_points(c).and_not(&mine).count() as usize;
+                        assert_eq!(b[1], gained.min(6), "gained, {mv:?} in\n{g:?}");
+                        let taken = p
+                            .cells
+                            .iter()
+                            .filter(|&&x| opponents.iter().any(|&o| g.attach_points(o).contains(x as usize)))
+                            .count();
+                        assert_eq!(b[2], taken.min(4), "taken");
+                        let uses = p.cells.iter().filter(|&&x| mine.contains(x as usize)).count();
+                        assert!(uses >= 1, "a later piece covers an attach point");
+                        assert_eq!(b[4], (uses.max(1) - 1).min(4), "uses");
+                        let touches = p
+                            .edge_ring
+                            .iter()
+                            .filter(|&x| g.colour_at(x).is_some_and(|o| opponents.contains(&o)))
+                            .count();
+                        assert_eq!(b[5], touches.min(4), "touches");
+                        checked += 1;
+                    }
+                }
+                let mv = legal[random_index(&mut rng, legal.len())];
+                g.play(mv).unwrap();
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} moves checked");
+}
+
+/// The built-in weights load; a weights file round-trips; a corrupt or foreign one is refused
+/// with the field and reason.
+#[test]
+fn weights_files_load_and_bad_ones_are_refused() {
+    use triboard::rules::trigon::features::{BUILTIN_WEIGHTS, FEATURES, Weights, feature_name};
+    let builtin = Weights::from_json(BUILTIN_WEIGHTS).expect("the built-in weights load");
+    let mut w = Weights::zero();
+    for (i, x) in w.0.iter_mut().enumerate() {
+        *x = i as f32 * 0.25 - 3.0;
+    }
+    let text = w.to_json(serde_json::json!({"positions": 3}));
+    assert_eq!(Weights::from_json(&text).unwrap(), w);
+    assert_eq!(Weights::from_json(&builtin.to_json(serde_json::Value::Null)).unwrap(), builtin);
+    let names: std::collections::HashSet<String> = (0..FEATURES).map(feature_name).collect();
+    assert_eq!(names.len(), FEATURES, "feature names are distinct");
+
+    let refused = |text: &str, why: &str| {
+        let e = Weights::from_json(text).expect_err(text);
+        assert!(e.contains(why), "'{e}' should say '{why}'");
+    };
+    refused("{", "not JSON");
+    refused("[1, 2]", "not a JSON object");
+    refused(&text.replace("triboard trigon move weights", "pentobi"), "\"format\"");
+    refused(&text.replace("\"version\": 1", "\"version\": 2"), "\"version\"");
+    refused(&text.replace("\"gained 3\"", "\"gained 33\""), "\"gained 3\" is missing");
+    refused(&text.replace("\"piece 0\": -3.0", "\"piece 0\": \"big\""), "\"piece 0\" is not a finite number");
+    let mut extra: serde_json::Value = serde_json::from_str(&text).unwrap();
+    extra["weights"]["corner 9"] = serde_json::json!(1.0);
+    refused(&extra.to_string(), "\"corner 9\" is not a feature");
 }

@@ -93,7 +93,11 @@ impl SearchConfig {
             "expand_after" => self.expand_after = number.max(0.0) as u32,
             "policy_weight" => self.policy_weight = Some(number),
             "policy_sharpness" => self.policy_sharpness = number,
-            _ => return Err(format!("'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, policy_weight, policy_sharpness)")),
+            _ => {
+                return Err(format!(
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, policy_weight, policy_sharpness)"
+                ));
+            }
         }
         Ok(())
     }
@@ -255,9 +259,10 @@ impl<G: Knowledge> Mcts<G> {
             done += ran;
             let elapsed = start.elapsed().as_secs_f64().max(1e-6);
             let can_still_run = done as f64 / elapsed * (duration.as_secs_f64() - elapsed).max(0.0);
-            let (first, second) = self.root_stats().iter().fold((0u64, 0u64), |(a, b), c| {
-                if c.visits > a { (c.visits, a) } else { (a, b.max(c.visits)) }
-            });
+            let (first, second) = self
+                .root_stats()
+                .iter()
+                .fold((0u64, 0u64), |(a, b), c| if c.visits > a { (c.visits, a) } else { (a, b.max(c.visits)) });
             if (first - second) as f64 > can_still_run {
                 break;
             }
@@ -276,7 +281,6 @@ impl<G: Knowledge> Mcts<G> {
     pub fn replies(&self, mv: G::Move) -> Vec<(G::Move, u32, f32)> {
         summary(&merge(self.trees.iter().map(|t| t.replies(mv))))
     }
-
 
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
     /// proven lost, else the proven loss that lasts longest; `None` if the game is over.

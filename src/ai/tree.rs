@@ -108,7 +108,9 @@ pub(crate) fn choose<M: Copy>(children: &[RootChild<M>]) -> Option<&RootChild<M>
         return Some(win);
     }
     let open = children.iter().filter(|c| c.proof == 0);
-    if let Some(best) = open.max_by(|a, b| (a.visits, mean(a)).partial_cmp(&(b.visits, mean(b))).unwrap_or(std::cmp::Ordering::Equal)) {
+    if let Some(best) =
+        open.max_by(|a, b| (a.visits, mean(a)).partial_cmp(&(b.visits, mean(b))).unwrap_or(std::cmp::Ordering::Equal))
+    {
         return Some(best);
     }
     children.iter().max_by_key(|c| c.depth)
@@ -135,6 +137,8 @@ pub(crate) struct Tree<G: Knowledge> {
     path: Vec<u32>,
     trace: Vec<(u8, u32)>,
     priors: Vec<(f32, f32)>,
+    /// The PUCT logits of the node being expanded (a reused buffer).
+    logits: Vec<f32>,
     amaf_mark: Vec<u32>,
     stamp: u32,
 }
@@ -163,6 +167,7 @@ impl<G: Knowledge> Tree<G> {
             path: Vec::new(),
             trace: Vec::new(),
             priors: Vec::new(),
+            logits: Vec::new(),
             amaf_mark: vec![0; key_space],
             stamp: 0,
         };
@@ -481,7 +486,8 @@ impl<G: Knowledge> Tree<G> {
             if self.nodes[first as usize..].iter().any(|n| n.mv == mv) {
                 continue;
             }
-            let mut child = self.new_node(mv, player.0, (player.0 as usize * keys + state.move_key(mv)) as u32, (0.0, 0.0));
+            let mut child =
+                self.new_node(mv, player.0, (player.0 as usize * keys + state.move_key(mv)) as u32, (0.0, 0.0));
             child.refresh(bias, fpu);
             self.nodes.push(child);
         }
@@ -535,13 +541,18 @@ impl<G: Knowledge> Tree<G> {
             self.nodes.push(child);
         }
         if self.policy_weight > 0.0 {
-            // PUCT priors: the softmax of the prior values, times the weight.
-            let k = self.config.policy_sharpness;
-            let top = self.priors.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
-            let sum: f32 = self.priors.iter().map(|p| (k * (p.0 - top)).exp()).sum();
+            // PUCT priors: the softmax of the game's move logits, or of its prior values times the
+            // sharpness, times the weight.
+            if !state.move_logits(&self.moves, &mut self.logits) {
+                let k = self.config.policy_sharpness;
+                self.logits.clear();
+                self.logits.extend(self.priors.iter().map(|p| k * p.0));
+            }
+            let top = self.logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let sum: f32 = self.logits.iter().map(|l| (l - top).exp()).sum();
             let scale = self.policy_weight / sum;
-            for (c, p) in self.nodes[first as usize..].iter_mut().zip(&self.priors) {
-                c.policy = scale * (k * (p.0 - top)).exp();
+            for (c, l) in self.nodes[first as usize..].iter_mut().zip(&self.logits) {
+                c.policy = scale * (l - top).exp();
             }
         }
         let n = &mut self.nodes[node as usize];

@@ -92,7 +92,8 @@ impl GameTask for Task<'_> {
                 continue;
             }
             let seed = args.seed ^ tries.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let config = SearchConfig { seed, threads: args.threads, solver: !args.no_solver, ..SearchConfig::default() };
+            let config =
+                SearchConfig { seed, threads: args.threads, solver: !args.no_solver, ..SearchConfig::default() };
             let mut search = Mcts::new(&g, config);
             search.run(budget);
             let chosen = search.best_move().ok_or_else(|| CliError::failure("the search found no move"))?;

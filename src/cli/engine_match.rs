@@ -38,6 +38,7 @@ use serde_json::{Value, json};
 use super::gtp::{final_score, variant_from_id};
 use super::selfplay::wilson95;
 use super::{CliError, derive_seed};
+use crate::rules::record::Record;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
 use crate::rules::{Game, Outcome};
 
@@ -62,6 +63,10 @@ pub struct MatchArgs {
     /// Seconds an engine may take to answer one command.
     #[arg(long, default_value_t = 600.0)]
     pub timeout: f64,
+    /// Write each game's record to DIR/game-NNNN.json (the directory is created), e.g. as data for
+    /// `triboard learn`.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// Why a command to an engine brought no answer: the engine is then stopped.
@@ -234,6 +239,8 @@ struct GameResult {
     final_score: String,
     /// The engines whose own `final_score` differs from triboard's, with their answer.
     disagreements: Vec<(usize, String)>,
+    /// The game's record (its moves, passes included, and the engines by seat).
+    record: Record,
 }
 
 /// Plays game `index` between `engines` from `start`.
@@ -242,7 +249,10 @@ fn play_game(engines: &mut [Engine], start: &Trigon, index: usize, args: &MatchA
     let seats: Vec<usize> = (0..start.num_players()).map(|s| (s + index) % n_engines).collect();
     let mut game = start.clone();
     let mut placements = 0;
-    let forfeit = run_game(engines, &seats, &mut game, &mut placements, index, args).err();
+    let mut moves = Vec::new();
+    let forfeit = run_game(engines, &seats, &mut game, &mut moves, &mut placements, index, args).err();
+    let mut record = Record::new(&game, &moves);
+    record.players = seats.iter().map(|&e| engines[e].name.clone()).collect();
     // A check of the engines' rules: their score of the final position (unless one forfeited).
     let ours = final_score(&game);
     let mut disagreements = Vec::new();
@@ -282,7 +292,7 @@ fn play_game(engines: &mut [Engine], start: &Trigon, index: usize, args: &MatchA
             }
         }
     }
-    GameResult { seats, scores: seat_scores, points, placements, forfeit, final_score: ours, disagreements }
+    GameResult { seats, scores: seat_scores, points, placements, forfeit, final_score: ours, disagreements, record }
 }
 
 /// Sets the engines up and plays until the game ends (or `--max-moves`); `Err` names the engine
@@ -291,6 +301,7 @@ fn run_game(
     engines: &mut [Engine],
     seats: &[usize],
     game: &mut Trigon,
+    moves: &mut Vec<TrigonMove>,
     placements: &mut usize,
     index: usize,
     args: &MatchArgs,
@@ -326,6 +337,7 @@ fn run_game(
         game.legal_moves(&mut buf);
         if buf.as_slice() == [TrigonMove::PASS] {
             game.play_unchecked(TrigonMove::PASS);
+            moves.push(TrigonMove::PASS);
             continue;
         }
         let mover = seats[game.player_of(c).index()];
@@ -343,6 +355,7 @@ fn run_game(
         let played = game.parse_move(&text).and_then(|mv| game.play(mv).map(|()| mv));
         let mv = played.map_err(|e| (mover, format!("illegal move '{text}' for colour {}: {e}", c + 1)))?;
         *placements += 1;
+        moves.push(mv);
         // The others get the move in its plain form (cells in order, no spaces); a move's text
         // depends on the board only.
         let text = game.move_text(mv);
@@ -414,6 +427,9 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         return Err(CliError::usage("--timeout must be a positive number of seconds"));
     }
     let timeout = Duration::from_secs_f64(args.timeout);
+    if let Some(dir) = &args.record {
+        std::fs::create_dir_all(dir).map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))?;
+    }
     let mut engines: Vec<Engine> = args.engines.iter().map(|c| Engine::new(c, timeout)).collect();
     writeln!(out, "{} ({}), {} games", args.game, variant.name(), args.games)?;
     for (e, engine) in engines.iter_mut().enumerate() {
@@ -426,6 +442,9 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     for index in 0..args.games {
         let r = play_game(&mut engines, &start, index, args);
         written = report_game(&r, index, &start, out);
+        if let (Some(dir), Ok(())) = (&args.record, &written) {
+            written = super::selfplay::write_record(dir, index, &r.record);
+        }
         results.push(r);
         if written.is_err() {
             break;

@@ -44,6 +44,7 @@ use web_time::Instant;
 use super::{CliError, derive_seed, parse_ai};
 use crate::ai::{Budget, Level, Mcts, SearchConfig};
 use crate::rules::Game;
+use crate::rules::trigon::features::{Weights, install_weights};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 
 /// Arguments of `triboard gtp`.
@@ -74,6 +75,9 @@ pub struct GtpArgs {
     /// first_play_urgency, expand_after, policy_weight, policy_sharpness), for tuning matches.
     #[arg(long = "config", value_name = "NAME=VALUE")]
     pub config: Vec<String>,
+    /// Move-feature weights to use instead of the built-in ones (a file `triboard learn` wrote).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
 }
 
 /// A positive, finite number of seconds.
@@ -457,6 +461,12 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         let (name, value) =
             setting.split_once('=').ok_or_else(|| CliError::usage(format!("--config {setting}: write NAME=VALUE")))?;
         engine.config.set(name.trim(), value.trim()).map_err(|e| CliError::usage(format!("--config: {e}")))?;
+    }
+    if let Some(path) = &args.weights {
+        let file = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
+        let weights = Weights::from_json(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+        install_weights(weights).map_err(CliError::failure)?;
     }
     let mut commands = 0u64;
     let mut line = Vec::new();

@@ -15,6 +15,7 @@ pub mod check_solver;
 pub mod engine_match;
 pub mod games;
 pub mod gtp;
+pub mod learn;
 pub mod perft;
 pub mod play;
 pub mod replay;
@@ -65,6 +66,8 @@ pub enum Command {
     Match(engine_match::MatchArgs),
     /// How often a level plays a winning move where an exhaustive search finds one (small boards).
     CheckSolver(check_solver::CheckSolverArgs),
+    /// Learn Blokus Trigon's move-feature weights from game records (softmax regression).
+    Learn(learn::LearnArgs),
 }
 
 /// Why a command failed, and so its exit code.
@@ -132,6 +135,7 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::Gtp(args) => gtp::run(&args, &mut io::stdin().lock(), &mut out),
         Command::Match(args) => engine_match::run(&args, &mut out),
         Command::CheckSolver(args) => check_solver::run(&args, &mut out),
+        Command::Learn(args) => learn::run(&args, &mut out),
     };
     finish(result, json, &mut out)
 }

@@ -129,8 +129,9 @@ impl<G: Knowledge> Session<G> {
         let Seat::Ai(level) = self.seat(p) else { unreachable!("only AI seats search") };
         let seed = derive_seed(self.seed, ((self.game.ply() as u64) << 8) | p.index() as u64);
         let game = &self.game;
-        let search = self.searches[p.index()]
-            .get_or_insert_with(|| Mcts::new(game, SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() }));
+        let search = self.searches[p.index()].get_or_insert_with(|| {
+            Mcts::new(game, SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() })
+        });
         let started = Instant::now();
         search.run(level.budget());
         let seconds = started.elapsed().as_secs_f64();

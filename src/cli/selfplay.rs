@@ -341,7 +341,11 @@ fn moves_digest(results: &[GameResult]) -> String {
     format!("{h:016x}")
 }
 
-fn write_record(dir: &Path, index: usize, record: &Record) -> Result<(), CliError> {
+/// Writes `record` to `dir/game-NNNN.json` (game `index + 1`; `dir` exists).
+///
+/// # Errors
+/// A file that cannot be written (failure).
+pub(super) fn write_record(dir: &Path, index: usize, record: &Record) -> Result<(), CliError> {
     let path = dir.join(format!("game-{:04}.json", index + 1));
     std::fs::write(&path, record.to_json() + "\n")
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))

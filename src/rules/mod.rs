@@ -272,6 +272,13 @@ pub trait Knowledge: Game {
     fn policy_weight(&self) -> f32 {
         0.0
     }
+    /// The logits of `moves` as the PUCT term's move probabilities (their softmax), for a game with
+    /// a learned move policy: clears `out`, pushes one logit per move and returns true. Default
+    /// false: the search then uses the prior values ([`Knowledge::move_priors`]) times
+    /// `ai::SearchConfig::policy_sharpness`.
+    fn move_logits(&self, _moves: &[Self::Move], _out: &mut Vec<f32>) -> bool {
+        false
+    }
     /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
     /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
     /// Default: every legal move.
