@@ -434,3 +434,36 @@ fn a_record_of_an_unknown_game_says_so_and_names_the_known_ones() {
         assert!(err.contains(id), "{err}");
     }
 }
+
+/// `learn` fits weights to records `selfplay` wrote, writes a file `gtp --weights` loads; a
+/// corrupted file is refused by `gtp` with the field and reason, and exit code 1.
+#[test]
+fn learn_writes_weights_that_gtp_loads() {
+    let dir = temp_dir("learn");
+    let records = dir.join("records");
+    let recs = records.to_str().unwrap();
+    let made = triboard(&["selfplay", "trigon-2", "--a", "ai:1", "--b", "ai:1", "--games", "2", "--record", recs], "");
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let weights = dir.join("weights.json");
+    let w = weights.to_str().unwrap();
+    let run = triboard(&["learn", recs, "--holdout", "0.5", "--iterations", "50", "--out", w, "--json"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = run.json();
+    assert_eq!(json["records"], 2);
+    assert!(json["held_out"]["positions"].as_u64().unwrap() > 20, "{json}");
+    let fit = json["fit"]["log_likelihood"].as_f64().unwrap();
+    assert!(fit > json["fit"]["uniform_log_likelihood"].as_f64().unwrap(), "the fit beats a uniform choice: {json}");
+    let gtp = triboard(&["gtp", "--game", "trigon-2", "--weights", w], "genmove 1\nquit\n");
+    assert_eq!(gtp.code, 0, "{}", gtp.stderr);
+    assert!(gtp.stdout.starts_with("= "), "{}", gtp.stdout);
+
+    let text = std::fs::read_to_string(&weights).unwrap().replace("\"taken 2\"", "\"taken 9\"");
+    std::fs::write(&weights, text).unwrap();
+    let refused = triboard(&["gtp", "--game", "trigon-2", "--weights", w], "quit\n");
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("\"taken 2\" is missing"), "{}", refused.stderr);
+    let none = triboard(&["learn", dir.join("nothing-here.json").to_str().unwrap()], "");
+    assert_eq!(none.code, 1);
+    assert!(none.stderr.contains("cannot read"), "{}", none.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -13,9 +13,12 @@ use triboard::rules::trike::{Trike, TrikeOptions};
 use triboard::rules::trisq::{Trisq, TrisqOptions};
 use triboard::rules::{Game, Knowledge, random_index, rng_from_seed};
 
+/// Positions, each with the exhaustive search's verdict on every legal move.
+type SolvedPositions<G> = Vec<(G, Vec<(<G as Game>::Move, Solved)>)>;
+
 /// `count` positions from random games of `start`, cut at a random ply, that the exhaustive search
 /// solves within its budget.
-fn random_positions<G: Game>(start: &G, count: usize, seed: u64) -> Vec<(G, Vec<(G::Move, Solved)>)> {
+fn random_positions<G: Game>(start: &G, count: usize, seed: u64) -> SolvedPositions<G> {
     let mut rng = rng_from_seed(seed);
     let mut buf = Vec::new();
     let mut out = Vec::new();
@@ -93,7 +96,7 @@ fn the_solver_agrees_with_exhaustive_search_on_tri_it_out_hex_2_3() {
 
 #[test]
 fn the_solver_agrees_with_exhaustive_search_on_trisq_3() {
-    assert_solver(&Trisq::new(&TrisqOptions { size: 3, ..TrisqOptions::default() }).unwrap(), 20);
+    assert_solver(&Trisq::new(&TrisqOptions { size: 3 }).unwrap(), 20);
 }
 
 #[test]

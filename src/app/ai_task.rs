@@ -47,6 +47,9 @@ impl Default for AiRunner {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AiThinking(pub bool);
 
+/// A finished search kept for tree reuse, and the moves from the start to its root.
+type Kept<G> = (Box<Mcts<G>>, Vec<<G as crate::rules::Game>::Move>);
+
 /// The search in progress, if any, and the last one kept for tree reuse: one resource per game
 /// type.
 #[derive(Resource)]
@@ -54,7 +57,7 @@ pub struct AiSearch<G: AppGame> {
     running: Option<Running<G>>,
     /// The last finished search, advanced by its own move, with the moves from the start to its
     /// root.
-    kept: Option<(Box<Mcts<G>>, Vec<G::Move>)>,
+    kept: Option<Kept<G>>,
     /// What the solver proved at the last AI move: the panel's line, and the number of moves
     /// played when it holds (right after that move).
     verdict: Option<(usize, String)>,

@@ -18,8 +18,10 @@
 //!   another attach point) made playouts 2.5× slower and lost 1–6: not kept. (Choosing the better
 //!   of two placements, by size and opponents' attach points taken, won 55 % of 40 games at the
 //!   same simulations but made playouts ~1.5× slower: not kept.)
-//! - **PUCT**: the priors as move probabilities in a PUCT term (`ai::SearchConfig::policy_weight`)
-//!   measured no gain (below): off.
+//! - **PUCT**: a PUCT term (`ai::SearchConfig::policy_weight`) whose move probabilities are the
+//!   softmax of learned feature weights (`features.rs`, learned by `triboard learn` from games of
+//!   Pentobi level 7 played here): a small gain at weight 0.3 (below); the hand-set priors as
+//!   probabilities had measured none.
 //! - **Reward**: the rank value plus a share for the score margin.
 //! - **Mirror guard**: in `trigon-2` the board is centrally symmetric, so the second player could
 //!   answer every move with its point reflection and force a tie. While the position is symmetric
@@ -35,10 +37,12 @@ const OPENING_PIECES: [u32; 2] = [3, 6];
 /// Virtual simulations a prior is worth. Measured at level 2 in `trigon-2` (`triboard match`, 40
 /// games each against weight 20): 8 won 57.5 %, 60 won 40 %.
 const PRIOR_WEIGHT: f32 = 8.0;
-/// The weight of the PUCT prior term ([`Knowledge::policy_weight`]): off. Weight 0.5 against none
-/// (`triboard match`, `trigon-2`, 0.5 s a move, 20 games): 10–10; with the local responses on
-/// both sides of the comparison it added nothing measurable either (10–9, 1 tie).
-const POLICY_WEIGHT: f32 = 0.0;
+/// The weight of the PUCT term ([`Knowledge::policy_weight`]), whose move probabilities are the
+/// learned ones (`features.rs`). Against none (`triboard match`, `trigon-2`, 0.5 s a move, the
+/// weights learned from 15 games of Pentobi level 7): 0.3 won 13–6–1 and 10–10 (58.8 % of 40);
+/// 0.1 won 9–11, 1.0 lost 6–13–1. With the hand-set priors as probabilities instead, 0.5 had
+/// drawn 10–10 and, with the local responses on both sides, 10–9–1.
+const POLICY_WEIGHT: f32 = 0.3;
 /// The weight of the mirror guard's prior: enough to outweigh hundreds of simulations.
 const MIRROR_WEIGHT: f32 = 400.0;
 
