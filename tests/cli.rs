@@ -467,3 +467,41 @@ fn learn_writes_weights_that_gtp_loads() {
     assert!(none.stderr.contains("cannot read"), "{}", none.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `analyze` prints one line per move and the same JSON twice; a bad threshold is a usage error
+/// and a corrupt record a failure naming the file.
+#[test]
+fn analyze_a_recorded_game() {
+    let dir = temp_dir("analyze");
+    let recs = dir.join("records");
+    let r = recs.to_str().unwrap();
+    let made = triboard(
+        &["selfplay", "trike", "--size", "6", "--a", "ai:2", "--b", "ai:1", "--games", "1", "--record", r],
+        "",
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let file = recs.join("game-0001.json");
+    let f = file.to_str().unwrap();
+    let plies = serde_json::from_str::<Value>(&std::fs::read_to_string(&file).unwrap()).unwrap()["moves"]
+        .as_array()
+        .unwrap()
+        .len();
+    let first = triboard(&["analyze", f, "--budget", "quick", "--json"], "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let json = first.json();
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), plies);
+    for m in moves {
+        let (before, loss) = (m["win_rate"].as_f64().unwrap(), m["loss"].as_f64().unwrap());
+        assert!((0.0..=1.0).contains(&before) && (0.0..=1.0).contains(&loss), "{m}");
+        assert_eq!(m["mistake"].as_bool().unwrap(), loss > 0.15 && m["move"] != m["best"], "{m}");
+    }
+    assert!(first.stdout.lines().any(|l| l.starts_with("1. ")), "{}", first.stdout);
+    assert_eq!(triboard(&["analyze", f, "--budget", "quick", "--json"], "").json(), json, "the same analysis twice");
+    assert_eq!(triboard(&["analyze", f, "--threshold", "2"], "").code, 2);
+    std::fs::write(&file, "{\"game\": \"trike\", \"options\": {\"size\": 6}, \"moves\": [\"zz9\"]}").unwrap();
+    let bad = triboard(&["analyze", f], "");
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("game-0001.json"), "{}", bad.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -195,3 +195,49 @@ fn tree_reuse_keeps_exactly_the_statistics_below_the_move() {
         assert!((a - b).abs() < 0.1, "reused {a} against fresh {b}");
     }
 }
+
+/// Whole-game analysis (`src/ai/analysis.rs`): in random Trike-5 games, a move the exhaustive
+/// search shows throws away a forced win (a winning move existed, the played one loses) is marked
+/// a mistake, and where the search proved the win, its best move is a winning one; the analysis is
+/// the same when run twice.
+#[test]
+fn analysis_marks_a_move_that_throws_a_win_away() {
+    use triboard::ai::analyze_game;
+    let start = Trike::new(&TrikeOptions { size: 5 }).unwrap();
+    let budget = Budget { simulations: 16_000, max_time: Duration::from_secs(60) };
+    let config = SearchConfig::default();
+    let (mut buf, mut found, mut proven) = (Vec::new(), 0, 0);
+    for seed in 0..40 {
+        let mut rng = rng_from_seed(seed);
+        let mut g = start.clone();
+        let (mut moves, mut blunders) = (Vec::new(), Vec::new());
+        while g.outcome().is_none() {
+            g.legal_moves(&mut buf);
+            let mv = buf[random_index(&mut rng, buf.len())];
+            let values = move_values(&g, &mut 2_000_000).expect("Trike 5 is solved quickly");
+            let wins = values.iter().any(|v| v.1 == Solved::Win);
+            if wins && values.iter().any(|v| v.0 == mv && v.1 == Solved::Loss) {
+                blunders.push((moves.len(), values));
+            }
+            moves.push(mv);
+            g.play(mv).unwrap();
+        }
+        if blunders.is_empty() {
+            continue;
+        }
+        let analysis = analyze_game(&start, &moves, budget, &config, 0.15, |_, _| true);
+        assert_eq!(analysis.len(), moves.len());
+        assert_eq!(analysis, analyze_game(&start, &moves, budget, &config, 0.15, |_, _| true), "the same twice");
+        for (ply, values) in blunders {
+            let a = &analysis[ply];
+            assert!(a.mistake, "game {seed}, move {}: {a:?}", ply + 1);
+            if a.win_rate == 1.0 {
+                let best = values.iter().find(|v| v.0 == a.best).unwrap();
+                assert_eq!(best.1, Solved::Win, "game {seed}, move {}: the proven best move wins", ply + 1);
+                proven += 1;
+            }
+            found += 1;
+        }
+    }
+    assert!(found >= 10 && proven >= found / 2, "{found} blunders checked, {proven} with a proven best move");
+}

@@ -4,10 +4,12 @@
 //! interface ([`Mcts::step`], [`Mcts::run`], [`SearchHandle`]) lets a caller run it on a thread or
 //! in per-frame slices.
 
+pub mod analysis;
 pub mod exhaustive;
 pub mod levels;
 pub mod mcts;
 mod tree;
 
+pub use analysis::{MoveAnalysis, analyze_game};
 pub use levels::{Budget, Level, Seat};
 pub use mcts::{Mcts, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

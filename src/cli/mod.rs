@@ -10,6 +10,7 @@
 //! shared game flags become the rules' named parameters ([`GameFlags::options`]). A new game needs
 //! nothing here.
 
+pub mod analyze;
 pub mod bench;
 pub mod check_solver;
 pub mod engine_match;
@@ -66,6 +67,8 @@ pub enum Command {
     Match(engine_match::MatchArgs),
     /// How often a level plays a winning move where an exhaustive search finds one (small boards).
     CheckSolver(check_solver::CheckSolverArgs),
+    /// Analyse a recorded game: the win rate before and after each move, the best move, mistakes.
+    Analyze(analyze::AnalyzeArgs),
     /// Learn Blokus Trigon's move-feature weights from game records (softmax regression).
     Learn(learn::LearnArgs),
 }
@@ -136,6 +139,7 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::Match(args) => engine_match::run(&args, &mut out),
         Command::CheckSolver(args) => check_solver::run(&args, &mut out),
         Command::Learn(args) => learn::run(&args, &mut out),
+        Command::Analyze(args) => analyze::run(&args, &mut out),
     };
     finish(result, json, &mut out)
 }
