@@ -499,6 +499,21 @@ fn analyze_a_recorded_game() {
     assert!(first.stdout.lines().any(|l| l.starts_with("1. ")), "{}", first.stdout);
     assert_eq!(triboard(&["analyze", f, "--budget", "quick", "--json"], "").json(), json, "the same analysis twice");
     assert_eq!(triboard(&["analyze", f, "--threshold", "2"], "").code, 2);
+    // Kept in the record: it reloads with it, and a record whose analysis is wrong is refused.
+    assert_eq!(triboard(&["analyze", f, "--budget", "quick", "--write"], "").code, 0);
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let entries = kept["analysis"]["moves"].as_array().unwrap();
+    assert_eq!(entries.len(), plies);
+    for (entry, m) in entries.iter().zip(moves) {
+        assert_eq!(entry["best"], m["best"]);
+        assert_eq!(entry["mistake"], m["mistake"]);
+    }
+    assert_eq!(triboard(&["replay", f], "").code, 0);
+    let bad_best = std::fs::read_to_string(&file).unwrap().replacen("\"best\": \"", "\"best\": \"z", 1);
+    std::fs::write(&file, bad_best).unwrap();
+    let refused = triboard(&["replay", f], "");
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("the analysis of move 1: best move z"), "{}", refused.stderr);
     std::fs::write(&file, "{\"game\": \"trike\", \"options\": {\"size\": 6}, \"moves\": [\"zz9\"]}").unwrap();
     let bad = triboard(&["analyze", f], "");
     assert_eq!(bad.code, 1);

@@ -147,6 +147,7 @@ fn a_record_without_options_replays_as_the_variant_its_id_names() {
             players: Vec::new(),
             date: None,
             result: None,
+            analysis: None,
         };
         let filled = Record { options: serde_json::json!({ "variant": variant.id() }), ..bare.clone() };
         let (start, end, _) = bare.replay::<Trigon>().unwrap();

@@ -25,7 +25,7 @@ const KEEP: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.')
 /// The fragment (`#game=…`) for `record`: its game, options, moves and players (the result and
 /// date are left out; the result is recomputed on opening).
 pub fn fragment(record: &Record) -> String {
-    let shared = Record { result: None, date: None, ..record.clone() };
+    let shared = Record { result: None, date: None, analysis: None, ..record.clone() };
     let json = serde_json::to_string(&shared).expect("a record serialises");
     format!("{PREFIX}{}", utf8_percent_encode(&json, KEEP))
 }
@@ -110,6 +110,7 @@ mod tests {
             players: vec!["Human".into(), "AI level 2".into()],
             date: Some("2026-11-23".into()),
             result: None,
+            analysis: None,
         };
         let link = fragment(&record);
         assert!(link.starts_with("#game=%7B%22game%22:%22trike%22,"), "{link}");

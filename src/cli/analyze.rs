@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::{CliError, GameTask, with_game};
 use crate::ai::{Budget, SearchConfig, analyze_game};
 use crate::rules::Knowledge;
-use crate::rules::record::Record;
+use crate::rules::record::{AnalysedMove, Analysis, Record};
 
 /// How hard the search looks at each position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,10 +50,13 @@ pub struct AnalyzeArgs {
     /// The searches' seed (the same seed gives the same analysis).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Keep the analysis in the record (a JSON record; its `analysis` field is replaced).
+    #[arg(long)]
+    pub write: bool,
 }
 
 struct Task<'a> {
-    record: &'a Record,
+    record: &'a mut Record,
     file: &'a str,
     args: &'a AnalyzeArgs,
     out: &'a mut dyn Write,
@@ -91,6 +94,17 @@ impl GameTask for Task<'_> {
             }));
             game.play_unchecked(a.played);
         }
+        let mut g = start.clone();
+        let moves = analysis
+            .iter()
+            .map(|a| {
+                let best = g.move_text(a.best);
+                g.play_unchecked(a.played);
+                AnalysedMove { win_rate: a.win_rate, best, kept: a.kept, mistake: a.mistake }
+            })
+            .collect();
+        self.record.analysis =
+            Some(Analysis { simulations: budget.simulations, threshold: self.args.threshold, moves });
         let mistakes: Vec<usize> = analysis.iter().filter(|a| a.mistake).map(|a| a.ply + 1).collect();
         writeln!(out, "mistakes (moves losing over {}): {mistakes:?}", pct(self.args.threshold))?;
         Ok(json!({ "game": id, "simulations": budget.simulations, "moves": rows, "mistakes": mistakes }))
@@ -109,10 +123,21 @@ pub fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let file = args.file.display().to_string();
     let text =
         std::fs::read_to_string(&args.file).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
-    let record = crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
-    let task = Task { record: &record, file: &file, args, out };
-    match with_game(record.game_id(), task) {
-        Ok(result) => result,
-        Err(e) => Err(CliError::failure(format!("{file}: {e}"))),
+    let mut record =
+        crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+    if args.write && Record::from_json(&text).is_err() {
+        return Err(CliError::usage(format!("--write keeps the analysis in a JSON record; {file} is not one")));
     }
+    let id = record.game_id().to_string();
+    let task = Task { record: &mut record, file: &file, args, out };
+    let result = match with_game(&id, task) {
+        Ok(result) => result?,
+        Err(e) => return Err(CliError::failure(format!("{file}: {e}"))),
+    };
+    if args.write {
+        std::fs::write(&args.file, record.to_json() + "\n")
+            .map_err(|e| CliError::failure(format!("cannot write {file}: {e}")))?;
+        writeln!(out, "analysis written to {file}")?;
+    }
+    Ok(result)
 }

@@ -30,6 +30,37 @@ pub struct Record {
     /// The result as text ("Black 4 – White 3"), written on save and not trusted on load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// The search's analysis of the moves (`triboard analyze --write`), optional; checked on load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<Analysis>,
+}
+
+/// A game's analysis as a record keeps it: the budget it was made with and one entry per move
+/// analysed, from the first move on (`ai::analysis`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Analysis {
+    /// Simulations per position.
+    pub simulations: u64,
+    /// The share of win rate a move had to lose to be a mistake.
+    pub threshold: f32,
+    /// One entry per move, in order (at most one per move of the record).
+    pub moves: Vec<AnalysedMove>,
+}
+
+/// The analysis of one move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysedMove {
+    /// The mover's win rate before the move, `0..=1`.
+    pub win_rate: f32,
+    /// The search's best move there, in the game's notation (legal in that position).
+    pub best: String,
+    /// The mover's win rate after the move, `0..=1`, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<f32>,
+    /// It lost more than the threshold.
+    pub mistake: bool,
 }
 
 /// Why a record was refused: where, and what is wrong there.
@@ -43,6 +74,8 @@ pub enum RecordError {
     Options(String),
     /// Move `number` (counted from 1) with text `text` could not be read or played.
     Move { number: usize, text: String, reason: String },
+    /// The analysis of move `number` (counted from 1) is wrong.
+    Analysis { number: usize, reason: String },
 }
 
 impl fmt::Display for RecordError {
@@ -57,6 +90,7 @@ impl fmt::Display for RecordError {
             }
             RecordError::Options(e) => write!(f, "bad options: {e}"),
             RecordError::Move { number, text, reason } => write!(f, "move {number} ({text}) is illegal: {reason}"),
+            RecordError::Analysis { number, reason } => write!(f, "the analysis of move {number}: {reason}"),
         }
     }
 }
@@ -83,6 +117,7 @@ impl Record {
             players: Vec::new(),
             date: None,
             result: None,
+            analysis: None,
         }
     }
 
@@ -138,7 +173,21 @@ impl Record {
         let start = G::new(&options).map_err(RecordError::Options)?;
         let mut game = start.clone();
         let mut moves = Vec::with_capacity(self.moves.len());
+        let analysed = self.analysis.as_ref().map_or(&[][..], |a| &a.moves[..]);
+        if analysed.len() > self.moves.len() {
+            let reason = format!("{} analysed moves in a game of {}", analysed.len(), self.moves.len());
+            return Err(RecordError::Analysis { number: self.moves.len() + 1, reason });
+        }
         for (k, text) in self.moves.iter().enumerate() {
+            if let Some(a) = analysed.get(k) {
+                let bad = |reason: String| RecordError::Analysis { number: k + 1, reason };
+                let rates = [Some(a.win_rate), a.kept];
+                if rates.iter().flatten().any(|r| !(0.0..=1.0).contains(r)) {
+                    return Err(bad("a win rate outside 0–1".to_string()));
+                }
+                let best = game.parse_move(&a.best).map_err(|e| bad(format!("best move {}: {}", a.best, e.reason)))?;
+                game.clone().play(best).map_err(|e| bad(format!("best move {}: {}", a.best, e.reason)))?;
+            }
             let err = |reason: String| RecordError::Move { number: k + 1, text: text.clone(), reason };
             let mv = game.parse_move(text).map_err(|e| err(e.reason))?;
             game.play(mv).map_err(|e| err(e.reason))?;

@@ -448,6 +448,7 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
         players,
         date,
         result,
+        analysis: None,
     })
 }
 
