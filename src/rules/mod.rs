@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod geometry;
+pub mod lesson;
 pub mod record;
 pub mod tri_it_out;
 pub mod tricore;
