@@ -68,7 +68,10 @@ pub enum Verdict {
 }
 
 /// The lessons built into the program, one per game: (game id, JSON text).
-pub const LESSONS: &[(&str, &str)] = &[("trike", include_str!("../../assets/lessons/trike.json"))];
+pub const LESSONS: &[(&str, &str)] = &[
+    ("trike", include_str!("../../assets/lessons/trike.json")),
+    ("trigon-2", include_str!("../../assets/lessons/trigon.json")),
+];
 
 impl Lesson {
     /// Reads a lesson from its JSON text.
