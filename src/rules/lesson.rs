@@ -71,6 +71,7 @@ pub enum Verdict {
 pub const LESSONS: &[(&str, &str)] = &[
     ("trike", include_str!("../../assets/lessons/trike.json")),
     ("trigon-2", include_str!("../../assets/lessons/trigon.json")),
+    ("tri-it-out", include_str!("../../assets/lessons/tri-it-out.json")),
 ];
 
 impl Lesson {
