@@ -72,6 +72,7 @@ pub const LESSONS: &[(&str, &str)] = &[
     ("trike", include_str!("../../assets/lessons/trike.json")),
     ("trigon-2", include_str!("../../assets/lessons/trigon.json")),
     ("tri-it-out", include_str!("../../assets/lessons/tri-it-out.json")),
+    ("trisq", include_str!("../../assets/lessons/trisq.json")),
 ];
 
 impl Lesson {
