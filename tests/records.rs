@@ -360,6 +360,8 @@ fn lessons_play_through_the_rules() {
             checked
         }
     }
+    let games: Vec<&str> = LESSONS.iter().map(|l| l.0).collect();
+    assert_eq!(games, ["trike", "trigon-2", "tri-it-out", "trisq", "tricore"], "one lesson per game");
     for (id, text) in LESSONS {
         let lesson = Lesson::from_json(text).unwrap_or_else(|e| panic!("lesson {id}: {e}"));
         assert_eq!(&lesson.game, id);

@@ -73,6 +73,7 @@ pub const LESSONS: &[(&str, &str)] = &[
     ("trigon-2", include_str!("../../assets/lessons/trigon.json")),
     ("tri-it-out", include_str!("../../assets/lessons/tri-it-out.json")),
     ("trisq", include_str!("../../assets/lessons/trisq.json")),
+    ("tricore", include_str!("../../assets/lessons/tricore.json")),
 ];
 
 impl Lesson {
