@@ -719,3 +719,36 @@ mod tricore;
 mod trigon_view;
 #[path = "app/trisq.rs"]
 mod trisq;
+
+/// A record's analysis survives a load and a save; after an undo and another move, only the
+/// analysis of the moves still shared with the analysed line is saved.
+#[test]
+fn a_loaded_analysis_is_saved_again_for_the_shared_moves() {
+    let mut app = humans(5);
+    let text = r#"{"game":"trike","options":{"size":5},"moves":["c3","c4","c5"],
+        "analysis":{"simulations":4000,"threshold":0.15,"moves":[
+          {"win_rate":0.5,"best":"c3","kept":0.5,"mistake":false},
+          {"win_rate":0.5,"best":"swap","kept":0.3,"mistake":true},
+          {"win_rate":0.7,"best":"c5","mistake":false}]}}"#;
+    let loaded = record(text);
+    assert_eq!(loaded.analysis.as_ref().map(|a| a.moves.len()), Some(3));
+    app.world_mut().write_message(Command::Load(loaded.clone()));
+    app.update();
+    let saved = app.world().resource::<Model>().record();
+    assert_eq!(saved.analysis, loaded.analysis, "saved as loaded");
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    let after_undo = app.world().resource::<Model>().record();
+    assert_eq!(after_undo.analysis.unwrap().moves, loaded.analysis.as_ref().unwrap().moves[..2]);
+    click(&mut app, "d5");
+    let branched = app.world().resource::<Model>().record();
+    assert_eq!(branched.moves, ["c3", "c4", "d5"]);
+    assert_eq!(branched.analysis.unwrap().moves.len(), 2, "the third move's analysis was of c5");
+    // Saved and loaded again, the record is accepted.
+    assert!(branched_loads(&app));
+}
+
+fn branched_loads(app: &App) -> bool {
+    let record = app.world().resource::<Model>().record();
+    record.replay::<Trike>().is_ok() && triboard::rules::record::Record::from_json(&record.to_json()).unwrap() == record
+}

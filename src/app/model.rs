@@ -10,7 +10,7 @@ use super::setup::{GameOptions, Setup, Suspended, start_game};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::Player;
-use crate::rules::record::Record;
+use crate::rules::record::{Analysis, Record};
 
 /// The game being played: start position, current position, moves and the redo stack. One resource
 /// per game type, present while that game is in play.
@@ -28,6 +28,9 @@ pub struct Model<G: AppGame> {
     pub seats: Vec<Seat>,
     /// Bumped by every change, so an AI search started before it knows it is stale.
     pub revision: u64,
+    /// The analysis a loaded record carried and the moves it analysed (`triboard analyze --write`):
+    /// saved again for the moves the game still shares with them, so a save never drops it.
+    pub analysis: Option<(Analysis, Vec<G::Move>)>,
 }
 
 impl<G: AppGame> Model<G> {
@@ -39,7 +42,15 @@ impl<G: AppGame> Model<G> {
         let start = G::new(options)?;
         let mut seats = seats.to_vec();
         seats.resize(start.num_players(), Seat::Human);
-        let mut model = Model { game: start.clone(), start, moves: Vec::new(), redo: Vec::new(), seats, revision: 0 };
+        let mut model = Model {
+            game: start.clone(),
+            start,
+            moves: Vec::new(),
+            redo: Vec::new(),
+            seats,
+            revision: 0,
+            analysis: None,
+        };
         model.play_forced();
         Ok(model)
     }
@@ -100,6 +111,13 @@ impl<G: AppGame> Model<G> {
         let mut record = Record::new(&self.game, &self.moves);
         record.players = self.seats.iter().map(|s| s.label()).collect();
         record.result = self.result_text();
+        if let Some((analysis, analysed)) = &self.analysis {
+            let shared = self.moves.iter().zip(analysed).take_while(|(a, b)| a == b).count();
+            let shared = shared.min(analysis.moves.len());
+            if shared > 0 {
+                record.analysis = Some(Analysis { moves: analysis.moves[..shared].to_vec(), ..analysis.clone() });
+            }
+        }
         record
     }
 
@@ -384,7 +402,8 @@ fn validate<G: AppGame>(
                     let mut seats =
                         if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
                     seats.resize(game.num_players(), Seat::Human);
-                    *model = Model { start, game, moves, redo: Vec::new(), seats, revision };
+                    let analysis = record.analysis.clone().map(|a| (a, moves.clone()));
+                    *model = Model { start, game, moves, redo: Vec::new(), seats, revision, analysis };
                     model.play_forced();
                     setup.game = GameOptions::of::<G>(model.game.options());
                     setup.seats = model.seats.clone();
