@@ -241,3 +241,29 @@ fn analysis_marks_a_move_that_throws_a_win_away() {
     }
     assert!(found >= 10 && proven >= found / 2, "{found} blunders checked, {proven} with a proven best move");
 }
+
+/// Analysis of `trigon-2`, whose searches rate the seat to move high (each side's search thinks it
+/// is ahead): the opening of a game between two Pentobi level-7 engines (played here through
+/// `triboard match`) is not called a string of mistakes. (Comparing values of positions with
+/// different seats to move had marked all 16 of these moves.)
+#[test]
+fn analysis_of_strong_trigon_play_finds_few_mistakes() {
+    use triboard::ai::analyze_game;
+    let moves = "r15,r14,s14,r13,s13,r12 t7,s6,t6,r5,s5,r4 l9,m9,k8,l8,j7,k7 y12,z12,v11,w11,x11,y11 s11,t11,s10,t10,u10,v10 o9,p9,q9,r9,r8,s8 l11,m11,n11,l10,n10,o10 t13,u13,s12,t12,u12,v12 v9,w9,x9,y9,v8,x8 m12,n12,o12,o11,p11,p10 p12,q12,q11,r11,q10,r10 z10,aa10,z9,aa9,y8,z8 w7,x7,y7,z7,x6,y6 p15,p14,q14,o13,p13,q13 g12,h12,i12,j12,i11,j11 t17,t16,u16,u15,v15,v14";
+    let start = Trigon::new(&TrigonOptions { variant: Variant::Two }).unwrap();
+    let mut g = start.clone();
+    let moves: Vec<_> = moves
+        .split(' ')
+        .map(|t| {
+            let mv = g.parse_move(t).unwrap();
+            g.play(mv).unwrap();
+            mv
+        })
+        .collect();
+    let budget = Budget { simulations: 1_000, max_time: Duration::from_secs(60) };
+    let analysis = analyze_game(&start, &moves, budget, &SearchConfig::default(), 0.15, |_, _| true);
+    assert_eq!(analysis.len(), 16);
+    let mistakes = analysis.iter().filter(|a| a.mistake).count();
+    assert!(mistakes <= 3, "{mistakes} of 16 strong moves called mistakes: {analysis:?}");
+    assert!(analysis.iter().all(|a| a.kept.is_some_and(|k| k <= a.win_rate)), "every move's kept value is known");
+}

@@ -3,12 +3,19 @@
 //! was a mistake (it lost more than a threshold share of win rate). `triboard analyze` prints it;
 //! the app's review will draw it as a graph.
 //!
-//! The win rate a move kept is, in two-seat games, the search's value of the next position for
-//! the same seat (1 − the opponent's value when the turn passes, the final rank once the game is
-//! over), so every position is judged by a search of the same budget; with more seats, the played
-//! move's own mean at the root (none if the search never tried it).
+//! The win rate a move kept: the best move's keeps the position's; a move the search proved keeps
+//! 1 or 0. Otherwise, in two-seat games, the positions after the played move and after the best
+//! move are searched alike (the same seat to move in both, so one bias: Trigon's searches rate the
+//! side to move high, so values of positions with different seats to move do not compare) and the
+//! played move keeps the position's win rate less what it falls short of the best (a finished game
+//! counts its rank). With more seats, the played move's own mean in the search, given at least
+//! [`MIN_VISITS`] simulations; else unknown.
 
 use super::{Budget, Mcts, SearchConfig};
+
+/// Simulations of the played move in its position's search that make its own mean the measure of
+/// what it kept, in games of more than two seats.
+pub const MIN_VISITS: u64 = 50;
 use crate::rules::{Knowledge, Player};
 
 /// The analysis of one move of a game.
@@ -36,8 +43,7 @@ pub struct MoveAnalysis<M> {
 /// Analyses every move of the game played from `start` by `moves` (all legal), each position with
 /// a search of `budget` on `config` (its seed varied per position, so the result is the same on
 /// every run with the same threads). `progress(done, total)` is called after each position; when
-/// it returns false the analysis stops and returns the moves analysed so far (the last one may
-/// then lack `kept`).
+/// it returns false the analysis stops and returns the moves analysed so far.
 ///
 /// # Panics
 /// If a move is illegal in its position.
@@ -52,49 +58,58 @@ pub fn analyze_game<G: Knowledge>(
     let two_seats = start.num_players() == 2;
     let mut game = start.clone();
     let mut out: Vec<MoveAnalysis<G::Move>> = Vec::with_capacity(moves.len());
-    // The value of the position before move `i` for its mover, from the search.
-    let mut values: Vec<(Player, f32)> = Vec::with_capacity(moves.len() + 1);
     for (i, &mv) in moves.iter().enumerate() {
         let mover = game.to_move().expect("a move is played only while the game goes on");
-        let search = search_position(&game, budget, config, i);
+        let search = search_position(&game, budget, config, 2 * i);
         let best = search.best_move().expect("a position with a move to play has a best move");
         let win_rate = search.win_rate().unwrap_or(0.5);
-        let kept =
-            if two_seats { None } else { search.root_children().iter().find(|c| c.0 == mv && c.1 > 0).map(|c| c.2) };
-        values.push((mover, win_rate));
-        out.push(MoveAnalysis { ply: i, mover, played: mv, win_rate, best, kept, loss: 0.0, mistake: false });
+        let own = search.move_value(mv);
+        let kept = if mv == best {
+            Some(win_rate)
+        } else if let Some((_, v, true)) = own {
+            // Proven in this search: exactly what it keeps.
+            Some(v)
+        } else if two_seats {
+            // The positions after the played move and after the best move, each searched alike
+            // (the same seat to move in both) and compared from the mover's side.
+            let played = value_after(&game, mv, mover, budget, config, 2 * i);
+            let better = value_after(&game, best, mover, budget, config, 2 * i + 1);
+            Some(win_rate - (better - played).max(0.0))
+        } else {
+            own.filter(|&(n, _, _)| n >= MIN_VISITS).map(|(_, v, _)| v)
+        };
+        let mut a = MoveAnalysis { ply: i, mover, played: mv, win_rate, best, kept, loss: 0.0, mistake: false };
+        if let Some(kept) = kept {
+            a.loss = (win_rate - kept).max(0.0);
+            a.mistake = mv != best && a.loss > threshold;
+        }
+        out.push(a);
         game.play(mv).unwrap_or_else(|e| panic!("move {} is illegal: {e}", i + 1));
         if !progress(i + 1, moves.len()) {
             break;
         }
     }
-    if two_seats
-        && out.len() == moves.len()
-        && let Some(next) = game.to_move()
-    {
-        // An unfinished game: its last position is searched too, for the last move's value.
-        let search = search_position(&game, budget, config, moves.len());
-        values.push((next, search.win_rate().unwrap_or(0.5)));
-    }
-    if two_seats {
-        // The value after move i for its mover: the next position's value, seen from that seat.
-        let end = game.outcome();
-        for (i, a) in out.iter_mut().enumerate() {
-            let mover = a.mover;
-            a.kept = match values.get(i + 1) {
-                Some(&(next, v)) => Some(if next == mover { v } else { 1.0 - v }),
-                None if i + 1 == moves.len() => end.as_ref().map(|o| o.ranks[mover.index()]),
-                None => None,
-            };
-        }
-    }
-    for a in &mut out {
-        if let Some(kept) = a.kept {
-            a.loss = (a.win_rate - kept).max(0.0);
-            a.mistake = a.played != a.best && a.loss > threshold;
-        }
-    }
     out
+}
+
+/// The value for `mover` of the position after `mv` (legal in `game`): its rank once the game is
+/// over, else the search's value for the seat to move there, turned to `mover`'s side (two seats).
+fn value_after<G: Knowledge>(
+    game: &G,
+    mv: G::Move,
+    mover: Player,
+    budget: Budget,
+    config: &SearchConfig,
+    key: usize,
+) -> f32 {
+    let mut next = game.clone();
+    next.play_unchecked(mv);
+    if let Some(outcome) = next.outcome() {
+        return outcome.ranks[mover.index()];
+    }
+    let to_move = next.to_move().expect("a game not over has a seat to move");
+    let v = search_position(&next, budget, config, 1_000_000 + key).win_rate().unwrap_or(0.5);
+    if to_move == mover { v } else { 1.0 - v }
 }
 
 /// The search of position `ply` of a game: `config` with a seed of its own for that ply.

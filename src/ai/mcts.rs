@@ -282,6 +282,21 @@ impl<G: Knowledge> Mcts<G> {
         summary(&merge(self.trees.iter().map(|t| t.replies(mv))))
     }
 
+    /// Root move `mv`'s simulations (all threads), its value for the mover (1 or 0 when proven,
+    /// else its mean reward) and whether it is proven; `None` if `mv` is not a root move the
+    /// search has.
+    pub fn move_value(&self, mv: G::Move) -> Option<(u64, f32, bool)> {
+        let stats = self.root_stats();
+        let c = stats.iter().find(|c| c.mv == mv)?;
+        let value = match c.proof {
+            1 => 1.0,
+            -1 => 0.0,
+            _ if c.visits > 0 => (c.value / c.visits as f64) as f32,
+            _ => 0.0,
+        };
+        Some((c.visits, value, c.proof != 0))
+    }
+
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
     /// proven lost, else the proven loss that lasts longest; `None` if the game is over.
     pub fn best_move(&self) -> Option<G::Move> {
