@@ -520,3 +520,50 @@ fn analyze_a_recorded_game() {
     assert!(bad.stderr.contains("game-0001.json"), "{}", bad.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `play`'s `hint` gives the search's best move for the person to move: on a Trike-4 position
+/// where one move wins at once it names that move (checked by playing it), and the count of hints
+/// is in the JSON.
+#[test]
+fn play_hint_names_a_winning_move() {
+    // Find, in random Trike-4 games, a position with a move that wins at once and one that does not.
+    let mut rng = rng_from_seed(3);
+    let mut buf = Vec::new();
+    let (moves, winning) = loop {
+        let mut g = trike(4);
+        let mut texts = Vec::new();
+        let mut found = None;
+        while g.outcome().is_none() && found.is_none() {
+            g.legal_moves(&mut buf);
+            let mover = g.to_move().unwrap();
+            let wins: Vec<String> = buf
+                .iter()
+                .filter(|&&mv| {
+                    let mut next = g.clone();
+                    next.play(mv).unwrap();
+                    next.outcome().is_some_and(|o| o.ranks[mover.index()] == 1.0)
+                })
+                .map(|&mv| g.move_text(mv))
+                .collect();
+            if !wins.is_empty() && wins.len() < buf.len() {
+                found = Some(wins);
+                break;
+            }
+            let mv = buf[triboard::rules::random_index(&mut rng, buf.len())];
+            texts.push(g.move_text(mv));
+            g.play(mv).unwrap();
+        }
+        if let Some(wins) = found {
+            break (texts.join(" "), wins);
+        }
+    };
+    let args = [
+        "play", "trike", "--size", "4", "--black", "human", "--white", "human", "--moves", &moves, "--seed", "1",
+        "--json",
+    ];
+    let run = triboard(&args, "hint\nhint\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let hinted = run.stdout.split("hint: ").nth(1).and_then(|t| t.split_whitespace().next()).unwrap_or_default();
+    assert!(winning.iter().any(|w| w == hinted), "hint '{hinted}' is not one of {winning:?}: {}", run.stdout);
+    assert_eq!(run.json()["hints"], 2);
+}

@@ -19,7 +19,7 @@ use super::{
     CliError, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat, result_text,
     start_position, with_game,
 };
-use crate::ai::{Mcts, Proof, SearchConfig, available_threads};
+use crate::ai::{Level, Mcts, Proof, SearchConfig, available_threads};
 use crate::rules::record::Record;
 use crate::rules::{Knowledge, Player};
 
@@ -58,6 +58,7 @@ const COMMANDS: &str = "Or a command:
   undo          take back the last move (and the AI's answer to it)
   moves         the legal moves (when there are many, their count and a few:
                 `moves all` lists every one, `moves c4` those naming c4)
+  hint          the search's best move for you, its win rate and the line it expects
   board         print the board again
   help          this text
   quit          stop the game (end of input does the same)";
@@ -136,25 +137,41 @@ impl<G: Knowledge> Session<G> {
         search.run(level.budget());
         let seconds = started.elapsed().as_secs_f64();
         let mv = search.best_move().ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
-        let win_rate = search.win_rate();
-        let simulations = search.simulations();
-        let pv = search.principal_variation();
-        let expects = move_texts(&self.game, &pv[..pv.len().min(6)]).join(" ");
-        let solved = match search.proof() {
-            Some(Proof::Win(plies)) => format!("; solved: wins within {} more plies", plies.saturating_sub(1)),
-            Some(Proof::Loss(plies)) => format!("; solved: loses within {plies} plies whatever it plays"),
-            None => String::new(),
-        };
+        let (rate, simulations, expects) = (win_rate_text(search), search.simulations(), expectations(search, game));
         writeln!(
             out,
-            "{}. {} plays {}   win rate {}, {simulations} simulations in {seconds:.2} s, expects {expects}{solved}",
+            "{}. {} plays {}   {rate}, {simulations} simulations in {seconds:.2} s{expects}",
             self.game.ply() + 1,
             self.who(p),
             self.game.move_text(mv),
-            win_rate.map_or("-".to_string(), |w| format!("{:.0}%", 100.0 * w)),
         )?;
         self.apply(mv).map_err(|e| CliError::failure(format!("the AI chose an illegal move: {e}")))
     }
+}
+
+/// "win rate 62%" for the search's best move ("-" before any simulation).
+fn win_rate_text<G: Knowledge>(search: &Mcts<G>) -> String {
+    format!("win rate {}", search.win_rate().map_or("-".to_string(), |w| format!("{:.0}%", 100.0 * w)))
+}
+
+/// ", expects …" (the principal variation, six moves at most) and what the solver proved.
+fn expectations<G: Knowledge>(search: &Mcts<G>, game: &G) -> String {
+    let pv = search.principal_variation();
+    let expects = move_texts(game, &pv[..pv.len().min(6)]).join(" ");
+    let solved = match search.proof() {
+        Some(Proof::Win(plies)) => format!("; solved: wins within {} more plies", plies.saturating_sub(1)),
+        Some(Proof::Loss(plies)) => format!("; solved: loses within {plies} plies whatever it plays"),
+        None => String::new(),
+    };
+    format!(", expects {expects}{solved}")
+}
+
+/// The search's advice for the seat to move of `game`: level 3's budget on every core.
+fn hint<G: Knowledge>(game: &G, seed: u64) -> Result<String, CliError> {
+    let mut search = Mcts::new(game, SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() });
+    search.run(Level::new(3).expect("level 3 exists").budget());
+    let mv = search.best_move().ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
+    Ok(format!("hint: {}   {}{}", game.move_text(mv), win_rate_text(&search), expectations(&search, game)))
 }
 
 impl GameTask for Task<'_> {
@@ -192,6 +209,7 @@ impl GameTask for Task<'_> {
             who.join(", then ")
         )?;
         let mut quit = false;
+        let mut hints = 0u32;
         let mut line = String::new();
         // The board is shown again when the position changed, or on request.
         let mut show_board = true;
@@ -221,6 +239,11 @@ impl GameTask for Task<'_> {
                 }
                 "help" | "?" => writeln!(out, "{}\n{COMMANDS}", wrap(s.game.notation(), 92))?,
                 "board" => show_board = true,
+                "hint" => {
+                    let seed = derive_seed(s.seed, (s.game.ply() as u64) << 8 | 0xff);
+                    writeln!(out, "{}", hint(&s.game, seed)?)?;
+                    hints += 1;
+                }
                 command if command == "moves" || command.starts_with("moves ") => {
                     let mut moves = Vec::new();
                     s.game.legal_moves(&mut moves);
@@ -267,6 +290,7 @@ impl GameTask for Task<'_> {
             "options": s.game.options(),
             "seed": seed,
             "moves": move_texts(&s.start, &s.history),
+            "hints": hints,
             "finished": s.game.outcome().is_some(),
             "result": outcome_json(&s.game),
         }))
