@@ -12,11 +12,11 @@
 //! [`MIN_VISITS`] simulations; else unknown.
 
 use super::{Budget, Mcts, SearchConfig};
+use crate::rules::{Knowledge, Player};
 
 /// Simulations of the played move in its position's search that make its own mean the measure of
 /// what it kept, in games of more than two seats.
 pub const MIN_VISITS: u64 = 50;
-use crate::rules::{Knowledge, Player};
 
 /// The analysis of one move of a game.
 #[derive(Clone, Debug, PartialEq)]

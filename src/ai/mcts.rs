@@ -288,13 +288,7 @@ impl<G: Knowledge> Mcts<G> {
     pub fn move_value(&self, mv: G::Move) -> Option<(u64, f32, bool)> {
         let stats = self.root_stats();
         let c = stats.iter().find(|c| c.mv == mv)?;
-        let value = match c.proof {
-            1 => 1.0,
-            -1 => 0.0,
-            _ if c.visits > 0 => (c.value / c.visits as f64) as f32,
-            _ => 0.0,
-        };
-        Some((c.visits, value, c.proof != 0))
+        Some((c.visits, value(c).unwrap_or(0.0), c.proof != 0))
     }
 
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
@@ -306,13 +300,7 @@ impl<G: Knowledge> Mcts<G> {
     /// The expected reward, in `[0, 1]`, of [`Mcts::best_move`] for the seat to move (1 or 0 when
     /// proven).
     pub fn win_rate(&self) -> Option<f32> {
-        let stats = self.root_stats();
-        let c = choose(&stats)?;
-        match c.proof {
-            1 => Some(1.0),
-            -1 => Some(0.0),
-            _ => (c.visits > 0).then(|| (c.value / c.visits as f64) as f32),
-        }
+        choose(&self.root_stats()).and_then(value)
     }
 
     /// What the solver proved of the root for the seat to move, by any thread: a proven winning
@@ -373,6 +361,16 @@ fn merge<M: Copy + PartialEq>(mut lists: impl Iterator<Item = Vec<RootChild<M>>>
         }
     }
     merged
+}
+
+/// A root move's value for its mover: 1 or 0 when proven, else its mean reward; `None` while it
+/// has neither a proof nor a simulation.
+fn value<M>(c: &RootChild<M>) -> Option<f32> {
+    match c.proof {
+        1 => Some(1.0),
+        -1 => Some(0.0),
+        _ => (c.visits > 0).then(|| (c.value / c.visits as f64) as f32),
+    }
 }
 
 /// Move, simulations and mean reward of merged statistics.

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::{CliError, GameTask, with_game};
+use super::{CliError, GameTask, read_record_file, with_record_game};
 use crate::ai::{Budget, SearchConfig, analyze_game};
 use crate::rules::Knowledge;
 use crate::rules::record::{AnalysedMove, Analysis, Record};
@@ -73,14 +73,14 @@ impl GameTask for Task<'_> {
         writeln!(out, "{}: {id}, {} moves, {} simulations a position", self.file, moves.len(), budget.simulations)?;
         let analysis = analyze_game(&start, &moves, budget, &config, self.args.threshold, |_, _| true);
         let mut game = start.clone();
-        let mut rows = Vec::new();
+        let (mut rows, mut kept) = (Vec::new(), Vec::new());
         let pct = |x: f32| format!("{:.0}%", x * 100.0);
         for a in &analysis {
             let played = game.move_text(a.played);
             let best = game.move_text(a.best);
             let who = game.player_name(a.mover);
-            let kept = a.kept.map_or("?".to_string(), pct);
-            let mut line = format!("{}. {who} {played}: {} → {kept}", a.ply + 1, pct(a.win_rate));
+            let mut line =
+                format!("{}. {who} {played}: {} → {}", a.ply + 1, pct(a.win_rate), a.kept.map_or("?".to_string(), pct));
             if a.played != a.best {
                 line += &format!(", best {best}");
             }
@@ -92,19 +92,11 @@ impl GameTask for Task<'_> {
                 "ply": a.ply, "player": a.mover.index(), "move": played, "win_rate": a.win_rate,
                 "best": best, "kept": a.kept, "loss": a.loss, "mistake": a.mistake,
             }));
+            kept.push(AnalysedMove { win_rate: a.win_rate, best, kept: a.kept, mistake: a.mistake });
             game.play_unchecked(a.played);
         }
-        let mut g = start.clone();
-        let moves = analysis
-            .iter()
-            .map(|a| {
-                let best = g.move_text(a.best);
-                g.play_unchecked(a.played);
-                AnalysedMove { win_rate: a.win_rate, best, kept: a.kept, mistake: a.mistake }
-            })
-            .collect();
         self.record.analysis =
-            Some(Analysis { simulations: budget.simulations, threshold: self.args.threshold, moves });
+            Some(Analysis { simulations: budget.simulations, threshold: self.args.threshold, moves: kept });
         let mistakes: Vec<usize> = analysis.iter().filter(|a| a.mistake).map(|a| a.ply + 1).collect();
         writeln!(out, "mistakes (moves losing over {}): {mistakes:?}", pct(self.args.threshold))?;
         Ok(json!({ "game": id, "simulations": budget.simulations, "moves": rows, "mistakes": mistakes }))
@@ -121,19 +113,12 @@ pub fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         return Err(CliError::usage("--threshold must be between 0 and 1"));
     }
     let file = args.file.display().to_string();
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
-    let mut record =
-        crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+    let (mut record, text) = read_record_file(&args.file)?;
     if args.write && Record::from_json(&text).is_err() {
         return Err(CliError::usage(format!("--write keeps the analysis in a JSON record; {file} is not one")));
     }
     let id = record.game_id().to_string();
-    let task = Task { record: &mut record, file: &file, args, out };
-    let result = match with_game(&id, task) {
-        Ok(result) => result?,
-        Err(e) => return Err(CliError::failure(format!("{file}: {e}"))),
-    };
+    let result = with_record_game(&id, &file, Task { record: &mut record, file: &file, args, out })?;
     if args.write {
         std::fs::write(&args.file, record.to_json() + "\n")
             .map_err(|e| CliError::failure(format!("cannot write {file}: {e}")))?;

@@ -154,10 +154,9 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
 
 /// Reads one Trigon record: its start and moves.
 fn read_record(path: &Path) -> Result<(Trigon, Vec<TrigonMove>), CliError> {
-    let file = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
-    let record = crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
-    let (start, _, moves) = record.replay::<Trigon>().map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+    let (record, _) = super::read_record_file(path)?;
+    let (start, _, moves) =
+        record.replay::<Trigon>().map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
     Ok((start, moves))
 }
 

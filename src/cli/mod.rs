@@ -254,6 +254,30 @@ pub fn result_text<G: Game>(game: &G) -> Option<String> {
     Some(format!("{}: {verdict}", scores.join(" – ")))
 }
 
+/// Reads a record file (JSON, or Pentobi's `.blksgf`): the record and the file's text.
+///
+/// # Errors
+/// An unreadable file or a malformed record (failures naming the file).
+pub fn read_record_file(path: &std::path::Path) -> Result<(crate::rules::record::Record, String), CliError> {
+    let file = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
+    let record = crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+    Ok((record, text))
+}
+
+/// Runs `task` with the game a record of `file` names: an unknown game is the file's failure, not a
+/// bad command line.
+///
+/// # Errors
+/// The task's own errors; an unknown game (failure naming the file).
+pub fn with_record_game<T: GameTask<Output = Result<Value, CliError>>>(
+    id: &str,
+    file: &str,
+    task: T,
+) -> Result<Value, CliError> {
+    with_game(id, task).unwrap_or_else(|e| Err(CliError::failure(format!("{file}: {e}"))))
+}
+
 /// The texts of `moves` played from `start`, in the game's notation.
 pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
     let mut g = start.clone();

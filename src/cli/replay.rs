@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, GameTask, move_texts, outcome_json, result_text, with_game};
+use super::{CliError, GameTask, move_texts, outcome_json, read_record_file, result_text, with_record_game};
 use crate::rules::Knowledge;
 use crate::rules::record::Record;
 
@@ -76,13 +76,6 @@ impl GameTask for Task<'_> {
 /// place and reason).
 pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let file = args.file.display().to_string();
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
-    let record = crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
-    let task = Task { record: &record, file: &file, out };
-    match with_game(record.game_id(), task) {
-        Ok(result) => result,
-        // An unknown game in a file is a bad file, not a bad command line.
-        Err(e) => Err(CliError::failure(format!("{file}: {e}"))),
-    }
+    let (record, _) = read_record_file(&args.file)?;
+    with_record_game(record.game_id(), &file, Task { record: &record, file: &file, out })
 }

@@ -78,20 +78,11 @@ impl Trigon {
         out.clear();
         let c = self.colour_to_move().expect("features need a colour to move");
         let t = self.tables;
-        let mut theirs = Cells::default();
+        let (theirs, answers) = (self.their_attach_points(c), self.answer_points(c));
         let mut their_cells = Cells::default();
-        let mut answers = Cells::default();
         for o in self.opponents(c) {
             for w in 0..WORDS {
-                theirs.0[w] |= self.corners[o].0[w] & !self.forbidden[o].0[w];
                 their_cells.0[w] |= self.own[o].0[w];
-            }
-            let k = self.last[o];
-            if k != super::NO_PLACEMENT {
-                let s = &t.stamps[k as usize];
-                for i in 0..5 {
-                    answers.0[s.word as usize + i] |= s.corner[i] & !self.forbidden[o].0[s.word as usize + i];
-                }
             }
         }
         let mine = self.corners[c].and_not(&self.forbidden[c]);
@@ -108,13 +99,8 @@ impl Trigon {
             let k = mv.0 as usize;
             let (w, s) = (&t.windows[k], &t.stamps[k]);
             let (s0, w0) = (s.word as usize, w.word as usize);
-            let (mut gained, mut touches) = (0, 0);
-            for i in 0..5 {
-                let mask = if (s0 + i).wrapping_sub(w0) < 3 { w.bits[s0 + i - w0] } else { 0 };
-                let blocked = self.forbidden[c].0[s0 + i] | self.corners[c].0[s0 + i] | s.edge[i] | mask;
-                gained += (s.corner[i] & !blocked).count_ones();
-                touches += (s.edge[i] & their_cells.0[s0 + i]).count_ones();
-            }
+            let gained = self.gained(c, k);
+            let touches: u32 = (0..5).map(|i| (s.edge[i] & their_cells.0[s0 + i]).count_ones()).sum();
             let (mut taken, mut uses, mut answer) = (0, 0, 0);
             for i in 0..3 {
                 taken += (w.bits[i] & theirs.0[w0 + i]).count_ones();

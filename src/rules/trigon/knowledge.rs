@@ -91,6 +91,49 @@ impl Trigon {
         [(0, 1), (2, 3)].iter().all(|&(a, b)| reflect(&self.own[a], n) == self.own[b])
     }
 
+    /// The attach points of the colours playing against colour `c`.
+    pub(super) fn their_attach_points(&self, c: usize) -> Cells {
+        let mut theirs = Cells::default();
+        for o in self.opponents(c) {
+            for w in 0..WORDS {
+                theirs.0[w] |= self.corners[o].0[w] & !self.forbidden[o].0[w];
+            }
+        }
+        theirs
+    }
+
+    /// The attach points the last placements of the colours playing against colour `c` created:
+    /// the cells a local response answers.
+    pub(super) fn answer_points(&self, c: usize) -> Cells {
+        let mut local = Cells::default();
+        for o in self.opponents(c) {
+            let k = self.last[o];
+            if k == NO_PLACEMENT {
+                continue;
+            }
+            let s = &self.tables.stamps[k as usize];
+            let s0 = s.word as usize;
+            for i in 0..5 {
+                local.0[s0 + i] |= s.corner[i] & !self.forbidden[o].0[s0 + i];
+            }
+        }
+        local
+    }
+
+    /// The attach points colour `c` gains by placement `k`: cells touching it at a corner that are
+    /// not yet the colour's attach points, not forbidden to it and not next to the placement's edges.
+    pub(super) fn gained(&self, c: usize, k: usize) -> u32 {
+        let (w, s) = (&self.tables.windows[k], &self.tables.stamps[k]);
+        let (s0, w0) = (s.word as usize, w.word as usize);
+        let mut gained = 0;
+        for i in 0..5 {
+            let mask = if (s0 + i).wrapping_sub(w0) < 3 { w.bits[s0 + i - w0] } else { 0 };
+            let blocked = self.forbidden[c].0[s0 + i] | self.corners[c].0[s0 + i] | s.edge[i] | mask;
+            gained += (s.corner[i] & !blocked).count_ones();
+        }
+        gained
+    }
+
     /// The priors of `moves` (see the module doc), for the colour to move.
     pub(super) fn priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
         out.clear();
@@ -99,12 +142,7 @@ impl Trigon {
             return;
         };
         let t = self.tables;
-        let mut theirs = Cells::default();
-        for o in self.opponents(c) {
-            for w in 0..WORDS {
-                theirs.0[w] |= self.corners[o].0[w] & !self.forbidden[o].0[w];
-            }
-        }
+        let theirs = self.their_attach_points(c);
         let opening = self.placed(c) < OPENING_PIECES[1];
         let mirrored = self.mirrored();
         for &mv in moves {
@@ -118,17 +156,8 @@ impl Trigon {
                 out.push((1.0, MIRROR_WEIGHT));
                 continue;
             }
-            let s = &t.stamps[k];
-            let (s0, w0) = (s.word as usize, w.word as usize);
-            let mut gained = 0;
-            for i in 0..5 {
-                let mut mask = 0;
-                if (s0 + i).wrapping_sub(w0) < 3 {
-                    mask = w.bits[s0 + i - w0];
-                }
-                let blocked = self.forbidden[c].0[s0 + i] | self.corners[c].0[s0 + i] | s.edge[i] | mask;
-                gained += (s.corner[i] & !blocked).count_ones();
-            }
+            let gained = self.gained(c, k);
+            let w0 = w.word as usize;
             let mut covered = 0;
             for i in 0..3 {
                 covered += (w.bits[i] & theirs.0[w0 + i]).count_ones();
@@ -155,18 +184,7 @@ impl Trigon {
             return None;
         }
         let t = self.tables;
-        let mut local = Cells::default();
-        for o in self.opponents(c) {
-            let k = self.last[o];
-            if k == NO_PLACEMENT {
-                continue;
-            }
-            let s = &t.stamps[k as usize];
-            let s0 = s.word as usize;
-            for i in 0..5 {
-                local.0[s0 + i] |= s.corner[i] & !self.forbidden[o].0[s0 + i];
-            }
-        }
+        let local = self.answer_points(c);
         let attach = self.corners[c].and_not(&self.forbidden[c]);
         let local = local.and(&attach).and_not(&self.dead[c]);
         let n = local.count() as usize;
