@@ -711,6 +711,8 @@ fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
 mod hud;
 #[path = "app/session.rs"]
 mod session;
+#[path = "app/tools.rs"]
+mod tools;
 #[path = "app/tri_it_out.rs"]
 mod tri_it_out;
 #[path = "app/tricore.rs"]

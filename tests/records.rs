@@ -369,3 +369,22 @@ fn lessons_play_through_the_rules() {
         assert!(steps >= 3, "lesson {id} has {steps} steps");
     }
 }
+
+#[test]
+fn variations_and_hints_round_trip_and_a_bad_variation_is_refused_with_its_place() {
+    let json = r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3", "b2"],
+        "variations": [["c3", "d4", "c4"]], "hints": [0, 2]}"#;
+    let record = Record::from_json(json).unwrap();
+    let (start, _, _) = record.replay::<Trike>().expect("a record with a variation loads");
+    let lines = record.variation_lines(&start).unwrap();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].len(), 3);
+    assert_eq!(Record::from_json(&record.to_json()).unwrap(), record);
+    let bad = r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3"],
+        "variations": [["c3", "d4"], ["c3", "c3"]]}"#;
+    let e = load_err(bad);
+    assert!(e.to_string().starts_with("move 2 of variation 2 is illegal: c3: "), "{e}");
+    // A record written before variations and hints existed leaves them out.
+    let plain = Record::new(&trike(5, ""), &[]);
+    assert!(!plain.to_json().contains("variations") && !plain.to_json().contains("hints"));
+}

@@ -148,6 +148,8 @@ fn a_record_without_options_replays_as_the_variant_its_id_names() {
             date: None,
             result: None,
             analysis: None,
+            variations: Vec::new(),
+            hints: Vec::new(),
         };
         let filled = Record { options: serde_json::json!({ "variant": variant.id() }), ..bare.clone() };
         let (start, end, _) = bare.replay::<Trigon>().unwrap();

@@ -5,7 +5,9 @@
 // It drives the app through real mouse presses where a person would click, and reads it through the
 // page's hooks (window.triboard.*, src/app/web/mod.rs), all strings of JSON:
 //   triboard_state()          {screen: "menu"|"playing", game, moves: [texts], to_move, over,
-//                              thinking, status, status_error, result}
+//                              thinking, status, status_error, result, shown (moves to the
+//                              position shown), review, hint (its text or null), analysed,
+//                              mistakes}
 //   triboard_ui_rect(name)    {x, y, w, h} in CSS pixels of a widget ("start", "download",
 //                              "upload"), or "" when it is not shown
 //   triboard_legal()          [the legal move texts of the player to move]
@@ -303,6 +305,37 @@ function section(name) {
     await page.waitForTimeout(600);
     await page.screenshot({ path: `${out}/game.png` });
 
+    // 4b. Hint (the button), its move drawn and named; review with the keys and the buttons.
+    section("hint and review");
+    const hintRect = await uiRect(page, "hint");
+    if (!hintRect) {
+      note(`Hint is not checked: ${hintRect === null ? 'triboard_ui_rect("hint") is ""' : "no triboard_ui_rect hook"}`);
+    } else {
+      await press(page, centre(hintRect));
+      const hinted = await until("the hint is found", (s) => typeof s.hint === "string" && s.hint.length > 0, 120);
+      const hintMove = hinted.hint.split(",")[0];
+      check((await legalMoves(page)).includes(hintMove) && hinted.moves.length === 2, `Hint: "${hinted.hint}" (a legal move, nothing played)`);
+      await page.mouse.move(400, 450);
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: `${out}/hint.png` });
+      await page.keyboard.press("ArrowLeft");
+      const back = await until("review one move back", (s) => s.review && s.shown === 1, 10);
+      check(back.moves.length === 2, `← shows move 1 of ${back.moves.length}; the game keeps its moves`);
+      await page.keyboard.press("Home");
+      await until("review at the start", (s) => s.review && s.shown === 0, 10);
+      await hook(page, "triboard_play", firstMove);
+      const waiting = await until("a move in review is refused", (s) => s.status_error, 10);
+      check(waiting.shown === 0 && /Play from here/.test(waiting.status), `a move in review is refused: "${waiting.status}"`);
+      const forward = await uiRect(page, "review forward");
+      await press(page, centre(forward));
+      await until("▶ shows move 1", (s) => s.shown === 1, 10);
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: `${out}/review.png` });
+      await press(page, centre(await uiRect(page, "review end")));
+      const end = await until("⏭ goes back to the game", (s) => !s.review && s.shown === 2, 10);
+      check(JSON.stringify(end.moves) === JSON.stringify(afterReply.moves), `⏭ is back at the game: ${end.moves.join(" ")}`);
+    }
+
     // 5. Download gives the record as a file; Upload loads one.
     section("download, upload, share link");
     let shownMoves = afterReply.moves;
@@ -325,6 +358,19 @@ function section(name) {
       const loaded = await until("the uploaded game loads", (s) => s.moves.length === 4, 20);
       check(JSON.stringify(loaded.moves) === JSON.stringify(uploaded.moves), `Upload loads four.json: ${loaded.moves.join(" ")}`);
       shownMoves = loaded.moves;
+    }
+
+    // 5b. Analyze game (quick) on the uploaded game: the graph's points and the mistakes.
+    const analyzeRect = await uiRect(page, "analyze");
+    if (analyzeRect && uploadRect) {
+      await press(page, centre(analyzeRect));
+      await until("the Analyze menu opens", async (s, p) => !!(await uiRect(p, "quick")), 10);
+      await press(page, centre(await uiRect(page, "quick")));
+      const analysed = await until("the analysis ends", (s) => s.analysed === shownMoves.length, 240);
+      check(true, `Analyze game (quick): ${analysed.analysed} moves analysed, ${analysed.mistakes} mistake(s): "${analysed.status}"`);
+      await page.mouse.move(400, 450);
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: `${out}/analysis.png` });
     }
 
     // 6. The share link: the address bar's fragment (it follows the game a frame later) opens the

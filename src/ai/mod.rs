@@ -10,6 +10,6 @@ pub mod levels;
 pub mod mcts;
 mod tree;
 
-pub use analysis::{MoveAnalysis, analyze_game};
+pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};
 pub use levels::{Budget, Level, Seat};
 pub use mcts::{Mcts, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

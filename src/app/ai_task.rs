@@ -10,7 +10,14 @@
 //! AI turn continues it below the moves played since (tree reuse) when the game went on from it
 //! (not after an undo, a load or a new game). When the solver proves the position, the panel says
 //! who wins and within how many plies.
+//!
+//! The same machinery answers a person's **Hint** ([`Command::Hint`], the H key): a search at
+//! [`HINT_LEVEL`]'s budget for the person to move, whose best move, win rate and expected line
+//! are shown (and drawn on the board) until the position changes. While any search runs, the root
+//! moves' simulations are copied out every [`VIEW_EVERY`] ([`AiSearch::root_view`]) for the
+//! board's heat map (*Show thinking*).
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
@@ -20,12 +27,43 @@ use web_time::Instant;
 
 use super::Screen;
 use super::games::AppGame;
-use super::model::{Model, MoveIntent, Step};
-use crate::ai::{Level, Mcts, Proof, SearchConfig, SearchHandle, available_threads};
+use super::model::{Command, Model, MoveIntent, Step};
+use crate::ai::{Budget, Level, Mcts, Proof, SearchConfig, SearchHandle, available_threads};
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
 const MIN_SHOW: Duration = Duration::from_millis(350);
+
+/// How often a running search's root statistics are copied out for the heat map.
+pub const VIEW_EVERY: Duration = Duration::from_millis(250);
+
+/// The budget of a hint: level 4's (64,000 simulations, at most 4 s), on every core.
+pub const HINT_LEVEL: u8 = 4;
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The AI seat's move.
+    Play,
+    /// A hint for the person to move.
+    Hint,
+}
+
+/// The root moves of a search as last copied out: move, simulations, mean reward for the mover.
+pub type RootView<M> = Vec<(M, u32, f32)>;
+
+/// A hint shown to the person to move: the search's best move in the position it was asked in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint<M> {
+    /// The model revision it holds for (gone once the position changes).
+    pub revision: u64,
+    /// The move the search prefers.
+    pub mv: M,
+    /// Its win rate, in `[0, 1]`.
+    pub win_rate: f32,
+    /// "d4, win rate 62%, expects d4 c3 e5" (and what the solver proved).
+    pub text: String,
+}
 
 /// How the search runs.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +85,10 @@ impl Default for AiRunner {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AiThinking(pub bool);
 
+/// The hint shown for the game in play, whatever its type (the page's state reads it): its text.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShownHint(pub Option<String>);
+
 /// A finished search kept for tree reuse, and the moves from the start to its root.
 type Kept<G> = (Box<Mcts<G>>, Vec<<G as crate::rules::Game>::Move>);
 
@@ -61,11 +103,13 @@ pub struct AiSearch<G: AppGame> {
     /// What the solver proved at the last AI move: the panel's line, and the number of moves
     /// played when it holds (right after that move).
     verdict: Option<(usize, String)>,
+    /// The last hint.
+    hint: Option<Hint<G::Move>>,
 }
 
 impl<G: AppGame> Default for AiSearch<G> {
     fn default() -> Self {
-        AiSearch { running: None, kept: None, verdict: None }
+        AiSearch { running: None, kept: None, verdict: None, hint: None }
     }
 }
 
@@ -75,7 +119,7 @@ type Found<G> = (Option<<G as crate::rules::Game>::Move>, Box<Mcts<G>>);
 /// Where a search runs.
 enum Work<G: AppGame> {
     Thread(Task<Found<G>>),
-    Sliced { mcts: Option<Box<Mcts<G>>>, per_frame: Duration, searched: Duration },
+    Sliced { mcts: Option<Box<Mcts<G>>>, per_frame: Duration, searched: Duration, viewed: Option<Instant> },
 }
 
 struct Running<G: AppGame> {
@@ -87,6 +131,9 @@ struct Running<G: AppGame> {
     /// The moves from the start to the search's root.
     line: Vec<G::Move>,
     found: Option<Option<G::Move>>,
+    purpose: Purpose,
+    /// The root's statistics, copied out every [`VIEW_EVERY`].
+    view: Arc<Mutex<RootView<G::Move>>>,
 }
 
 // Dropping a search (undo, new game, quitting) stops its thread's work too, not only the task.
@@ -124,6 +171,23 @@ impl<G: AppGame> AiSearch<G> {
         self.running.is_some()
     }
 
+    /// What the running search is for, if one runs.
+    pub fn purpose(&self) -> Option<Purpose> {
+        self.running.as_ref().map(|r| r.purpose)
+    }
+
+    /// The running search's root moves as last copied out (refreshed every [`VIEW_EVERY`]);
+    /// `None` while no search runs.
+    pub fn root_view(&self) -> Option<RootView<G::Move>> {
+        let r = self.running.as_ref()?;
+        Some(r.view.lock().map(|v| v.clone()).unwrap_or_default())
+    }
+
+    /// The hint for the position of revision `revision`, if one was found there.
+    pub fn hint(&self, revision: u64) -> Option<&Hint<G::Move>> {
+        self.hint.as_ref().filter(|h| h.revision == revision)
+    }
+
     /// "Move now": the search stops and its best move so far is played.
     pub fn move_now(&self) {
         if let Some(r) = &self.running {
@@ -135,6 +199,7 @@ impl<G: AppGame> AiSearch<G> {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<AiRunner>()
         .init_resource::<AiThinking>()
+        .init_resource::<ShownHint>()
         .add_systems(OnExit(Screen::Playing), |mut thinking: ResMut<AiThinking>| thinking.0 = false);
 }
 
@@ -144,8 +209,12 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
         .add_systems(Update, drive::<G>.in_set(Step::Intents))
         .add_systems(
             Update,
-            (|search: Res<AiSearch<G>>, mut thinking: ResMut<AiThinking>| {
+            (|search: Res<AiSearch<G>>,
+              model: Res<Model<G>>,
+              mut thinking: ResMut<AiThinking>,
+              mut hint: ResMut<ShownHint>| {
                 thinking.set_if_neq(AiThinking(search.is_thinking()));
+                hint.set_if_neq(ShownHint(search.hint(model.revision).map(|h| h.text.clone())));
             })
             .after(Step::View)
             .run_if(resource_exists::<Model<G>>),
@@ -176,7 +245,9 @@ fn drive<G: AppGame>(
     runner: Res<AiRunner>,
     mut search: ResMut<AiSearch<G>>,
     mut intents: MessageWriter<MoveIntent<G::Move>>,
+    mut orders: MessageReader<Command>,
 ) {
+    let asked = orders.read().filter(|o| matches!(o, Command::Hint)).count() > 0;
     let Some(model) = model else { return };
     if let Some(r) = &mut search.running {
         if r.revision != model.revision {
@@ -185,10 +256,17 @@ fn drive<G: AppGame>(
             search.running = None;
         } else {
             if r.found.is_none()
-                && let Some((found, mcts)) = r.work.poll(r.level)
+                && let Some((found, mcts)) = r.work.poll(r.level, &r.view)
             {
                 r.found = Some(found);
                 let mut line = std::mem::take(&mut r.line);
+                if r.purpose == Purpose::Hint {
+                    let revision = r.revision;
+                    search.hint = found.map(|mv| hint_of(&mcts, mv, revision));
+                    search.kept = Some((mcts, line));
+                    search.running = None;
+                    return;
+                }
                 let verdict = found.and_then(|_| verdict_text(&mcts, &model));
                 let mut mcts = mcts;
                 if let Some(mv) = found {
@@ -210,7 +288,13 @@ fn drive<G: AppGame>(
             return;
         }
     }
-    let Some(level) = model.ai_to_move() else { return };
+    let (level, purpose) = match model.ai_to_move() {
+        Some(level) => (level, Purpose::Play),
+        None if asked && model.person_may_move().is_ok() => {
+            (Level::new(HINT_LEVEL).expect("the hint's level exists"), Purpose::Hint)
+        }
+        None => return,
+    };
     let game = model.game.clone();
     let line = model.moves.clone();
     let mcts = match search.kept.take() {
@@ -229,20 +313,71 @@ fn drive<G: AppGame>(
     };
     mcts.resume();
     let handle = mcts.handle();
+    let view = Arc::new(Mutex::new(mcts.root_children()));
     let work = match *runner {
         AiRunner::Thread => {
             let budget = level.budget();
             let mut mcts = mcts;
+            let publish = view.clone();
             Work::Thread(AsyncComputeTaskPool::get().spawn(async move {
                 lower_priority();
-                mcts.run(budget);
+                run_in_rounds(&mut mcts, budget, &publish);
                 (mcts.best_move().or_else(|| first_legal(&game)), mcts)
             }))
         }
-        AiRunner::Slices(per_frame) => Work::Sliced { mcts: Some(mcts), per_frame, searched: Duration::ZERO },
+        AiRunner::Slices(per_frame) => {
+            Work::Sliced { mcts: Some(mcts), per_frame, searched: Duration::ZERO, viewed: None }
+        }
     };
-    search.running =
-        Some(Running { work, handle, level, revision: model.revision, started: Instant::now(), line, found: None });
+    search.running = Some(Running {
+        work,
+        handle,
+        level,
+        revision: model.revision,
+        started: Instant::now(),
+        line,
+        found: None,
+        purpose,
+        view,
+    });
+}
+
+/// Runs `mcts` to `budget` in rounds of at most [`VIEW_EVERY`], copying the root's statistics to
+/// `view` after each.
+fn run_in_rounds<G: AppGame>(mcts: &mut Mcts<G>, budget: Budget, view: &Mutex<RootView<G::Move>>) {
+    let start = Instant::now();
+    loop {
+        let left = budget.max_time.saturating_sub(start.elapsed());
+        let ran = mcts.run(Budget { simulations: budget.simulations, max_time: left.min(VIEW_EVERY) });
+        if let Ok(mut v) = view.lock() {
+            *v = mcts.root_children();
+        }
+        if ran == 0 || left <= VIEW_EVERY || mcts.simulations() >= budget.simulations {
+            break;
+        }
+    }
+}
+
+/// The hint of a finished search whose best move is `mv`: "d4, win rate 62%, expects d4 c3 e5".
+fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Move> {
+    let root = mcts.root();
+    let win_rate = mcts.win_rate().unwrap_or(0.5);
+    let mut replay = root.clone();
+    let mut line = Vec::new();
+    for m in mcts.principal_variation().into_iter().take(6) {
+        line.push(replay.move_text(m));
+        replay.play_unchecked(m);
+    }
+    let mut text = format!("{}, win rate {:.0}%", root.move_text(mv), win_rate * 100.0);
+    if line.len() > 1 {
+        text += &format!(", expects {}", line.join(" "));
+    }
+    match mcts.proof() {
+        Some(Proof::Win(plies)) => text += &format!(" (solved: a win within {} more plies)", plies.saturating_sub(1)),
+        Some(Proof::Loss(plies)) => text += &format!(" (solved: every move loses, within {plies} plies)"),
+        None => {}
+    }
+    Hint { revision, mv, win_rate, text }
 }
 
 /// The panel's line when the search proved its root: who wins, within how many plies after the
@@ -260,7 +395,7 @@ fn verdict_text<G: AppGame>(mcts: &Mcts<G>, model: &Model<G>) -> Option<String> 
 /// threads that draw the frame get the CPU first and the search takes what is left: the window
 /// stays smooth while the AI thinks. The pool's threads only ever run searches, so it stays lowered;
 /// the search's own threads, started from it, inherit it (Linux keeps a nice value per thread).
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; it changes the scheduling of this thread.
     unsafe {
@@ -274,10 +409,10 @@ const SLICE_STEP: u64 = 32;
 impl<G: AppGame> Work<G> {
     /// The search's move once it is done (`Some(None)`: the game had no move); a sliced search
     /// first runs its slice for this frame.
-    fn poll(&mut self, level: Level) -> Option<Found<G>> {
+    fn poll(&mut self, level: Level, view: &Mutex<RootView<G::Move>>) -> Option<Found<G>> {
         match self {
             Work::Thread(task) => check_ready(task),
-            Work::Sliced { mcts: slot, per_frame, searched } => {
+            Work::Sliced { mcts: slot, per_frame, searched, viewed } => {
                 let mcts = slot.as_mut()?;
                 let budget = level.budget();
                 let start = Instant::now();
@@ -288,6 +423,12 @@ impl<G: AppGame> Work<G> {
                     halted = mcts.step(SLICE_STEP.min(budget.simulations - mcts.simulations())) == 0;
                 }
                 *searched += start.elapsed();
+                if viewed.is_none_or(|at| at.elapsed() >= VIEW_EVERY) {
+                    *viewed = Some(Instant::now());
+                    if let Ok(mut v) = view.lock() {
+                        *v = mcts.root_children();
+                    }
+                }
                 let done = halted || mcts.simulations() >= budget.simulations || *searched >= budget.max_time;
                 if !done {
                     return None;

@@ -10,6 +10,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use super::board::marks::MoveMarks;
 use super::model::{Model, MoveIntent};
 use crate::rules::{Knowledge, Outcome, Player};
 
@@ -108,6 +109,10 @@ pub trait AppGame: Knowledge {
     /// # Errors
     /// Why no presses make it (say, a move the view cannot make by pointing).
     fn click_points(world: &mut World, mv: Self::Move) -> Result<Vec<Vec2>, String>;
+    /// Where `mv`, a legal move in this position, is on the board in world units: the cells or
+    /// slots it fills, the points it marks, the way a piece goes. Hints, review and the heat map
+    /// draw it ([`crate::app::board::marks`]); empty for a move with no place (a pass, a swap).
+    fn move_marks(&self, mv: Self::Move) -> MoveMarks;
 }
 
 /// Something done once per game type: [`each_game`] calls [`ForEachGame::game`] for every game.

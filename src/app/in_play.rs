@@ -27,6 +27,14 @@ pub struct Summary {
     pub to_move: Option<&'static str>,
     /// True once the game is over.
     pub over: bool,
+    /// The moves played to the position shown (fewer than the record's in review).
+    pub shown: usize,
+    /// Reviewing an earlier position ([`Model::review`]).
+    pub review: bool,
+    /// Moves the game's analysis covers (0 without one).
+    pub analysed: usize,
+    /// Mistakes the analysis marked.
+    pub mistakes: usize,
 }
 
 /// The window title of a game in play: the game, the number of moves and who is to move or who won
@@ -52,6 +60,10 @@ impl Summary {
             revision: model.revision,
             to_move: model.game.to_move().map(|p| model.game.player_name(p)),
             over: model.game.outcome().is_some(),
+            shown: model.moves.len(),
+            review: model.review,
+            analysed: super::hud::graph::points(model).len(),
+            mistakes: super::hud::graph::points(model).iter().filter(|p| p.mistake).count(),
         }
     }
 }

@@ -11,7 +11,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
 use super::board::{BoardCell, CellClicked, Hovered};
-use super::model::Command;
+use super::model::{Command, ReviewTo};
+use super::tools::ShowThinking;
 
 /// What a key (or the wheel over the board) asks of the view in play. Sent by the input plugin
 /// unless a text field has the keyboard; headless tests write them directly.
@@ -65,13 +66,15 @@ fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut clicks: Mes
 }
 
 /// The keyboard (as egui sees it, so that a focused text field keeps its keys) and the wheel over
-/// the board: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, and the board's [`KeyAction`]s.
+/// the board: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, H a hint, T Show thinking, ←/→/Home/End
+/// review, N the next mistake, and the board's [`KeyAction`]s.
 fn keys(
     mut contexts: EguiContexts,
     load: Res<super::load_dialog::LoadDialog>,
     windows: Res<super::hud::PanelWindows>,
     mut actions: MessageWriter<KeyAction>,
     mut orders: MessageWriter<Command>,
+    mut show_thinking: ResMut<ShowThinking>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // A dialog up (Load, the confirmation) takes the keys: its Esc closes it, nothing else.
@@ -97,6 +100,27 @@ fn keys(
                     None
                 }
                 _ if modifiers.command => None,
+                egui::Key::H => {
+                    orders.write(Command::Hint);
+                    None
+                }
+                egui::Key::N => {
+                    orders.write(Command::Review(ReviewTo::NextMistake));
+                    None
+                }
+                egui::Key::T => {
+                    show_thinking.0 = !show_thinking.0;
+                    None
+                }
+                egui::Key::ArrowLeft | egui::Key::ArrowRight | egui::Key::Home | egui::Key::End => {
+                    orders.write(Command::Review(match key {
+                        egui::Key::ArrowLeft => ReviewTo::Back,
+                        egui::Key::ArrowRight => ReviewTo::Forward,
+                        egui::Key::Home => ReviewTo::Start,
+                        _ => ReviewTo::End,
+                    }));
+                    None
+                }
                 egui::Key::Enter => Some(KeyAction::EndTurn),
                 egui::Key::Escape => Some(KeyAction::Cancel),
                 egui::Key::R => Some(KeyAction::Rotate(if modifiers.shift { -1 } else { 1 })),

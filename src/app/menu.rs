@@ -8,6 +8,7 @@ use super::Screen;
 use super::games::{AppGame, ForEachGame, each_game};
 use super::hud::UiRects;
 use super::hud::side::confirm_drop;
+use super::learn::Learning;
 use super::load_dialog::LoadDialog;
 use super::model::Status;
 use super::settings::{EntrySettings, SeatChoice, Settings};
@@ -155,6 +156,7 @@ impl Choices {
 enum Pending {
     Start,
     Open(Record),
+    Learn(Learning),
 }
 
 /// The start screen's own state: the confirmation waiting, if any.
@@ -218,7 +220,7 @@ fn start_screen(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx, "menu");
-    let (mut start, mut resume, mut open_load) = (false, false, false);
+    let (mut start, mut resume, mut open_load, mut learn) = (false, false, false, false);
     egui::CentralPanel::default().show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.vertical_centered(|ui| {
@@ -254,6 +256,13 @@ fn start_screen(
                         resume = resume_button.clicked();
                     },
                 );
+                let name = choices.entries[choices.game].name;
+                let teaches = Learning::for_game(&choices.entries[choices.game].game.game).is_some();
+                let learn_button = ui
+                    .add_enabled(teaches, egui::Button::new(format!("Learn {name}")).min_size(egui::vec2(160.0, 32.0)))
+                    .on_hover_text("A guided lesson: a few positions, each teaching one rule; you make the move");
+                rects.set("learn", learn_button.rect);
+                learn = learn_button.clicked();
                 if let Some(kept) = &suspended.game {
                     ui.label(
                         egui::RichText::new(format!("Left with Menu: {}, {} moves", kept.name, kept.moves)).weak(),
@@ -277,6 +286,9 @@ fn start_screen(
     }
     if start {
         state.confirm = Some(Pending::Start);
+    }
+    if learn && let Some(learning) = Learning::for_game(&choices.entries[choices.game].game.game) {
+        state.confirm = Some(Pending::Learn(learning));
     }
     // Starting or opening another game drops the one Menu left: ask first when it is unfinished.
     if state.confirm.is_some() && suspended.unfinished() {
@@ -305,6 +317,11 @@ fn start_screen(
             Some(Pending::Open(record)) => {
                 suspended.game = None;
                 commands.insert_resource(OpenRecord(record));
+            }
+            Some(Pending::Learn(learning)) => {
+                suspended.game = None;
+                commands.insert_resource(OpenRecord(learning.record()));
+                commands.insert_resource(learning);
             }
             None => {}
         }

@@ -16,12 +16,14 @@ pub mod hud;
 pub mod in_play;
 pub mod input;
 pub mod launch;
+pub mod learn;
 pub mod load_dialog;
 pub mod menu;
 pub mod model;
 pub mod settings;
 pub mod setup;
 pub mod share;
+pub mod tools;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
@@ -55,12 +57,15 @@ pub fn core_plugin(app: &mut App) {
     animation::plugin(app);
     ai_task::plugin(app);
     share::plugin(app);
+    tools::plugin(app);
+    app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.remove_resource::<learn::Learning>());
     input::messages(app);
     struct Core<'a>(&'a mut App);
     impl ForEachGame for Core<'_> {
         fn game<G: AppGame>(&mut self) {
             model::game_plugin::<G>(self.0);
             ai_task::game_plugin::<G>(self.0);
+            tools::game_plugin::<G>(self.0);
             G::plugin(self.0);
         }
     }
@@ -74,6 +79,7 @@ fn view_plugins(app: &mut App) {
         fn game<G: AppGame>(&mut self) {
             hud::game_plugin::<G>(self.0);
             G::view_plugin(self.0);
+            tools::view_plugin::<G>(self.0);
             #[cfg(target_arch = "wasm32")]
             web::game_plugin::<G>(self.0);
         }
@@ -124,8 +130,24 @@ pub fn run() -> Result<(), String> {
 
 /// `TRIBOARD_OPEN=FILE` (a saved record, JSON or `.blksgf`) or `TRIBOARD_OPEN=LINK` (a share link,
 /// or its `#game=…` fragment) opens that game at launch, as a share link does in the browser; what
-/// cannot be read is refused on the start screen with the reason.
+/// cannot be read is refused on the start screen with the reason. `TRIBOARD_LEARN=GAME[:STEP]`
+/// opens the game's lesson (Learn), at step STEP (from 1).
 fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
+    if let Some(learn) = std::env::var_os("TRIBOARD_LEARN") {
+        let learn = learn.to_string_lossy();
+        let (id, step) = learn.split_once(':').unwrap_or((&learn, "1"));
+        match learn::Learning::for_game(id) {
+            Some(mut learning) => {
+                for _ in 1..step.parse::<usize>().unwrap_or(1) {
+                    learning.go(learn::LessonAction::Next);
+                }
+                commands.insert_resource(share::OpenRecord(learning.record()));
+                commands.insert_resource(learning);
+            }
+            None => *status = Status::error(format!("TRIBOARD_LEARN: no lesson for '{id}'")),
+        }
+        return;
+    }
     let Some(what) = std::env::var_os("TRIBOARD_OPEN") else { return };
     let what = what.to_string_lossy();
     let read = match what.find("#game=").or_else(|| what.starts_with("game=").then_some(0)) {

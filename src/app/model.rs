@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use super::Screen;
 use super::games::AppGame;
 use super::in_play::{InPlay, summarise};
+use super::learn::Learning;
 use super::setup::{GameOptions, Setup, Suspended, start_game};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
@@ -31,6 +32,15 @@ pub struct Model<G: AppGame> {
     /// The analysis a loaded record carried and the moves it analysed (`triboard analyze --write`):
     /// saved again for the moves the game still shares with them, so a save never drops it.
     pub analysis: Option<(Analysis, Vec<G::Move>)>,
+    /// Reviewing: the board shows an earlier position of the line ([`Model::review_to`]; the moves
+    /// after it wait in the redo stack). Nobody moves, the AI included, until Play from here or the
+    /// line's end.
+    pub review: bool,
+    /// Lines the game left (Pentobi's variations): each a whole line from the start, kept when a
+    /// move was played where an undone or reviewed line went on otherwise. Saved in the record.
+    pub variations: Vec<Vec<G::Move>>,
+    /// Hints asked for, by seat.
+    pub hints: Vec<u32>,
 }
 
 impl<G: AppGame> Model<G> {
@@ -50,6 +60,9 @@ impl<G: AppGame> Model<G> {
             seats,
             revision: 0,
             analysis: None,
+            review: false,
+            variations: Vec::new(),
+            hints: Vec::new(),
         };
         model.play_forced();
         Ok(model)
@@ -62,6 +75,9 @@ impl<G: AppGame> Model<G> {
 
     /// The AI level to move, if an AI seat is to move.
     pub fn ai_to_move(&self) -> Option<Level> {
+        if self.review {
+            return None;
+        }
         match self.seat_to_move() {
             Some(Seat::Ai(level)) => Some(level),
             _ => None,
@@ -79,11 +95,82 @@ impl<G: AppGame> Model<G> {
     /// # Errors
     /// The sentence for the status line.
     pub fn person_may_move(&self) -> Result<(), String> {
+        if self.review {
+            return Err(format!(
+                "you are looking at move {} of {}: Play from here plays on from this position, End goes back to the game",
+                self.moves.len(),
+                self.line_len()
+            ));
+        }
         match self.seat_to_move() {
             None => Err(self.game.over_text().to_string()),
             Some(Seat::Ai(_)) => Err("the AI is to move: wait, or press Move now".to_string()),
             Some(Seat::Human) => Ok(()),
         }
+    }
+
+    /// The number of moves in the whole line: those played and those after them in the redo stack
+    /// (undone, or ahead of the position reviewed).
+    pub fn line_len(&self) -> usize {
+        self.moves.len() + self.redo.len()
+    }
+
+    /// The whole line: the moves played, then those of the redo stack in the order they were played.
+    pub fn line(&self) -> Vec<G::Move> {
+        self.moves.iter().chain(self.redo.iter().rev()).copied().collect()
+    }
+
+    /// Review: shows the position after `ply` moves of the line (at most its length; Home is 0, End
+    /// the line's length), the moves after it waiting in the redo stack. Before the line's end the
+    /// model is in review ([`Model::review`]): nobody moves until [`Model::play_from_here`]; at the
+    /// end the game goes on. Returns false when the position shown did not change.
+    pub fn review_to(&mut self, ply: usize) -> bool {
+        let ply = ply.min(self.line_len());
+        let before = (self.moves.len(), self.review);
+        if ply < self.moves.len() {
+            while self.moves.len() > ply {
+                let mv = self.moves.pop().expect("longer than ply");
+                self.redo.push(mv);
+            }
+            self.rebuild();
+        }
+        while self.moves.len() < ply {
+            let mv = self.redo.pop().expect("the line is long enough");
+            self.game.play_unchecked(mv);
+            self.moves.push(mv);
+        }
+        self.review = ply < self.line_len();
+        if before != (self.moves.len(), self.review) {
+            self.revision += 1;
+        }
+        before.0 != self.moves.len()
+    }
+
+    /// Ends review at the position shown: the game goes on from it (the moves that followed stay in
+    /// the redo stack, so Redo brings them back, and become a variation once another move is
+    /// played there). Returns the texts of the moves the rules then force.
+    pub fn play_from_here(&mut self) -> Vec<String> {
+        if self.review {
+            self.review = false;
+            self.revision += 1;
+        }
+        self.play_forced()
+    }
+
+    /// Makes variation `k` the line, shown from the move where it leaves the current line (in
+    /// review); the current line becomes a variation in its place.
+    ///
+    /// # Panics
+    /// If `k` is not a variation's index.
+    pub fn switch_line(&mut self, k: usize) {
+        let current = self.line();
+        let other = std::mem::replace(&mut self.variations[k], current.clone());
+        let branch = current.iter().zip(&other).take_while(|(a, b)| a == b).count();
+        self.moves = other;
+        self.redo.clear();
+        self.rebuild();
+        self.review = false;
+        self.review_to(branch + 1);
     }
 
     /// The last move played, if any.
@@ -106,11 +193,28 @@ impl<G: AppGame> Model<G> {
         Some(format!("{} ({verdict})", scores.join(" – ")))
     }
 
-    /// The game record: options, moves, players and the result.
+    /// The game record: options, moves, players and the result. In review the whole line (the
+    /// game in play, not the position shown), with the result of its end; else the moves played (an
+    /// undone move is not kept).
     pub fn record(&self) -> Record {
-        let mut record = Record::new(&self.game, &self.moves);
+        let mut record;
+        if self.review {
+            let line = self.line();
+            record = Record::new(&self.game, &line);
+            let mut end = self.game.clone();
+            for &mv in self.redo.iter().rev() {
+                end.play_unchecked(mv);
+            }
+            record.result = Model { game: end, review: false, ..self.clone() }.result_text();
+        } else {
+            record = Record::new(&self.game, &self.moves);
+            record.result = self.result_text();
+        }
         record.players = self.seats.iter().map(|s| s.label()).collect();
-        record.result = self.result_text();
+        if self.hints.iter().any(|&h| h > 0) {
+            record.hints = self.hints.clone();
+        }
+        record.variations = self.variations.iter().map(|line| Record::new(&self.start, line).moves).collect();
         if let Some((analysis, analysed)) = &self.analysis {
             let shared = self.moves.iter().zip(analysed).take_while(|(a, b)| a == b).count();
             let shared = shared.min(analysis.moves.len());
@@ -134,8 +238,13 @@ impl<G: AppGame> Model<G> {
         self.moves.push(mv);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
-        } else {
-            self.redo.clear();
+        } else if !self.redo.is_empty() {
+            // The line that went on from here stays, as a variation.
+            let mut left: Vec<G::Move> = self.moves[..self.moves.len() - 1].to_vec();
+            left.extend(self.redo.drain(..).rev());
+            if !self.variations.contains(&left) {
+                self.variations.push(left);
+            }
         }
         self.revision += 1;
     }
@@ -174,6 +283,7 @@ impl<G: AppGame> Model<G> {
     /// Takes back whole turns, back to the last turn a person had (Human vs AI goes back past the
     /// AI's reply). Returns false if there was nothing to undo.
     pub fn undo_turn(&mut self) -> bool {
+        self.review = false;
         if self.moves.is_empty() {
             return false;
         }
@@ -190,6 +300,7 @@ impl<G: AppGame> Model<G> {
     /// Replays undone turns up to the next stop where a person is to move. Returns false if there
     /// was nothing to redo.
     pub fn redo_turn(&mut self) -> bool {
+        self.review = false;
         if self.redo.is_empty() {
             return false;
         }
@@ -238,7 +349,65 @@ pub enum Command {
     /// Like [`Command::Load`], but the seats become those of the start screen's [`Setup`], which
     /// `share::OpenRecord` set from the record (a share link names its own seats).
     Open(Record),
+    /// Show another position of the line (the move list's clicks, ←/→/Home/End, the graph's
+    /// points, Next mistake): [`Model::review_to`].
+    Review(ReviewTo),
+    /// Play on from the position reviewed ([`Model::play_from_here`]).
+    PlayFromHere,
+    /// Make variation `k` the line ([`Model::switch_line`]).
+    SwitchLine(usize),
+    /// A hint for the person to move: counted here, searched by `ai_task`.
+    Hint,
 }
+
+/// Which position of the line to show in review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewTo {
+    /// The position after this many moves.
+    Ply(usize),
+    /// One move back (←).
+    Back,
+    /// One move on (→).
+    Forward,
+    /// The start (Home).
+    Start,
+    /// The line's end, where the game goes on (End).
+    End,
+    /// The position before the next move the analysis marked a mistake, after the one shown.
+    NextMistake,
+}
+
+impl<G: AppGame> Model<G> {
+    /// The ply [`ReviewTo`] names from the position shown; `None` for a next mistake there is not.
+    pub fn review_target(&self, to: ReviewTo) -> Option<usize> {
+        let now = self.moves.len();
+        Some(match to {
+            ReviewTo::Ply(k) => k,
+            ReviewTo::Back => now.saturating_sub(1),
+            ReviewTo::Forward => now + 1,
+            ReviewTo::Start => 0,
+            ReviewTo::End => self.line_len(),
+            ReviewTo::NextMistake => {
+                let (analysis, analysed) = self.analysis.as_ref()?;
+                let line = self.line();
+                let shared = line.iter().zip(analysed).take_while(|(a, b)| a == b).count();
+                (now + 1..shared.min(analysis.moves.len())).find(|&k| analysis.moves[k].mistake)?
+            }
+        })
+    }
+}
+
+/// A finished analysis of the game's line (the app's Analyze game), for the validation system to
+/// keep in the model.
+#[derive(Clone, Debug)]
+pub struct Analysed<M> {
+    /// The analysis, as a record keeps it.
+    pub analysis: Analysis,
+    /// The line it analysed.
+    pub line: Vec<M>,
+}
+
+impl<M: Send + Sync + 'static> Message for Analysed<M> {}
 
 /// The status line: what just happened, or why a move was refused.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -294,6 +463,7 @@ pub(super) fn plugin(app: &mut App) {
 /// The model's systems for one game type (called by the registry for every game).
 pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
     app.add_message::<MoveIntent<G::Move>>()
+        .add_message::<Analysed<G::Move>>()
         .add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.remove_resource::<Model<G>>())
         .add_systems(
             Update,
@@ -331,11 +501,13 @@ fn validate<G: AppGame>(
     mut commands: Commands,
     mut intents: MessageReader<MoveIntent<G::Move>>,
     mut orders: MessageReader<Command>,
+    mut analysed: MessageReader<Analysed<G::Move>>,
     mut model: ResMut<Model<G>>,
     mut status: ResMut<Status>,
     mut setup: ResMut<Setup>,
     mut suspended: ResMut<Suspended>,
     mut next: ResMut<NextState<Screen>>,
+    mut learning: Option<ResMut<Learning>>,
 ) {
     for intent in intents.read() {
         if intent.from_ai {
@@ -344,6 +516,11 @@ fn validate<G: AppGame>(
                 continue;
             }
         } else if let Err(why) = model.person_may_move() {
+            *status = Status::error(why);
+            continue;
+        } else if let Some(learning) = learning.as_deref_mut()
+            && let Err(why) = learning.answer(&model.game, intent.mv)
+        {
             *status = Status::error(why);
             continue;
         }
@@ -364,8 +541,58 @@ fn validate<G: AppGame>(
             Err(e) => *status = Status::error(format!("{text}: {e}")),
         }
     }
+    for done in analysed.read() {
+        let mistakes = done.analysis.moves.iter().filter(|m| m.mistake).count();
+        model.analysis = Some((done.analysis.clone(), done.line.clone()));
+        *status = Status::info(format!(
+            "Analysed {} moves: {mistakes} mistake{}",
+            done.analysis.moves.len(),
+            if mistakes == 1 { "" } else { "s" }
+        ));
+    }
     for order in orders.read() {
         match order {
+            Command::Review(to) => match model.review_target(*to) {
+                Some(ply) => {
+                    model.review_to(ply);
+                    *status = Status::info(if model.review {
+                        format!(
+                            "Move {} of {}: Play from here plays on from this position",
+                            model.moves.len(),
+                            model.line_len()
+                        )
+                    } else {
+                        "Back to the game".to_string()
+                    });
+                }
+                None => *status = Status::error("no mistake after this move (Analyze game marks them)"),
+            },
+            Command::PlayFromHere => {
+                let forced = model.play_from_here();
+                *status = Status::info(
+                    std::iter::once(format!("Playing on from move {}", model.moves.len()))
+                        .chain(forced)
+                        .collect::<Vec<_>>()
+                        .join(". "),
+                );
+            }
+            Command::SwitchLine(k) if *k < model.variations.len() => {
+                model.switch_line(*k);
+                *status = Status::info(format!(
+                    "Variation {} is the line now; the line before is kept as a variation",
+                    k + 1
+                ));
+            }
+            Command::SwitchLine(_) => *status = Status::error("no such variation"),
+            Command::Hint => match model.person_may_move() {
+                Ok(()) => {
+                    let seat = model.game.to_move().expect("a person is to move").index();
+                    let players = model.game.num_players();
+                    model.hints.resize(players, 0);
+                    model.hints[seat] += 1;
+                }
+                Err(why) => *status = Status::error(format!("no hint: {why}")),
+            },
             Command::Undo => {
                 *status = if model.undo_turn() { Status::info("Undone") } else { Status::error("nothing to undo") }
             }
@@ -403,11 +630,30 @@ fn validate<G: AppGame>(
                         if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
                     seats.resize(game.num_players(), Seat::Human);
                     let analysis = record.analysis.clone().map(|a| (a, moves.clone()));
-                    *model = Model { start, game, moves, redo: Vec::new(), seats, revision, analysis };
+                    let variations = record.variation_lines(&start).unwrap_or_default();
+                    let mut hints = record.hints.clone();
+                    hints.resize(game.num_players(), 0);
+                    *model = Model {
+                        start,
+                        game,
+                        moves,
+                        redo: Vec::new(),
+                        seats,
+                        revision,
+                        analysis,
+                        review: false,
+                        variations,
+                        hints,
+                    };
                     model.play_forced();
                     setup.game = GameOptions::of::<G>(model.game.options());
                     setup.seats = model.seats.clone();
-                    *status = Status::info(format!("Loaded a game of {} moves", model.moves.len()));
+                    *status = match learning.as_deref() {
+                        Some(l) => {
+                            Status::info(format!("Step {} of {}: make the move", l.step + 1, l.lesson.steps.len()))
+                        }
+                        None => Status::info(format!("Loaded a game of {} moves", model.moves.len())),
+                    };
                 }
                 Err(e) => *status = Status::error(format!("cannot load: {e}")),
             },

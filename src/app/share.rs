@@ -23,9 +23,17 @@ pub const PREFIX: &str = "#game=";
 const KEEP: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~').remove(b':').remove(b',');
 
 /// The fragment (`#game=…`) for `record`: its game, options, moves and players (the result and
-/// date are left out; the result is recomputed on opening).
+/// date are left out, and so are the analysis, the variations and the hint counts, to keep the link
+/// short; the result is recomputed on opening).
 pub fn fragment(record: &Record) -> String {
-    let shared = Record { result: None, date: None, analysis: None, ..record.clone() };
+    let shared = Record {
+        result: None,
+        date: None,
+        analysis: None,
+        variations: Vec::new(),
+        hints: Vec::new(),
+        ..record.clone()
+    };
     let json = serde_json::to_string(&shared).expect("a record serialises");
     format!("{PREFIX}{}", utf8_percent_encode(&json, KEEP))
 }
@@ -111,6 +119,8 @@ mod tests {
             date: Some("2026-11-23".into()),
             result: None,
             analysis: None,
+            variations: Vec::new(),
+            hints: Vec::new(),
         };
         let link = fragment(&record);
         assert!(link.starts_with("#game=%7B%22game%22:%22trike%22,"), "{link}");

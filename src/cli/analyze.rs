@@ -10,9 +10,9 @@ use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
 use super::{CliError, GameTask, read_record_file, with_record_game};
-use crate::ai::{Budget, SearchConfig, analyze_game};
+use crate::ai::{Budget, SearchConfig, analyze_game, record_analysis};
 use crate::rules::Knowledge;
-use crate::rules::record::{AnalysedMove, Analysis, Record};
+use crate::rules::record::Record;
 
 /// How hard the search looks at each position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -28,11 +28,7 @@ pub enum Depth {
 impl Depth {
     /// Simulations per position.
     pub fn simulations(self) -> u64 {
-        match self {
-            Depth::Quick => 4_000,
-            Depth::Normal => 16_000,
-            Depth::Deep => 64_000,
-        }
+        crate::ai::analysis::BUDGETS[self as usize].1
     }
 }
 
@@ -73,7 +69,7 @@ impl GameTask for Task<'_> {
         writeln!(out, "{}: {id}, {} moves, {} simulations a position", self.file, moves.len(), budget.simulations)?;
         let analysis = analyze_game(&start, &moves, budget, &config, self.args.threshold, |_, _| true);
         let mut game = start.clone();
-        let (mut rows, mut kept) = (Vec::new(), Vec::new());
+        let mut rows = Vec::new();
         let pct = |x: f32| format!("{:.0}%", x * 100.0);
         for a in &analysis {
             let played = game.move_text(a.played);
@@ -92,11 +88,9 @@ impl GameTask for Task<'_> {
                 "ply": a.ply, "player": a.mover.index(), "move": played, "win_rate": a.win_rate,
                 "best": best, "kept": a.kept, "loss": a.loss, "mistake": a.mistake,
             }));
-            kept.push(AnalysedMove { win_rate: a.win_rate, best, kept: a.kept, mistake: a.mistake });
             game.play_unchecked(a.played);
         }
-        self.record.analysis =
-            Some(Analysis { simulations: budget.simulations, threshold: self.args.threshold, moves: kept });
+        self.record.analysis = Some(record_analysis(&start, &analysis, budget.simulations, self.args.threshold));
         let mistakes: Vec<usize> = analysis.iter().filter(|a| a.mistake).map(|a| a.ply + 1).collect();
         writeln!(out, "mistakes (moves losing over {}): {mistakes:?}", pct(self.args.threshold))?;
         Ok(json!({ "game": id, "simulations": budget.simulations, "moves": rows, "mistakes": mistakes }))

@@ -33,6 +33,14 @@ pub struct Record {
     /// The search's analysis of the moves (`triboard analyze --write`), optional; checked on load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<Analysis>,
+    /// Lines the game left, as Pentobi's game tree keeps variations: each a whole line of moves
+    /// from the start (the game's notation), kept when a move was played where an undone or
+    /// reviewed line went on otherwise. Optional; each is checked on load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<Vec<String>>,
+    /// How many hints each seat asked for (the app's Hint), by seat. Optional.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<u32>,
 }
 
 /// A game's analysis as a record keeps it: the budget it was made with and one entry per move
@@ -76,6 +84,9 @@ pub enum RecordError {
     Move { number: usize, text: String, reason: String },
     /// The analysis of move `number` (counted from 1) is wrong.
     Analysis { number: usize, reason: String },
+    /// Move `number` (counted from 1) of variation `variation` (counted from 1) cannot be read or
+    /// played.
+    Variation { variation: usize, number: usize, reason: String },
 }
 
 impl fmt::Display for RecordError {
@@ -91,6 +102,9 @@ impl fmt::Display for RecordError {
             RecordError::Options(e) => write!(f, "bad options: {e}"),
             RecordError::Move { number, text, reason } => write!(f, "move {number} ({text}) is illegal: {reason}"),
             RecordError::Analysis { number, reason } => write!(f, "the analysis of move {number}: {reason}"),
+            RecordError::Variation { variation, number, reason } => {
+                write!(f, "move {number} of variation {variation} is illegal: {reason}")
+            }
         }
     }
 }
@@ -118,6 +132,8 @@ impl Record {
             date: None,
             result: None,
             analysis: None,
+            variations: Vec::new(),
+            hints: Vec::new(),
         }
     }
 
@@ -193,7 +209,29 @@ impl Record {
             game.play(mv).map_err(|e| err(e.reason))?;
             moves.push(mv);
         }
+        self.variation_lines(&start)?;
         Ok((start, game, moves))
+    }
+
+    /// The record's variations ([`Record::variations`]) as moves, each played from `start` (the
+    /// record's start position).
+    ///
+    /// # Errors
+    /// [`RecordError::Variation`]: the first move of a variation that cannot be read or played.
+    pub fn variation_lines<G: Game>(&self, start: &G) -> Result<Vec<Vec<G::Move>>, RecordError> {
+        let mut lines = Vec::with_capacity(self.variations.len());
+        for (v, texts) in self.variations.iter().enumerate() {
+            let mut game = start.clone();
+            let mut line = Vec::with_capacity(texts.len());
+            for (k, text) in texts.iter().enumerate() {
+                let bad = |reason: String| RecordError::Variation { variation: v + 1, number: k + 1, reason };
+                let mv = game.parse_move(text).map_err(|e| bad(format!("{text}: {}", e.reason)))?;
+                game.play(mv).map_err(|e| bad(format!("{text}: {}", e.reason)))?;
+                line.push(mv);
+            }
+            lines.push(line);
+        }
+        Ok(lines)
     }
 
     /// The options of a record's options object (`None`: no options), agreeing with its game id:

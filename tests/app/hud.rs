@@ -22,7 +22,17 @@ fn frame(
 ) -> Vec<PanelAction<TrikeMove>> {
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
     ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), events, ..Default::default() });
-    let input = PanelIn { model, status, progress, verdict: None };
+    let input = PanelIn {
+        model,
+        status,
+        progress,
+        verdict: None,
+        searching: None,
+        hint: None,
+        analyzing: None,
+        show_thinking: true,
+        lesson: None,
+    };
     let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
     ctx.end_pass().textures_delta.clear();
     actions
@@ -65,7 +75,23 @@ fn model_with_moves(n: usize) -> Model<Trike> {
     model
 }
 
-const BUTTONS: [&str; 7] = ["undo", "redo", "save", "load", "menu", "new game", "rematch"];
+const BUTTONS: [&str; 15] = [
+    "undo",
+    "redo",
+    "save",
+    "load",
+    "menu",
+    "new game",
+    "rematch",
+    "hint",
+    "analyze",
+    "show thinking",
+    "review start",
+    "review back",
+    "review forward",
+    "review end",
+    "next mistake",
+];
 
 #[test]
 fn the_buttons_stay_where_they_are_whatever_the_status_says() {

@@ -7,6 +7,7 @@
 //! [`AppGame`](crate::app::games::AppGame).
 
 pub mod lattice;
+pub mod marks;
 pub mod tri_it_out;
 pub mod tricore;
 pub mod trigon;

@@ -9,6 +9,7 @@
 //! [`PanelAction`]s, so `tests/app_hud.rs` drives it in a bare `egui::Context`; the system here
 //! gathers the resources and carries the actions out.
 
+pub mod graph;
 pub mod move_list;
 pub mod side;
 
@@ -19,11 +20,14 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub use side::{PanelAction, PanelIn, PanelWindows, side_panel};
 
 use super::Screen;
-use super::ai_task::AiSearch;
+use super::ai_task::{AiRunner, AiSearch};
 use super::files;
 use super::games::{AppGame, Swatch};
+use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
 use super::model::{Command, Model, MoveIntent, Status};
+use super::tools::ShowThinking;
+use super::tools::analysis::Analyzing;
 
 /// Width of the side panel in logical window pixels (egui's width times its zoom); the board view
 /// keeps the board left of it.
@@ -153,6 +157,9 @@ fn panels<G: AppGame>(
     mut panel_width: ResMut<PanelWidth>,
     mut rects: ResMut<UiRects>,
     mut load: ResMut<LoadDialog>,
+    (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
+    mut learning: Option<ResMut<Learning>>,
+    mut commands: Commands,
     mut intents: MessageWriter<MoveIntent<G::Move>>,
     mut orders: MessageWriter<Command>,
 ) -> Result {
@@ -162,6 +169,11 @@ fn panels<G: AppGame>(
         status: &status,
         progress: search.progress(),
         verdict: search.verdict(model.moves.len()),
+        searching: search.purpose(),
+        hint: search.hint(model.revision).map(|h| h.text.as_str()),
+        analyzing: analyzing.progress(),
+        show_thinking: show_thinking.0,
+        lesson: learning.as_deref(),
     };
     let (width, mut actions) = side_panel::<G>(ctx, &input, &mut windows, &mut rects);
     let width = width * ctx.zoom_factor();
@@ -188,6 +200,29 @@ fn panels<G: AppGame>(
             }
             PanelAction::OpenLoad => load.open(),
             PanelAction::Status(said) => *status = said,
+            PanelAction::Analyze(simulations) => {
+                analyzing.start(&model, simulations, *runner);
+                *status =
+                    Status::info(format!("Analyzing {} moves, {simulations} simulations a position", model.line_len()));
+            }
+            PanelAction::CancelAnalysis => {
+                analyzing.cancel();
+                *status = Status::info("Analysis cancelled");
+            }
+            PanelAction::ToggleThinking => show_thinking.0 = !show_thinking.0,
+            PanelAction::Lesson(action) => {
+                let Some(learning) = learning.as_deref_mut() else { continue };
+                match learning.go(action) {
+                    Some(record) => {
+                        orders.write(Command::Load(record));
+                    }
+                    None if action == LessonAction::Leave => {
+                        commands.remove_resource::<Learning>();
+                        orders.write(Command::NewGame);
+                    }
+                    None => {}
+                }
+            }
         }
     }
     Ok(())

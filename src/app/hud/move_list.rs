@@ -1,13 +1,16 @@
 //! The move list: the game's turns in rows of [`AppGame::turns_per_row`], each row numbered (a
 //! round of turns, as chess numbers its moves), each turn in its mover's column with its mover's
 //! colour. A turn of several plies (Tri-It-Out's capture and re-placement, Trisq's two pieces,
-//! TriCore's drives) stays in one cell; the last ply stands out.
+//! TriCore's drives) stays in one cell. The list holds the whole line, the moves ahead of a
+//! reviewed position greyed; the turn shown stands out; a click on a turn shows the position
+//! after it (review); a move the analysis marked a mistake carries a red "?" and says why on hover.
 
 use bevy_egui::egui;
 
 use super::stone;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
+use crate::app::tools::{MISTAKE, analysed_move};
 
 /// One turn of the list: its mover's colour and its plies' texts.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,25 +21,48 @@ pub struct Turn {
     pub plies: Vec<String>,
     /// The plies in full notation where a label is shorter (Trigon), for the hover.
     pub full: Vec<String>,
+    /// The ply of the turn's first move (moves before it in the line).
+    pub first: usize,
+    /// What the analysis says of each ply it marked a mistake: "c3: win rate 62% → 18%, better d4".
+    pub mistakes: Vec<String>,
 }
 
-/// The turns of `model`'s moves: a turn ends where the rules say one does
+impl Turn {
+    /// The moves played once the turn is over: the position a click on it shows.
+    pub fn end(&self) -> usize {
+        self.first + self.plies.len()
+    }
+}
+
+/// The turns of `model`'s whole line ([`Model::line`]): a turn ends where the rules say one does
 /// ([`crate::rules::Game::is_turn_boundary`]).
 pub fn turns<G: AppGame>(model: &Model<G>) -> Vec<Turn> {
     let mut replay = model.start.clone();
     let mut turns: Vec<Turn> = Vec::new();
     let mut open = false;
-    for &mv in &model.moves {
+    for (ply, mv) in model.line().into_iter().enumerate() {
         let swatch = G::mover_swatch(&replay);
         let text = G::move_label(&replay, mv);
         let full = replay.move_text(mv);
+        let mistake = analysed_move(model, ply).filter(|a| a.mistake).map(|a| {
+            let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
+            let best = replay.parse_move(&a.best).map_or(a.best.clone(), |b| replay.move_text(b));
+            format!("{full}: a mistake, win rate {:.0}% → {kept}; better {best}", a.win_rate * 100.0)
+        });
         replay.play_unchecked(mv);
         match turns.last_mut() {
             Some(turn) if open => {
                 turn.plies.push(text);
                 turn.full.push(full);
+                turn.mistakes.extend(mistake);
             }
-            _ => turns.push(Turn { swatch, plies: vec![text], full: vec![full] }),
+            _ => turns.push(Turn {
+                swatch,
+                plies: vec![text],
+                full: vec![full],
+                first: ply,
+                mistakes: mistake.into_iter().collect(),
+            }),
         }
         open = !replay.is_turn_boundary();
     }
@@ -49,9 +75,10 @@ pub fn rows(turns: &[Turn], per_row: usize) -> Vec<(usize, &[Turn])> {
     turns.chunks(per_row.max(1)).enumerate().map(|(k, group)| (k + 1, group)).collect()
 }
 
-/// Draws the list, scrolled to its end. A round too wide for the panel (Trigon's four colours) takes
-/// two lines, numbered on its first.
-pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
+/// Draws the list, scrolled to its end (in review, to the turn shown). A round too wide for the
+/// panel (Trigon's four colours) takes two lines, numbered on its first. Returns the ply a click
+/// asks to show (the end of the clicked turn).
+pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usize> {
     let turns = turns(model);
     let round = model.game.turns_per_row().max(1);
     // The number's column is about 28 points; the scroll bar takes some 12.
@@ -62,8 +89,9 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     }
     let width = column(per_line).max(48.0);
     let rounds = rows(&turns, round);
-    let last_round = rounds.len();
-    egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
+    let shown = model.moves.len();
+    let mut clicked = None;
+    egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(!model.review).show(ui, |ui| {
         egui::Grid::new("moves").num_columns(per_line + 1).min_col_width(20.0).spacing([10.0, 4.0]).striped(true).show(
             ui,
             |ui| {
@@ -71,17 +99,37 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
                     for (line, part) in group.chunks(per_line).enumerate() {
                         let label = if line == 0 { format!("{number}.") } else { String::new() };
                         ui.label(egui::RichText::new(label).weak());
-                        for (k, turn) in part.iter().enumerate() {
-                            let last = number == last_round && line * per_line + k + 1 == group.len();
+                        for turn in part {
+                            let current = turn.end() == shown || (turn.first < shown && shown < turn.end());
+                            let ahead = turn.first >= shown;
                             // A long turn wraps inside its column rather than pushing the panel wider.
                             ui.horizontal_top(|ui| {
                                 ui.set_max_width(width);
                                 stone(ui, turn.swatch, 6.0);
-                                let text = egui::RichText::new(turn.plies.join(" ")).monospace();
-                                let label = ui
-                                    .add(egui::Label::new(if last { text.strong().underline() } else { text }).wrap());
+                                let mut text = egui::RichText::new(turn.plies.join(" ")).monospace();
+                                if current {
+                                    text = text.strong().underline();
+                                } else if ahead {
+                                    text = text.weak();
+                                }
+                                let label = ui.add(egui::Label::new(text).wrap().sense(egui::Sense::click()));
+                                if !turn.mistakes.is_empty() {
+                                    ui.label(egui::RichText::new("?").strong().color(MISTAKE))
+                                        .on_hover_text(turn.mistakes.join("\n"));
+                                }
+                                let mut hover = format!("Show the position after this turn");
                                 if turn.full != turn.plies {
-                                    label.on_hover_text(turn.full.join(" "));
+                                    hover = format!("{}\n{hover}", turn.full.join(" "));
+                                }
+                                if !turn.mistakes.is_empty() {
+                                    hover = format!("{}\n{hover}", turn.mistakes.join("\n"));
+                                }
+                                let label = label.on_hover_cursor(egui::CursorIcon::PointingHand).on_hover_text(hover);
+                                if current && model.review && !ui.clip_rect().contains_rect(label.rect) {
+                                    label.scroll_to_me(None);
+                                }
+                                if label.clicked() {
+                                    clicked = Some(turn.end());
                                 }
                             });
                         }
@@ -91,4 +139,5 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
             },
         );
     });
+    clicked
 }

@@ -5,12 +5,15 @@
 
 use bevy_egui::egui;
 
+use super::graph::graph_area;
 use super::move_list::move_list;
 use super::{UiRects, stone, title};
 use crate::ai::Level;
+use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
 use crate::app::games::AppGame;
-use crate::app::model::{Command, Model, MoveIntent, Status};
+use crate::app::learn::{Learning, LessonAction, lesson_panel};
+use crate::app::model::{Command, Model, MoveIntent, ReviewTo, Status};
 use crate::rules::{Outcome, Player};
 
 /// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
@@ -37,6 +40,16 @@ pub struct PanelIn<'a, G: AppGame> {
     pub progress: Option<(Level, u64, f32)>,
     /// What the solver proved at the AI's last move, while it holds (`AiSearch::verdict`).
     pub verdict: Option<&'a str>,
+    /// What the running search is for, if one runs.
+    pub searching: Option<Purpose>,
+    /// The hint for the position shown, if one was asked for there (`AiSearch::hint`).
+    pub hint: Option<&'a str>,
+    /// The analysis in progress: `(moves, share done)` (`Analyzing::progress`).
+    pub analyzing: Option<(usize, f32)>,
+    /// Show thinking is on.
+    pub show_thinking: bool,
+    /// The lesson in progress (Learn mode), shown in place of the move list.
+    pub lesson: Option<&'a Learning>,
 }
 
 /// What was pressed in the side panel, for its system to carry out.
@@ -54,6 +67,14 @@ pub enum PanelAction<M> {
     OpenLoad,
     /// Say this in the status line (the browser's file buttons).
     Status(Status),
+    /// Analyze the game's line, this many simulations a position.
+    Analyze(u64),
+    /// Stop the analysis in progress.
+    CancelAnalysis,
+    /// Turn Show thinking on or off.
+    ToggleThinking,
+    /// A press in the lesson's panel.
+    Lesson(LessonAction),
 }
 
 /// The side panel's own windows and what they remember between frames.
@@ -122,7 +143,7 @@ pub fn side_panel<G: AppGame>(
         ui.separator();
         players(ui, model);
         ui.separator();
-        buttons(ui, model, windows, rects, &mut actions);
+        buttons(ui, input, windows, rects, &mut actions);
         ui.separator();
         match game.outcome() {
             // Over: the result first, then what was said; no hint and no game actions follow, so
@@ -139,15 +160,40 @@ pub fn side_panel<G: AppGame>(
                 actions.extend(moves.into_iter().map(PanelAction::Move));
             }
         }
+        graph_area(ui, model, input.analyzing, &mut actions);
         ui.separator();
         // The rules take the move list's place in the panel, so they cover neither the board nor
         // Trigon's chooser.
-        if windows.rules {
+        if let Some(learning) = input.lesson {
+            lesson_panel(ui, learning, &mut actions);
+        } else if windows.rules {
             ui.label(egui::RichText::new(format!("Rules of {}", game.display_name())).strong());
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, G::rules);
         } else {
-            ui.label(egui::RichText::new(format!("Moves ({})", model.moves.len())).strong());
-            move_list::<G>(ui, model);
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(format!("Moves ({})", model.line_len())).strong());
+                if !model.variations.is_empty() {
+                    ui.menu_button(format!("Variations ({})", model.variations.len()), |ui| {
+                        for (k, line) in model.variations.iter().enumerate() {
+                            let branch = model.line().iter().zip(line).take_while(|(a, b)| a == b).count();
+                            let label =
+                                format!("{}: leaves the line at move {}, {} moves", k + 1, branch + 1, line.len());
+                            if ui
+                                .button(label)
+                                .on_hover_text("Make this line the game's (the line now becomes a variation)")
+                                .clicked()
+                            {
+                                actions.push(PanelAction::Order(Command::SwitchLine(k)));
+                            }
+                        }
+                    })
+                    .response
+                    .on_hover_text("Lines the game left when a move was played where another had gone on");
+                }
+            });
+            if let Some(ply) = move_list::<G>(ui, model) {
+                actions.push(PanelAction::Order(Command::Review(ReviewTo::Ply(ply))));
+            }
         }
     });
     confirm(ctx, model, windows, rects, &mut actions);
@@ -208,11 +254,12 @@ const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
 /// The buttons, in rows whose content never changes within a game (disabled, never hidden).
 fn buttons<G: AppGame>(
     ui: &mut egui::Ui,
-    model: &Model<G>,
+    input: &PanelIn<G>,
     windows: &mut PanelWindows,
     rects: &mut UiRects,
     actions: &mut Vec<PanelAction<G::Move>>,
 ) {
+    let model = input.model;
     let mut button = |ui: &mut egui::Ui, name: &'static str, widget: egui::Button, enabled: bool, hover: &str| {
         let response = ui.add_enabled(enabled, widget).on_hover_text(hover);
         rects.set(name, response.rect);
@@ -272,6 +319,119 @@ fn buttons<G: AppGame>(
             actions.push(PanelAction::Status(status));
         }
     }
+    tool_buttons(ui, input, rects, actions);
+}
+
+/// The player's tools, in two rows that never change within a game: Hint, Analyze and Show
+/// thinking; then review's ⏮ ◀ ▶ ⏭ and Next mistake.
+fn tool_buttons<G: AppGame>(
+    ui: &mut egui::Ui,
+    input: &PanelIn<G>,
+    rects: &mut UiRects,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
+    let model = input.model;
+    ui.horizontal(|ui| {
+        let may_hint = model.person_may_move().is_ok() && input.searching.is_none();
+        let hint = ui
+            .add_enabled(may_hint, egui::Button::new("Hint"))
+            .on_hover_text("The search's best move for you, drawn on the board, with its win rate (H)");
+        rects.set("hint", hint.rect);
+        if hint.clicked() {
+            actions.push(PanelAction::Order(Command::Hint));
+        }
+        let analyze = ui
+            .add_enabled_ui(model.line_len() > 0 && input.analyzing.is_none(), |ui| {
+                ui.menu_button("Analyze…", |ui| {
+                    for (name, simulations) in crate::ai::analysis::BUDGETS {
+                        let text =
+                            format!("{}{}: {simulations} simulations a position", name[..1].to_uppercase(), &name[1..]);
+                        let choice = ui.button(text);
+                        rects.set(name, choice.rect);
+                        if choice.clicked() {
+                            actions.push(PanelAction::Analyze(simulations));
+                        }
+                    }
+                })
+            })
+            .inner
+            .response
+            .on_hover_text("Search every position of the game: a win-rate graph, the mistakes and better moves");
+        rects.set("analyze", analyze.rect);
+        let mut show = input.show_thinking;
+        let thinking = ui
+            .checkbox(&mut show, "Show thinking")
+            .on_hover_text("While a search runs, light the moves it looks at, the more the brighter (T)");
+        rects.set("show thinking", thinking.rect);
+        if thinking.changed() {
+            actions.push(PanelAction::ToggleThinking);
+        }
+    });
+    ui.horizontal(|ui| {
+        let now = model.moves.len();
+        let end = model.line_len();
+        let mut step = |ui: &mut egui::Ui, name: &'static str, text: &str, enabled: bool, hover: &str, to: ReviewTo| {
+            let response = ui.add_enabled(enabled, egui::Button::new(text)).on_hover_text(hover);
+            rects.set(name, response.rect);
+            if response.clicked() {
+                actions.push(PanelAction::Order(Command::Review(to)));
+            }
+        };
+        step(ui, "review start", "⏮", now > 0, "The start (Home)", ReviewTo::Start);
+        step(ui, "review back", "◀", now > 0, "One move back (←)", ReviewTo::Back);
+        step(ui, "review forward", "▶", now < end, "One move on (→)", ReviewTo::Forward);
+        step(ui, "review end", "⏭", now < end || model.review, "Back to the game (End)", ReviewTo::End);
+        let next = model.review_target(ReviewTo::NextMistake).is_some();
+        step(
+            ui,
+            "next mistake",
+            "Next mistake",
+            next,
+            "The position of the next move the analysis marked a mistake (N)",
+            ReviewTo::NextMistake,
+        );
+    });
+}
+
+/// In review: which move is shown, Play from here, and what the analysis says of the move played
+/// next.
+fn review_line<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+    let model = input.model;
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(format!("Move {} of {}", model.moves.len(), model.line_len())).strong());
+        let play = ui.button("Play from here").on_hover_text(
+            "Play on from this position; the moves that followed stay as Redo, and as a variation once another move is played",
+        );
+        if play.clicked() {
+            actions.push(PanelAction::Order(Command::PlayFromHere));
+        }
+    });
+    let text = review_text(model);
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let mut job = egui::text::LayoutJob::simple(text, font, ui.visuals().weak_text_color(), ui.available_width());
+    job.wrap.max_rows = 2;
+    ui.add(egui::Label::new(job).selectable(false));
+}
+
+/// What review says of the move played next from the position shown: its text, and with an
+/// analysis the mover's win rate before and after and the better move.
+pub fn review_text<G: AppGame>(model: &Model<G>) -> String {
+    let Some(next) = model.redo.last().copied() else { return "The last position of the line".to_string() };
+    let game = &model.game;
+    let mover = game.to_move().map_or("", |p| game.player_name(p));
+    let mut text = format!("Next: {mover} {}", game.move_text(next));
+    let (_, better, mistake) = crate::app::tools::review_marks(model);
+    if let Some(a) = crate::app::tools::analysed_move(model, model.moves.len()) {
+        let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
+        text += &format!(", win rate {:.0}% → {kept}", a.win_rate * 100.0);
+        if let Some(better) = better {
+            text += &format!("; better {}", game.move_text(better));
+        }
+        if mistake {
+            text += " — a mistake";
+        }
+    }
+    text
 }
 
 /// The status line in an area [`STATUS_LINES`] lines high, whatever its length.
@@ -294,15 +454,31 @@ fn status_area(ui: &mut egui::Ui, status: &Status) {
 fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let line = ui.text_style_height(&egui::TextStyle::Body);
-    fixed_height(ui, (row * 2.0).max(line * 3.0 + 2.0), |ui| {
-        if let Some((level, sims, fraction)) = input.progress {
-            ui.label(format!("AI {level} is thinking… {sims} simulations"));
+    fixed_height(ui, row + line * 3.0 + 4.0, |ui| {
+        if input.model.review {
+            review_line(ui, input, actions);
+        } else if let Some((level, sims, fraction)) = input.progress {
+            if input.searching == Some(Purpose::Hint) {
+                ui.label(format!("Looking for a hint… {sims} simulations"));
+            } else {
+                ui.label(format!("AI {level} is thinking… {sims} simulations"));
+            }
             ui.horizontal(|ui| {
                 if ui.button("Move now").on_hover_text("Play the best move found so far").clicked() {
                     actions.push(PanelAction::MoveNow);
                 }
                 ui.add(egui::ProgressBar::new(fraction).show_percentage());
             });
+        } else if let Some(hint) = input.hint {
+            let font = egui::TextStyle::Body.resolve(ui.style());
+            let mut job = egui::text::LayoutJob::simple(
+                format!("Hint: {hint}"),
+                font,
+                crate::app::board::marks::HINT,
+                ui.available_width(),
+            );
+            job.wrap.max_rows = 3;
+            ui.add(egui::Label::new(job).selectable(false));
         } else if input.model.human_to_move() {
             let mut rows = 3;
             if let Some(verdict) = input.verdict {

@@ -15,7 +15,7 @@ use bevy_egui::egui;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::ai_task::AiThinking;
+use super::ai_task::{AiThinking, ShownHint};
 use super::files;
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
@@ -274,8 +274,8 @@ fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) 
 }
 
 /// Rebuilt only when the game, the status line or the thinking flag changed.
-fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThinking>) {
-    if !(in_play.is_changed() || status.is_changed() || thinking.is_changed()) {
+fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThinking>, hint: Res<ShownHint>) {
+    if !(in_play.is_changed() || status.is_changed() || thinking.is_changed() || hint.is_changed()) {
         return;
     }
     let state = match &in_play.0 {
@@ -289,6 +289,11 @@ fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThin
             "thinking": thinking.0,
             "status": status.text,
             "status_error": status.error,
+            "shown": s.shown,
+            "review": s.review,
+            "hint": hint.0,
+            "analysed": s.analysed,
+            "mistakes": s.mistakes,
         }),
         None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
     };

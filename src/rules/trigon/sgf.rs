@@ -449,6 +449,8 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
         date,
         result,
         analysis: None,
+        variations: Vec::new(),
+        hints: Vec::new(),
     })
 }
 

@@ -19,6 +19,7 @@ use bevy_egui::egui;
 pub use entities::Counter;
 
 use super::lattice::{LatticeGame, point_center};
+use crate::app::board::marks::MoveMarks;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
 use crate::rules::geometry::lattice::Lattice;
@@ -93,6 +94,11 @@ impl AppGame for TriItOut {
     fn view_plugin(app: &mut App) {
         art::plugin(app);
         overlay::plugin(app);
+    }
+    fn move_marks(&self, mv: TriItOutMove) -> MoveMarks {
+        let (TriItOutMove::Place(p) | TriItOutMove::Capture(p)) = mv;
+        let radius = super::lattice::SPACING * 0.3;
+        MoveMarks { points: vec![point_center(self.lattice(), p as usize)], radius, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TriItOutMove) -> Result<Vec<Vec2>, String> {
         let lattice = world.resource::<Model<TriItOut>>().game.lattice();

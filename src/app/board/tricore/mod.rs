@@ -21,6 +21,7 @@ use bevy_egui::egui;
 pub use entities::{Chosen, Core, Disc, Ring};
 
 use super::lattice::{LatticeGame, point_center};
+use crate::app::board::marks::MoveMarks;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::{Model, MoveIntent};
 use crate::rules::geometry::lattice::Lattice;
@@ -95,6 +96,17 @@ impl AppGame for TriCore {
     fn view_plugin(app: &mut App) {
         art::plugin(app);
         overlay::plugin(app);
+    }
+    fn move_marks(&self, mv: TriCoreMove) -> MoveMarks {
+        let at = |p: u8| point_center(self.lattice(), p as usize);
+        let radius = super::lattice::SPACING * 0.3;
+        let (points, path) = match mv {
+            TriCoreMove::Core(p) | TriCoreMove::Ring(p) => (vec![at(p)], Vec::new()),
+            TriCoreMove::Drive { ring, to } => (vec![at(to)], vec![at(ring), at(to)]),
+            TriCoreMove::Climb { from, to } => (vec![at(to)], vec![at(from), at(to)]),
+            TriCoreMove::End => (Vec::new(), Vec::new()),
+        };
+        MoveMarks { points, radius, path, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TriCoreMove) -> Result<Vec<Vec2>, String> {
         let lattice = world.resource::<Model<TriCore>>().game.lattice();

@@ -22,6 +22,7 @@ use bevy_egui::egui;
 pub use entities::{PlacedPiece, TrigonCell};
 pub use ghost::{Selection, placement_at};
 
+use crate::app::board::marks::MoveMarks;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
@@ -100,6 +101,19 @@ impl AppGame for Trigon {
         ghost::plugin(app);
         chooser::plugin(app);
         overlay::plugin(app);
+    }
+    fn move_marks(&self, mv: TrigonMove) -> MoveMarks {
+        if mv == TrigonMove::PASS {
+            return MoveMarks::default();
+        }
+        let tables = self.tables();
+        let board = tables.board;
+        let shapes = tables.placements[mv.0 as usize]
+            .cells
+            .iter()
+            .map(|&c| art::tri_corners(board, board.tri(c as usize)).to_vec())
+            .collect();
+        MoveMarks { shapes, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TrigonMove) -> Result<Vec<Vec2>, String> {
         entities::click_points(world, mv)

@@ -12,6 +12,7 @@ use bevy_egui::egui;
 
 pub use entities::{Checker, Pawn, TrikeCell};
 
+use crate::app::board::marks::{MoveMarks, regular};
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::{Model, MoveIntent};
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
@@ -75,6 +76,15 @@ impl AppGame for Trike {
     }
     fn view_plugin(app: &mut App) {
         art::plugin(app);
+    }
+    fn move_marks(&self, mv: TrikeMove) -> MoveMarks {
+        let geo = self.geometry();
+        let Some(to) = mv.cell() else { return MoveMarks::default() };
+        let centre = art::cell_center(geo, to);
+        // A pointy-top hexagon, a little inside the cell's.
+        let hexagon = regular(centre, art::HEX_RADIUS * 0.85, 6, std::f32::consts::FRAC_PI_6);
+        let path = self.pawn().map(|from| vec![art::cell_center(geo, from), centre]).unwrap_or_default();
+        MoveMarks { shapes: vec![hexagon], path, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TrikeMove) -> Result<Vec<Vec2>, String> {
         let game = &world.resource::<Model<Trike>>().game;

@@ -23,6 +23,7 @@ use bevy_egui::egui;
 pub use entities::{SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare};
 pub use geometry::{Aim, aim, aimed_slot, slot_centre};
 
+use crate::app::board::marks::MoveMarks;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::{Model, MoveIntent};
 use crate::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
@@ -91,6 +92,11 @@ impl AppGame for Trisq {
     }
     fn view_plugin(app: &mut App) {
         app.add_plugins((art::plugin, overlay::plugin));
+    }
+    fn move_marks(&self, mv: TrisqMove) -> MoveMarks {
+        let Some(slot) = mv.slot() else { return MoveMarks::default() };
+        let corners = geometry::slot_corners(self.board(), slot);
+        MoveMarks { shapes: vec![geometry::inset(&geometry::ccw(corners), 2.0)], ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TrisqMove) -> Result<Vec<Vec2>, String> {
         let board = world.resource::<Model<Trisq>>().game.board();

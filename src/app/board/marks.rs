@@ -1,0 +1,139 @@
+//! How a move shows on the board outside of play: a hint, the analysis's better move in review, and
+//! the heat map of a running search (*Show thinking*). Each game says where a move is on its board
+//! ([`AppGame::move_marks`](crate::app::games::AppGame::move_marks): the cells or slots it fills,
+//! the points it marks, the path a piece takes) and this module paints any game's marks with egui
+//! over the board.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::WorldPainter;
+use crate::app::games::AppGame;
+
+/// Where a move is on the board, in world units.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveMarks {
+    /// The cells or slots the move fills, each a convex polygon (Trike's hexagon, Trigon's
+    /// triangles, a Trisq slot).
+    pub shapes: Vec<Vec<Vec2>>,
+    /// The points it marks (a lattice point), each a disc of [`MoveMarks::radius`].
+    pub points: Vec<Vec2>,
+    /// The radius of the point discs, in world units.
+    pub radius: f32,
+    /// The way a piece goes, from where it stands to where it stops (Trike's pawn, TriCore's drive
+    /// and climb), drawn as an arrow; empty for a placement.
+    pub path: Vec<Vec2>,
+}
+
+impl MoveMarks {
+    /// True when the move has nothing to show on the board (a pass, a swap, an end of turn).
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty() && self.points.is_empty() && self.path.is_empty()
+    }
+}
+
+/// The hint's colour: a light green.
+pub const HINT: egui::Color32 = egui::Color32::from_rgb(0x6a, 0xe0, 0x8a);
+/// The heat map's colour: orange.
+pub const HEAT: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8c, 0x2a);
+
+/// Paints `marks` in `color`: shapes and points filled translucent with a solid outline, the path as
+/// an arrow.
+pub fn paint_marks(world: &WorldPainter, marks: &MoveMarks, color: egui::Color32) {
+    let fill = color.gamma_multiply(0.45);
+    let stroke = egui::Stroke::new(3.0, color);
+    for shape in &marks.shapes {
+        let points: Vec<egui::Pos2> = shape.iter().filter_map(|&p| world.to_screen(p)).collect();
+        if points.len() == shape.len() {
+            world.painter.add(egui::Shape::convex_polygon(points, fill, stroke));
+        }
+    }
+    for &p in &marks.points {
+        if let Some(at) = world.to_screen(p) {
+            world.painter.circle(at, marks.radius / world.scale, fill, stroke);
+        }
+    }
+    let path: Vec<egui::Pos2> = marks.path.iter().filter_map(|&p| world.to_screen(p)).collect();
+    if path.len() >= 2 {
+        let line = egui::Stroke::new(5.0, color);
+        for pair in path.windows(2) {
+            world.painter.line_segment([pair[0], pair[1]], line);
+        }
+        let (from, to) = (path[path.len() - 2], path[path.len() - 1]);
+        let back = (from - to).normalized() * 16.0;
+        let side = egui::vec2(-back.y, back.x) * 0.5;
+        world.painter.add(egui::Shape::convex_polygon(
+            vec![to, to + back + side, to + back - side],
+            color,
+            egui::Stroke::NONE,
+        ));
+    }
+}
+
+/// One target of the heat map: a shape or a point of some move's marks, and the simulations of the
+/// moves that mark it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeatCell {
+    /// The shape (a polygon) or, with one corner, the point.
+    pub outline: Vec<Vec2>,
+    /// The radius of a point's disc, in world units.
+    pub radius: f32,
+    /// The simulations of the root moves that cover it, summed.
+    pub visits: u64,
+}
+
+/// The heat map of a search's root moves `view` (move, simulations) in position `game`: every cell
+/// or point a move marks, with the simulations of the moves that mark it summed (a Trigon cell
+/// counts every placement covering it), most visited first.
+pub fn heat<G: AppGame>(game: &G, view: &[(G::Move, u32, f32)]) -> Vec<HeatCell> {
+    let mut cells: HashMap<(i32, i32), HeatCell> = HashMap::new();
+    let key = |points: &[Vec2]| {
+        let c = points.iter().copied().sum::<Vec2>() / points.len().max(1) as f32;
+        ((c.x * 4.0).round() as i32, (c.y * 4.0).round() as i32)
+    };
+    for &(mv, visits, _) in view.iter().filter(|v| v.1 > 0) {
+        let marks = game.move_marks(mv);
+        let targets = marks.shapes.iter().cloned().chain(marks.points.iter().map(|&p| vec![p]));
+        for outline in targets {
+            let cell = cells.entry(key(&outline)).or_insert(HeatCell { outline, radius: marks.radius, visits: 0 });
+            cell.visits += u64::from(visits);
+        }
+    }
+    let mut cells: Vec<HeatCell> = cells.into_values().collect();
+    cells.sort_by(|a, b| b.visits.cmp(&a.visits).then_with(|| a.outline[0].x.total_cmp(&b.outline[0].x)));
+    cells
+}
+
+/// Paints the heat map: each target in [`HEAT`], more opaque the more simulations went through it
+/// (the square root of its share of the most visited one's).
+pub fn paint_heat(world: &WorldPainter, cells: &[HeatCell]) {
+    let Some(top) = cells.first().map(|c| c.visits.max(1)) else { return };
+    for cell in cells {
+        let share = (cell.visits as f32 / top as f32).sqrt();
+        if share < 0.05 {
+            continue;
+        }
+        let fill = HEAT.gamma_multiply(0.15 + 0.6 * share);
+        let stroke = egui::Stroke::new(1.0 + 2.0 * share, HEAT.gamma_multiply(share));
+        if let [p] = cell.outline[..] {
+            if let Some(at) = world.to_screen(p) {
+                world.painter.circle(at, cell.radius / world.scale * (0.5 + 0.5 * share), fill, stroke);
+            }
+        } else {
+            let points: Vec<egui::Pos2> = cell.outline.iter().filter_map(|&p| world.to_screen(p)).collect();
+            if points.len() == cell.outline.len() {
+                world.painter.add(egui::Shape::convex_polygon(points, fill, stroke));
+            }
+        }
+    }
+}
+
+/// A regular polygon of `corners` corners around `centre`, of circumradius `radius`, the first
+/// corner at angle `start` (radians).
+pub fn regular(centre: Vec2, radius: f32, corners: usize, start: f32) -> Vec<Vec2> {
+    (0..corners)
+        .map(|k| centre + radius * Vec2::from_angle(start + k as f32 * std::f32::consts::TAU / corners as f32))
+        .collect()
+}

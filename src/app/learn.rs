@@ -1,0 +1,149 @@
+//! Learn mode: a guided lesson per game ([`crate::rules::lesson`], `assets/lessons/`), opened from
+//! the start screen. Each step sets up its position on the real board; the learner makes the move,
+//! which the validation system judges through [`Learning::answer`] before playing it: a move the
+//! step teaches is played and explained, an illegal one is refused with the rules' reason, another
+//! legal one is "legal, but not what this step asks". The side panel shows the step and its
+//! buttons ([`lesson_panel`]) in place of the move list.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::games::{AppGame, ForGame, for_id};
+use super::hud::side::PanelAction;
+use crate::rules::lesson::{LESSONS, Lesson, Verdict};
+use crate::rules::record::Record;
+
+/// The lesson in progress: present while one is played, removed when the board is left.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct Learning {
+    /// The lesson.
+    pub lesson: Lesson,
+    /// The step shown, `0..lesson.steps.len()`.
+    pub step: usize,
+    /// What was said of the last answer: `(right, text)`.
+    pub feedback: Option<(bool, String)>,
+}
+
+/// What a press in the lesson's panel asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonAction {
+    /// The step before.
+    Back,
+    /// The step set up again.
+    Retry,
+    /// The next step.
+    Next,
+    /// Back to the start screen.
+    Leave,
+}
+
+impl Learning {
+    /// The lesson of the game that plays `id` (a Trigon variant's is the two-player lesson), at its
+    /// first step; `None` if no lesson teaches that game.
+    pub fn for_game(id: &str) -> Option<Learning> {
+        struct Find;
+        impl ForGame for Find {
+            type Output = Option<Lesson>;
+            fn run<G: AppGame>(self) -> Option<Lesson> {
+                LESSONS.iter().find(|(id, _)| G::IDS.contains(id)).and_then(|(_, text)| Lesson::from_json(text).ok())
+            }
+        }
+        let lesson = for_id(id, Find).flatten()?;
+        Some(Learning { lesson, step: 0, feedback: None })
+    }
+
+    /// The record that sets up the step shown: the lesson's game and options, the step's moves, every
+    /// seat a person's.
+    pub fn record(&self) -> Record {
+        let json = serde_json::json!({
+            "game": self.lesson.game,
+            "options": self.lesson.options,
+            "moves": self.lesson.steps[self.step].setup,
+        });
+        Record::from_json(&json.to_string()).expect("a lesson's record is well formed")
+    }
+
+    /// True once the step shown was answered right.
+    pub fn solved(&self) -> bool {
+        self.feedback.as_ref().is_some_and(|f| f.0)
+    }
+
+    /// Judges a person's move `mv` in `position` (the step's): `Ok` when the step teaches it (it is
+    /// to be played; the explanation is the feedback), else `Err` with what to say (the rules'
+    /// reason for an illegal move). After a right answer every move waits for Next step.
+    ///
+    /// # Errors
+    /// The move is not the step's answer; the sentence for the status line.
+    pub fn answer<G: AppGame>(&mut self, position: &G, mv: G::Move) -> Result<(), String> {
+        if self.solved() {
+            return Err("this step is done: press Next step".to_string());
+        }
+        let text = position.move_text(mv);
+        let (right, said) = match self.lesson.steps[self.step].judge(position, &text) {
+            Verdict::Right(explain) => (true, explain),
+            Verdict::Legal => (false, format!("{text} is legal, but not what this step asks: try again")),
+            Verdict::Illegal(reason) => (false, format!("{text}: {reason}")),
+        };
+        self.feedback = Some((right, said.clone()));
+        if right { Ok(()) } else { Err(said) }
+    }
+
+    /// Goes to another step (`Back`, `Retry`, `Next`); returns the record that sets it up, or
+    /// `None` for `Leave` and a step past either end.
+    pub fn go(&mut self, action: LessonAction) -> Option<Record> {
+        let step = match action {
+            LessonAction::Back => self.step.checked_sub(1)?,
+            LessonAction::Retry => self.step,
+            LessonAction::Next => Some(self.step + 1).filter(|&s| s < self.lesson.steps.len())?,
+            LessonAction::Leave => return None,
+        };
+        self.step = step;
+        self.feedback = None;
+        Some(self.record())
+    }
+}
+
+const GREEN: egui::Color32 = egui::Color32::from_rgb(0x7f, 0xd0, 0x7a);
+const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
+
+/// The lesson's part of the side panel: its title, the step and what it asks, what was said of the
+/// answer, and Back / Try again / Next step / Leave.
+pub fn lesson_panel<M>(ui: &mut egui::Ui, learning: &Learning, actions: &mut Vec<PanelAction<M>>) {
+    let steps = learning.lesson.steps.len();
+    ui.label(egui::RichText::new(&learning.lesson.title).strong());
+    ui.label(egui::RichText::new(format!("Step {} of {steps}", learning.step + 1)).weak());
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        let mut press = |ui: &mut egui::Ui, text: &str, enabled: bool, action: LessonAction| {
+            if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
+                actions.push(PanelAction::Lesson(action));
+            }
+        };
+        press(ui, "◀ Back", learning.step > 0, LessonAction::Back);
+        press(ui, "Try again", true, LessonAction::Retry);
+        press(ui, "Next step ▶", learning.step + 1 < steps, LessonAction::Next);
+        press(ui, "Leave", true, LessonAction::Leave);
+    });
+    ui.add_space(4.0);
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        ui.add(egui::Label::new(egui::RichText::new(&learning.lesson.steps[learning.step].text).size(16.0)).wrap());
+        ui.add_space(8.0);
+        match &learning.feedback {
+            Some((true, text)) => {
+                ui.label(egui::RichText::new("✓ Right").strong().color(GREEN));
+                ui.add(egui::Label::new(text.as_str()).wrap());
+                if learning.step + 1 == steps {
+                    ui.add_space(6.0);
+                    ui.label(egui::RichText::new("That was the last step: Leave, then Start a game.").strong());
+                }
+            }
+            Some((false, text)) => {
+                ui.label(egui::RichText::new("Not this one").strong().color(RED));
+                ui.add(egui::Label::new(text.as_str()).wrap());
+            }
+            None => {
+                ui.label(egui::RichText::new("Make the move on the board.").weak());
+            }
+        }
+    });
+}

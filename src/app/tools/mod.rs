@@ -1,0 +1,98 @@
+//! The player's tools over the board (`docs/design.md` §Player tools): the hint's move, the heat map
+//! of a running search (*Show thinking*), and in review the move played next and, where the
+//! analysis found one, the better move. [`analysis`] runs *Analyze game*. The panel's side of them
+//! (buttons, review controls, the win-rate graph) is in `hud`.
+
+pub mod analysis;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::Screen;
+use super::ai_task::AiSearch;
+use super::board::marks::{HINT, heat, paint_heat, paint_marks};
+use super::board::{BoardCamera, WorldPainter};
+use super::games::AppGame;
+use super::model::Model;
+use crate::rules::record::AnalysedMove;
+
+/// *Show thinking*: while a search runs (the AI's or a hint's), the board shows a heat map of its
+/// root moves' simulations. Toggled by the panel's checkbox and the T key.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShowThinking(pub bool);
+
+impl Default for ShowThinking {
+    /// On: a person sees what the AI considers, as Ludii shows its move distribution.
+    fn default() -> Self {
+        ShowThinking(true)
+    }
+}
+
+/// The colour of the move played next in the line, in review.
+pub const NEXT: egui::Color32 = egui::Color32::from_rgb(0xe8, 0xe8, 0xf0);
+/// The colour of the analysis's better move where the move played was a mistake.
+pub const MISTAKE: egui::Color32 = egui::Color32::from_rgb(0xff, 0x6a, 0x5a);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ShowThinking>();
+}
+
+/// The tools of one game type (called by the registry for every game).
+pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
+    analysis::game_plugin::<G>(app);
+}
+
+/// The drawn part for one game type: the marks over its board.
+pub(super) fn view_plugin<G: AppGame>(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        overlay::<G>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)),
+    );
+}
+
+/// The analysis of move `ply + 1` of the line (played in the position after `ply` moves), when
+/// the analysed line agrees with the game's up to it.
+pub fn analysed_move<G: AppGame>(model: &Model<G>, ply: usize) -> Option<&AnalysedMove> {
+    let (analysis, analysed) = model.analysis.as_ref()?;
+    let line = model.line();
+    let agrees = analysed.len() > ply && line.len() > ply && analysed[..=ply] == line[..=ply];
+    analysis.moves.get(ply).filter(|_| agrees)
+}
+
+/// What the review shows of the position after `model.moves`: the move the line goes on with, and
+/// the analysis's best move there when it differs (`(next, better, mistake)`).
+pub fn review_marks<G: AppGame>(model: &Model<G>) -> (Option<G::Move>, Option<G::Move>, bool) {
+    let next = model.redo.last().copied();
+    let Some(a) = analysed_move(model, model.moves.len()) else { return (next, None, false) };
+    let better = model.game.parse_move(&a.best).ok().filter(|&b| Some(b) != next);
+    (next, better, a.mistake)
+}
+
+/// Paints the heat map, the hint and the review's moves over the board.
+fn overlay<G: AppGame>(
+    mut contexts: EguiContexts,
+    model: Res<Model<G>>,
+    search: Res<AiSearch<G>>,
+    show: Res<ShowThinking>,
+    camera: BoardCamera,
+) -> Result {
+    let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
+    if show.0
+        && let Some(view) = search.root_view()
+    {
+        paint_heat(&world, &heat(&model.game, &view));
+    }
+    if let Some(hint) = search.hint(model.revision) {
+        paint_marks(&world, &model.game.move_marks(hint.mv), HINT);
+    }
+    if model.review {
+        let (next, better, mistake) = review_marks(&model);
+        if let Some(next) = next {
+            paint_marks(&world, &model.game.move_marks(next), if mistake { MISTAKE } else { NEXT });
+        }
+        if let Some(better) = better {
+            paint_marks(&world, &model.game.move_marks(better), HINT);
+        }
+    }
+    Ok(())
+}
