@@ -84,9 +84,9 @@ impl<G: AppGame> Model<G> {
         }
     }
 
-    /// True when a person is to move.
+    /// True when a person is to move (and may: not in review, where the views light no legal move).
     pub fn human_to_move(&self) -> bool {
-        self.seat_to_move() == Some(Seat::Human)
+        !self.review && self.seat_to_move() == Some(Seat::Human)
     }
 
     /// Whether a person may move now; `Err` says why not: the game is over, or an AI seat is to
@@ -556,11 +556,7 @@ fn validate<G: AppGame>(
                 Some(ply) => {
                     model.review_to(ply);
                     *status = Status::info(if model.review {
-                        format!(
-                            "Move {} of {}: Play from here plays on from this position",
-                            model.moves.len(),
-                            model.line_len()
-                        )
+                        "Reviewing: the arrow keys step through the game, End goes back to it".to_string()
                     } else {
                         "Back to the game".to_string()
                     });

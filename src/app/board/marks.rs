@@ -34,8 +34,8 @@ impl MoveMarks {
     }
 }
 
-/// The hint's colour: a light green.
-pub const HINT: egui::Color32 = egui::Color32::from_rgb(0x6a, 0xe0, 0x8a);
+/// The hint's colour: a light blue (the views light legal moves green).
+pub const HINT: egui::Color32 = egui::Color32::from_rgb(0x5a, 0xb4, 0xff);
 /// The heat map's colour: orange.
 pub const HEAT: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8c, 0x2a);
 

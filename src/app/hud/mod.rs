@@ -97,7 +97,7 @@ fn warm_fonts(mut contexts: EguiContexts, mut warmed: Local<Option<f32>>) -> Res
         return Ok(());
     }
     *warmed = Some(ppp);
-    let text: String = (' '..='~').chain("⟲⟳…–·×✓".chars()).collect();
+    let text: String = (' '..='~').chain("⟲⟳…–·×✓⏮◀▶⏭".chars()).collect();
     ctx.fonts_mut(|fonts| {
         for size in [11.0, 12.0, 12.5, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 20.0, 24.0, 44.0] {
             for font in [egui::FontId::proportional(size), egui::FontId::monospace(size)] {

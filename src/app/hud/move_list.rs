@@ -47,7 +47,7 @@ pub fn turns<G: AppGame>(model: &Model<G>) -> Vec<Turn> {
         let mistake = analysed_move(model, ply).filter(|a| a.mistake).map(|a| {
             let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
             let best = replay.parse_move(&a.best).map_or(a.best.clone(), |b| replay.move_text(b));
-            format!("{full}: a mistake, win rate {:.0}% → {kept}; better {best}", a.win_rate * 100.0)
+            format!("{full}: a mistake, win rate {:.0}% to {kept}; better {best}", a.win_rate * 100.0)
         });
         replay.play_unchecked(mv);
         match turns.last_mut() {

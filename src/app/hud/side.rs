@@ -378,8 +378,8 @@ fn tool_buttons<G: AppGame>(
             }
         };
         step(ui, "review start", "⏮", now > 0, "The start (Home)", ReviewTo::Start);
-        step(ui, "review back", "◀", now > 0, "One move back (←)", ReviewTo::Back);
-        step(ui, "review forward", "▶", now < end, "One move on (→)", ReviewTo::Forward);
+        step(ui, "review back", "◀", now > 0, "One move back (Left arrow)", ReviewTo::Back);
+        step(ui, "review forward", "▶", now < end, "One move on (Right arrow)", ReviewTo::Forward);
         step(ui, "review end", "⏭", now < end || model.review, "Back to the game (End)", ReviewTo::End);
         let next = model.review_target(ReviewTo::NextMistake).is_some();
         step(
@@ -423,7 +423,7 @@ pub fn review_text<G: AppGame>(model: &Model<G>) -> String {
     let (_, better, mistake) = crate::app::tools::review_marks(model);
     if let Some(a) = crate::app::tools::analysed_move(model, model.moves.len()) {
         let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
-        text += &format!(", win rate {:.0}% → {kept}", a.win_rate * 100.0);
+        text += &format!(", win rate {:.0}% to {kept}", a.win_rate * 100.0);
         if let Some(better) = better {
             text += &format!("; better {}", game.move_text(better));
         }
