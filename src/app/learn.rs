@@ -70,13 +70,13 @@ impl Learning {
 
     /// Judges a person's move `mv` in `position` (the step's): `Ok` when the step teaches it (it is
     /// to be played; the explanation is the feedback), else `Err` with what to say (the rules'
-    /// reason for an illegal move). After a right answer every move waits for Next step.
+    /// reason for an illegal move). After a right answer every move waits for Next.
     ///
     /// # Errors
     /// The move is not the step's answer; the sentence for the status line.
     pub fn answer<G: AppGame>(&mut self, position: &G, mv: G::Move) -> Result<(), String> {
         if self.solved() {
-            return Err("this step is done: press Next step".to_string());
+            return Err("this step is done: press Next for the next one".to_string());
         }
         let text = position.move_text(mv);
         let (right, said) = match self.lesson.steps[self.step].judge(position, &text) {
@@ -107,13 +107,13 @@ const GREEN: egui::Color32 = egui::Color32::from_rgb(0x7f, 0xd0, 0x7a);
 const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
 
 /// The lesson's part of the side panel: its title, the step and what it asks, what was said of the
-/// answer, and Back / Try again / Next step / Leave.
+/// answer, and Back / Try again / Next / Leave.
 pub fn lesson_panel<M>(ui: &mut egui::Ui, learning: &Learning, actions: &mut Vec<PanelAction<M>>) {
     let steps = learning.lesson.steps.len();
     ui.label(egui::RichText::new(&learning.lesson.title).strong());
     ui.label(egui::RichText::new(format!("Step {} of {steps}", learning.step + 1)).weak());
     ui.add_space(4.0);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let mut press = |ui: &mut egui::Ui, text: &str, enabled: bool, action: LessonAction| {
             if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
                 actions.push(PanelAction::Lesson(action));
@@ -121,7 +121,7 @@ pub fn lesson_panel<M>(ui: &mut egui::Ui, learning: &Learning, actions: &mut Vec
         };
         press(ui, "◀ Back", learning.step > 0, LessonAction::Back);
         press(ui, "Try again", true, LessonAction::Retry);
-        press(ui, "Next step ▶", learning.step + 1 < steps, LessonAction::Next);
+        press(ui, "Next ▶", learning.step + 1 < steps, LessonAction::Next);
         press(ui, "Leave", true, LessonAction::Leave);
     });
     ui.add_space(4.0);
@@ -130,7 +130,7 @@ pub fn lesson_panel<M>(ui: &mut egui::Ui, learning: &Learning, actions: &mut Vec
         ui.add_space(8.0);
         match &learning.feedback {
             Some((true, text)) => {
-                ui.label(egui::RichText::new("✓ Right").strong().color(GREEN));
+                ui.label(egui::RichText::new("Right!").strong().color(GREEN));
                 ui.add(egui::Label::new(text.as_str()).wrap());
                 if learning.step + 1 == steps {
                     ui.add_space(6.0);
