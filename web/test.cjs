@@ -28,6 +28,11 @@ const levels = (process.env.LEVELS ?? (ci ? "1 2" : "1 2 3 4 5 6")).split(/\s+/)
 const lenient = process.env.LENIENT_HOOKS === "1";
 const W = 1280, H = 800;
 
+// A Trike-9 game of AI level 1 against itself (`triboard selfplay trike --size 9 --a ai:1 --b ai:1
+// --games 1 --seed 1 --record DIR`) with its analysis (`triboard analyze FILE --budget normal --write`):
+// two mistakes, moves 22 and 23.
+const ANALYSED = {"game":"trike","options":{"size":9},"moves":["b3","b2","i9","a9","c9","b8","g8","e6","e5","b5","b7","c8","d8","d4","b4","a3","a4","a5","c7","g7","f6","f8","f9","d9","e9","e7","e8","d7","d5","c4","c5","c6","b6","a6","a7","a8","b9"],"analysis":{"simulations":16000,"threshold":0.15,"moves":[{"win_rate":0.541,"best":"b7","kept":0.534,"mistake":false},{"win_rate":0.515,"best":"swap","kept":0.515,"mistake":false},{"win_rate":0.49,"best":"h8","kept":0.461,"mistake":false},{"win_rate":0.56,"best":"b9","kept":0.529,"mistake":false},{"win_rate":0.506,"best":"g9","kept":0.457,"mistake":false},{"win_rate":0.547,"best":"b8","kept":0.547,"mistake":false},{"win_rate":0.467,"best":"f8","kept":0.433,"mistake":false},{"win_rate":0.584,"best":"c4","kept":0.534,"mistake":false},{"win_rate":0.472,"best":"c4","kept":0.412,"mistake":false},{"win_rate":0.597,"best":"d4","kept":0.543,"mistake":false},{"win_rate":0.484,"best":"d5","kept":0.415,"mistake":false},{"win_rate":0.614,"best":"f7","kept":0.533,"mistake":false},{"win_rate":0.461,"best":"c4","kept":0.412,"mistake":false},{"win_rate":0.514,"best":"a5","kept":0.484,"mistake":false},{"win_rate":0.445,"best":"d5","kept":0.445,"mistake":false},{"win_rate":0.652,"best":"a3","kept":0.652,"mistake":false},{"win_rate":0.344,"best":"a4","kept":0.344,"mistake":false},{"win_rate":1.0,"best":"a5","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"c7","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"f7","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"h8","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"f7","kept":0.0,"mistake":true},{"win_rate":1.0,"best":"f7","kept":0.0,"mistake":true},{"win_rate":1.0,"best":"d9","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"e9","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"e8","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"e8","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"d7","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"d5","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"d6","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"c5","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"c6","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"b6","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"a6","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"a7","kept":0.0,"mistake":false},{"win_rate":1.0,"best":"a8","kept":1.0,"mistake":false},{"win_rate":0.0,"best":"b9","kept":0.0,"mistake":false}]}};
+
 // Level-1 self-play games (`triboard selfplay GAME --a ai:1 --b ai:1 --games 1 --seed 7 --record DIR`)
 // without their last 16 moves (TriCore: 40), for the AI to finish in the browser.
 const OPENINGS = {
@@ -312,6 +317,9 @@ function section(name) {
       note(`Hint is not checked: ${hintRect === null ? 'triboard_ui_rect("hint") is ""' : "no triboard_ui_rect hook"}`);
     } else {
       await press(page, centre(hintRect));
+      // While the hint's search runs, Show thinking lights the moves it looks at.
+      await page.waitForTimeout(1500);
+      if ((await state()).thinking) await page.screenshot({ path: `${out}/thinking.png` });
       const hinted = await until("the hint is found", (s) => typeof s.hint === "string" && s.hint.length > 0, 120);
       const hintMove = hinted.hint.split(",")[0];
       check((await legalMoves(page)).includes(hintMove) && hinted.moves.length === 2, `Hint: "${hinted.hint}" (a legal move, nothing played)`);
@@ -373,6 +381,26 @@ function section(name) {
       await page.screenshot({ path: `${out}/analysis.png` });
     }
 
+    // 5c. An analysed record (Upload keeps its analysis): the graph, the mistakes, Next mistake.
+    if (uploadRect) {
+      const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 10000 }), press(page, centre(uploadRect))]);
+      await chooser.setFiles({ name: "analysed.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(ANALYSED)) });
+      const loaded = await until("the analysed game loads", (s) => s.moves.length === ANALYSED.moves.length, 20);
+      check(loaded.analysed === ANALYSED.moves.length && loaded.mistakes === 2, `an analysed record loads with its analysis: ${loaded.analysed} moves, ${loaded.mistakes} mistakes`);
+      await page.keyboard.press("Home");
+      await until("review at the start", (s) => s.review && s.shown === 0, 10);
+      await press(page, centre(await uiRect(page, "next mistake")));
+      const mistake = await until("Next mistake", (s) => s.shown === 21, 10);
+      check(mistake.review, `Next mistake shows the position before move 22 (${mistake.shown} moves shown)`);
+      await page.mouse.move(400, 450);
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: `${out}/mistake.png` });
+      await page.keyboard.press("End");
+      await until("back at the game", (s) => !s.review, 10);
+      // The share link below holds the game shown now.
+      shownMoves = ANALYSED.moves;
+    }
+
     // 6. The share link: the address bar's fragment (it follows the game a frame later) opens the
     // same game in a new page.
     const linkMoves = (address) => {
@@ -393,6 +421,24 @@ function section(name) {
     check((await page.title()) === title, `and gives the same title "${title}"`);
     await page.close();
     page = null;
+
+    // 6b. Learn: each game's lesson from its link (#learn=ID), its first step set up.
+    section("Learn: every game's lesson");
+    for (const id of ["trike", "tri-it-out", "trigon-2", "trisq", "tricore"]) {
+      page = (await open(browser, url + "#learn=" + id)).p;
+      const s = await until(`the ${id} lesson opens`, (s) => s.screen === "playing" && /^Step 1 of \d+/.test(s.status), 60);
+      check(s.game === id, `the ${id} lesson: "${s.status}"`);
+      if (id === "trike") {
+        await clickMove(page, (await legalMoves(page))[0], true);
+        const answered = await until("the first step is answered", (s) => s.moves.length === 1, 20);
+        check(!answered.status_error, `the learner's move is played: "${answered.status}"`);
+      }
+      await page.mouse.move(W - 5, H - 5);
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: `${out}/learn-${id}.png` });
+      await page.close();
+      page = null;
+    }
 
     // 7. A bad link is refused on the start screen with its reason.
     page = (await open(browser, url + "#game=%7B%22game%22:%22chess%22,%22moves%22:[]%7D")).p;

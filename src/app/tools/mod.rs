@@ -10,7 +10,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
 use super::ai_task::AiSearch;
-use super::board::marks::{HINT, heat, paint_heat, paint_marks};
+use super::board::marks::{HINT, HeatCell, heat, paint_heat, paint_marks};
 use super::board::{BoardCamera, WorldPainter};
 use super::games::AppGame;
 use super::model::Model;
@@ -75,12 +75,18 @@ fn overlay<G: AppGame>(
     search: Res<AiSearch<G>>,
     show: Res<ShowThinking>,
     camera: BoardCamera,
+    mut cached: Local<(u64, u64, Vec<HeatCell>)>,
 ) -> Result {
     let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
     if show.0
         && let Some(view) = search.root_view()
     {
-        paint_heat(&world, &heat(&model.game, &view));
+        // The view changes four times a second: its cells are worked out once per change.
+        let visits: u64 = view.iter().map(|v| u64::from(v.1)).sum();
+        if (cached.0, cached.1) != (model.revision, visits) {
+            *cached = (model.revision, visits, heat(&model.game, &view));
+        }
+        paint_heat(&world, &cached.2);
     }
     if let Some(hint) = search.hint(model.revision) {
         paint_marks(&world, &model.game.move_marks(hint.mv), HINT);

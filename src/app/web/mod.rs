@@ -21,6 +21,7 @@ use super::frame_log::FrameTimes;
 use super::games::AppGame;
 use super::hud::UiRects;
 use super::in_play::InPlay;
+use super::learn::Learning;
 use super::model::{Command, Model, Status, Step, TextIntent};
 use super::share::{self, OpenRecord};
 
@@ -208,7 +209,8 @@ fn page_title(windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>) {
 }
 
 /// Keeps the address bar's fragment the share link of the game in play (no history entries; none
-/// on the start screen), and opens the game of a link pasted or opened in it.
+/// on the start screen), and opens the game of a link pasted or opened in it (or, for `#learn=ID`,
+/// the lesson of that game).
 fn follow_link(
     mut commands: Commands,
     in_play: Res<InPlay>,
@@ -223,6 +225,18 @@ fn follow_link(
     let hash = location.hash().unwrap_or_default();
     // First frame, or the person changed the fragment: open what it holds.
     if shown.as_deref() != Some(hash.as_str()) {
+        // A lesson's link: `#learn=trike` opens Learn on that game.
+        if let Some(id) = hash.strip_prefix("#learn=") {
+            match Learning::for_game(id) {
+                Some(learning) => {
+                    commands.insert_resource(OpenRecord(learning.record()));
+                    commands.insert_resource(learning);
+                }
+                None => *status = Status::error(format!("cannot open the link: no lesson for '{id}'")),
+            }
+            *shown = Some(hash);
+            return;
+        }
         match share::parse_fragment(&hash) {
             Ok(Some(record)) => {
                 commands.insert_resource(OpenRecord(record));
