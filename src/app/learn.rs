@@ -130,8 +130,10 @@ pub fn lesson_panel<M>(ui: &mut egui::Ui, learning: &Learning, actions: &mut Vec
         ui.add_space(8.0);
         match &learning.feedback {
             Some((true, text)) => {
+                // The lessons' explanations mostly begin "Right: …"; that word is the heading.
+                let text = text.strip_prefix("Right: ").or_else(|| text.strip_prefix("Right. ")).unwrap_or(text);
                 ui.label(egui::RichText::new("Right!").strong().color(GREEN));
-                ui.add(egui::Label::new(text.as_str()).wrap());
+                ui.add(egui::Label::new(text).wrap());
                 if learning.step + 1 == steps {
                     ui.add_space(6.0);
                     ui.label(egui::RichText::new("That was the last step: Leave, then Start a game.").strong());

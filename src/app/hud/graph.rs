@@ -11,8 +11,11 @@ use crate::app::model::{Command, Model, ReviewTo};
 use crate::app::tools::MISTAKE;
 use crate::rules::Player;
 
-/// The graph's height in egui points.
+/// The graph's height in egui points at most; on a short window it shrinks (to 36) so that the
+/// move list below keeps [`LIST_ROOM`].
 pub const GRAPH_HEIGHT: f32 = 86.0;
+/// The height the graph leaves the move list, in egui points, while it can.
+pub const LIST_ROOM: f32 = 140.0;
 
 /// One point of the graph: the position after `ply` moves, where move `ply + 1` was played.
 #[derive(Clone, Debug, PartialEq)]
