@@ -366,7 +366,7 @@ fn every_lesson_opens_in_the_app_at_every_step() {
             assert!(!status.error, "{id} step {}: {status:?}", k + 1);
             let in_play = app.world().resource::<triboard::app::InPlay>().0.clone().expect("a game in play");
             assert!(in_play.ids.contains(&learning.lesson.game.as_str()), "{id} step {}", k + 1);
-            assert_eq!(in_play.title.is_empty(), false, "{id} step {}", k + 1);
+            assert!(!in_play.title.is_empty(), "{id} step {}", k + 1);
             if let Some(next) = learning.go(LessonAction::Next) {
                 order(&mut app, Command::Load(next));
             }

@@ -117,7 +117,7 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usiz
                                     ui.label(egui::RichText::new("?").strong().color(MISTAKE))
                                         .on_hover_text(turn.mistakes.join("\n"));
                                 }
-                                let mut hover = format!("Show the position after this turn");
+                                let mut hover = "Show the position after this turn".to_string();
                                 if turn.full != turn.plies {
                                     hover = format!("{}\n{hover}", turn.full.join(" "));
                                 }

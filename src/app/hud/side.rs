@@ -52,8 +52,10 @@ pub struct PanelIn<'a, G: AppGame> {
     pub lesson: Option<&'a Learning>,
 }
 
-/// What was pressed in the side panel, for its system to carry out.
+/// What was pressed in the side panel, for its system to carry out (a few a frame at most, so the
+/// large `Order` — a record to load — is not boxed).
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum PanelAction<M> {
     /// Play a move (Trike's Swap).
     Move(MoveIntent<M>),
