@@ -551,6 +551,13 @@ fn validate<G: AppGame>(
         ));
     }
     for order in orders.read() {
+        // A record other than the lesson's step ends the lesson: it loads as any record does.
+        if let Command::Load(record) | Command::Open(record) = order
+            && learning.as_deref().is_some_and(|l| *record != l.record())
+        {
+            learning = None;
+            commands.remove_resource::<Learning>();
+        }
         match order {
             Command::Review(to) => match model.review_target(*to) {
                 Some(ply) => {
@@ -601,6 +608,9 @@ fn validate<G: AppGame>(
                 next.set(Screen::Menu);
             }
             Command::Rematch => {
+                // A rematch is a game, no longer the lesson.
+                learning = None;
+                commands.remove_resource::<Learning>();
                 let mut seats = model.seats.clone();
                 seats.rotate_left(1);
                 if let Ok(fresh) = Model::<G>::with(model.game.options(), &seats) {

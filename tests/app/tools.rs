@@ -373,3 +373,30 @@ fn every_lesson_opens_in_the_app_at_every_step() {
         }
     }
 }
+
+#[test]
+fn loading_another_game_or_a_rematch_ends_the_lesson() {
+    let mut app = humans(5);
+    let learning = Learning::for_game("trike").unwrap();
+    app.insert_resource(OpenRecord(learning.record()));
+    app.insert_resource(learning);
+    app.update();
+    app.update();
+    app.update();
+    assert!(app.world().get_resource::<Learning>().is_some());
+    order(&mut app, Command::Load(record("trike", serde_json::json!({"size": 5}), &["c3".to_string()])));
+    assert!(app.world().get_resource::<Learning>().is_none(), "a saved game is not the lesson");
+    assert_eq!(app.world().resource::<Model>().moves.len(), 1);
+    // Its moves are the game's again: any legal move is played.
+    let game = &app.world().resource::<Model>().game;
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let text = game.move_text(*moves.iter().find(|m| m.cell().is_some()).unwrap());
+    click(&mut app, &text);
+    assert_eq!(app.world().resource::<Model>().moves.len(), 2, "{:?}", app.world().resource::<Status>());
+
+    let learning = Learning::for_game("trike").unwrap();
+    app.insert_resource(learning);
+    order(&mut app, Command::Rematch);
+    assert!(app.world().get_resource::<Learning>().is_none(), "a rematch is a game");
+}
