@@ -62,8 +62,8 @@ impl Summary {
             over: model.game.outcome().is_some(),
             shown: model.moves.len(),
             review: model.review,
-            analysed: super::hud::graph::points(model).len(),
-            mistakes: super::hud::graph::points(model).iter().filter(|p| p.mistake).count(),
+            analysed: model.analysed().len(),
+            mistakes: model.analysed().iter().filter(|a| a.mistake).count(),
         }
     }
 }

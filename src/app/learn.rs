@@ -10,6 +10,7 @@ use bevy_egui::egui;
 
 use super::games::{AppGame, ForGame, for_id};
 use super::hud::side::PanelAction;
+use super::share::OpenRecord;
 use crate::rules::lesson::{LESSONS, Lesson, Verdict};
 use crate::rules::record::Record;
 
@@ -50,6 +51,26 @@ impl Learning {
         }
         let lesson = for_id(id, Find).flatten()?;
         Some(Learning { lesson, step: 0, feedback: None })
+    }
+
+    /// True when a lesson teaches the game that plays `id` (without reading the lesson; the start
+    /// screen asks every frame).
+    pub fn teaches(id: &str) -> bool {
+        struct Has;
+        impl ForGame for Has {
+            type Output = bool;
+            fn run<G: AppGame>(self) -> bool {
+                LESSONS.iter().any(|(id, _)| G::IDS.contains(id))
+            }
+        }
+        for_id(id, Has).unwrap_or(false)
+    }
+
+    /// Opens the lesson at its step: the step's position as the game in play (from any screen,
+    /// as a share link opens), and the lesson beside it.
+    pub fn open(self, commands: &mut Commands) {
+        commands.insert_resource(OpenRecord(self.record()));
+        commands.insert_resource(self);
     }
 
     /// The record that sets up the step shown: the lesson's game and options, the step's moves, every

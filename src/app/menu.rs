@@ -257,7 +257,7 @@ fn start_screen(
                     },
                 );
                 let name = choices.entries[choices.game].name;
-                let teaches = Learning::for_game(&choices.entries[choices.game].game.game).is_some();
+                let teaches = Learning::teaches(&choices.entries[choices.game].game.game);
                 let learn_button = ui
                     .add_enabled(teaches, egui::Button::new(format!("Learn {name}")).min_size(egui::vec2(160.0, 32.0)))
                     .on_hover_text("A guided lesson: a few positions, each teaching one rule; you make the move");
@@ -320,8 +320,7 @@ fn start_screen(
             }
             Some(Pending::Learn(learning)) => {
                 suspended.game = None;
-                commands.insert_resource(OpenRecord(learning.record()));
-                commands.insert_resource(learning);
+                learning.open(&mut commands);
             }
             None => {}
         }

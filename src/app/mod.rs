@@ -141,8 +141,7 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
                 for _ in 1..step.parse::<usize>().unwrap_or(1) {
                     learning.go(learn::LessonAction::Next);
                 }
-                commands.insert_resource(share::OpenRecord(learning.record()));
-                commands.insert_resource(learning);
+                learning.open(&mut commands);
             }
             None => *status = Status::error(format!("TRIBOARD_LEARN: no lesson for '{id}'")),
         }

@@ -11,7 +11,7 @@ use super::setup::{GameOptions, Setup, Suspended, start_game};
 use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::Player;
-use crate::rules::record::{Analysis, Record};
+use crate::rules::record::{AnalysedMove, Analysis, Record};
 
 /// The game being played: start position, current position, moves and the redo stack. One resource
 /// per game type, present while that game is in play.
@@ -173,6 +173,14 @@ impl<G: AppGame> Model<G> {
         self.review_to(branch + 1);
     }
 
+    /// The analysis of the moves the whole line still shares with the line analysed, in order:
+    /// entry `k` is move `k + 1`'s (empty without an analysis).
+    pub fn analysed(&self) -> &[AnalysedMove] {
+        let Some((analysis, analysed)) = &self.analysis else { return &[] };
+        let shared = self.moves.iter().chain(self.redo.iter().rev()).zip(analysed).take_while(|(a, b)| a == b).count();
+        &analysis.moves[..shared.min(analysis.moves.len())]
+    }
+
     /// The last move played, if any.
     pub fn last_move(&self) -> Option<G::Move> {
         self.moves.last().copied()
@@ -181,16 +189,7 @@ impl<G: AppGame> Model<G> {
     /// "Black 4 – White 3 (Black wins)" once the game is over; with more seats every score, and a
     /// shared first place named as such.
     pub fn result_text(&self) -> Option<String> {
-        let outcome = self.game.outcome()?;
-        let name = |seat: usize| self.game.player_name(Player(seat as u8));
-        let scores: Vec<String> =
-            (0..outcome.num_players).map(|p| format!("{} {}", name(p), outcome.scores[p])).collect();
-        let winners: Vec<&str> = outcome.winners().iter().map(|w| name(w.index())).collect();
-        let verdict = match winners[..] {
-            [one] => format!("{one} wins"),
-            _ => format!("{} share first place", winners.join(" and ")),
-        };
-        Some(format!("{} ({verdict})", scores.join(" – ")))
+        result_of(&self.game)
     }
 
     /// The game record: options, moves, players and the result. In review the whole line (the
@@ -205,7 +204,7 @@ impl<G: AppGame> Model<G> {
             for &mv in self.redo.iter().rev() {
                 end.play_unchecked(mv);
             }
-            record.result = Model { game: end, review: false, ..self.clone() }.result_text();
+            record.result = result_of(&end);
         } else {
             record = Record::new(&self.game, &self.moves);
             record.result = self.result_text();
@@ -215,12 +214,12 @@ impl<G: AppGame> Model<G> {
             record.hints = self.hints.clone();
         }
         record.variations = self.variations.iter().map(|line| Record::new(&self.start, line).moves).collect();
-        if let Some((analysis, analysed)) = &self.analysis {
-            let shared = self.moves.iter().zip(analysed).take_while(|(a, b)| a == b).count();
-            let shared = shared.min(analysis.moves.len());
-            if shared > 0 {
-                record.analysis = Some(Analysis { moves: analysis.moves[..shared].to_vec(), ..analysis.clone() });
-            }
+        let analysed = self.analysed();
+        let kept = &analysed[..analysed.len().min(record.moves.len())];
+        if let Some((analysis, _)) = &self.analysis
+            && !kept.is_empty()
+        {
+            record.analysis = Some(Analysis { moves: kept.to_vec(), ..analysis.clone() });
         }
         record
     }
@@ -316,6 +315,19 @@ impl<G: AppGame> Model<G> {
     }
 }
 
+/// [`Model::result_text`] of position `game`.
+fn result_of<G: AppGame>(game: &G) -> Option<String> {
+    let outcome = game.outcome()?;
+    let name = |seat: usize| game.player_name(Player(seat as u8));
+    let scores: Vec<String> = (0..outcome.num_players).map(|p| format!("{} {}", name(p), outcome.scores[p])).collect();
+    let winners: Vec<&str> = outcome.winners().iter().map(|w| name(w.index())).collect();
+    let verdict = match winners[..] {
+        [one] => format!("{one} wins"),
+        _ => format!("{} share first place", winners.join(" and ")),
+    };
+    Some(format!("{} ({verdict})", scores.join(" – ")))
+}
+
 /// A request to play a move: from a click on the board, the Swap button, or a finished search.
 /// One message type per game's move type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -388,10 +400,8 @@ impl<G: AppGame> Model<G> {
             ReviewTo::Start => 0,
             ReviewTo::End => self.line_len(),
             ReviewTo::NextMistake => {
-                let (analysis, analysed) = self.analysis.as_ref()?;
-                let line = self.line();
-                let shared = line.iter().zip(analysed).take_while(|(a, b)| a == b).count();
-                (now + 1..shared.min(analysis.moves.len())).find(|&k| analysis.moves[k].mistake)?
+                let analysed = self.analysed();
+                (now + 1..analysed.len()).find(|&k| analysed[k].mistake)?
             }
         })
     }

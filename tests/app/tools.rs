@@ -250,6 +250,12 @@ fn analysis_of_a_seeded_game_gives_the_same_graph_twice_and_survives_a_save() {
     let analysis = saved.analysis.clone().expect("the record keeps the analysis");
     assert_eq!(analysis.moves.len(), moves.len());
     assert_eq!(analysis.simulations, 2_000);
+    // A save in review keeps the whole line, and with it the whole analysis.
+    order(&mut app, Command::Review(ReviewTo::Start));
+    let in_review = app.world().resource::<Model>().record();
+    assert_eq!(in_review.moves, moves);
+    assert_eq!(in_review.analysis.map(|a| a.moves.len()), Some(moves.len()));
+    order(&mut app, Command::Review(ReviewTo::End));
     // A reloaded game shows it again; a record without one still loads.
     let text = saved.to_json();
     order(&mut app, Command::Load(Record::from_json(&text).unwrap()));

@@ -6,7 +6,7 @@
 use bevy_egui::egui;
 
 use super::side::PanelAction;
-use crate::app::games::AppGame;
+use crate::app::games::{AppGame, Swatch};
 use crate::app::model::{Command, Model, ReviewTo};
 use crate::app::tools::MISTAKE;
 use crate::rules::Player;
@@ -28,18 +28,19 @@ pub struct Point {
     pub win_rate: f32,
     /// The move played there was a mistake.
     pub mistake: bool,
+    /// The mover's colour ([`AppGame::mover_swatch`]).
+    pub swatch: Swatch,
 }
 
 /// The graph's points: one per analysed move the game's line still shares with the analysis.
 pub fn points<G: AppGame>(model: &Model<G>) -> Vec<Point> {
-    let Some((analysis, analysed)) = &model.analysis else { return Vec::new() };
-    let line = model.line();
-    let shared = line.iter().zip(analysed).take_while(|(a, b)| a == b).count().min(analysis.moves.len());
+    let analysed = model.analysed();
     let mut replay = model.start.clone();
-    let mut out = Vec::with_capacity(shared);
-    for (ply, (&mv, a)) in line.iter().zip(&analysis.moves).take(shared).enumerate() {
+    let mut out = Vec::with_capacity(analysed.len());
+    for (ply, (mv, a)) in model.line().into_iter().zip(analysed).enumerate() {
         let Some(mover) = replay.to_move() else { break };
-        out.push(Point { ply, mover, win_rate: a.win_rate, mistake: a.mistake });
+        let swatch = G::mover_swatch(&replay);
+        out.push(Point { ply, mover, win_rate: a.win_rate, mistake: a.mistake, swatch });
         replay.play_unchecked(mv);
     }
     out
@@ -106,13 +107,6 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point]) -> O
     }
     // One line per seat (two seats: the first seat's win rate throughout).
     let seats = if two { 1 } else { model.game.num_players() };
-    let mut replay = model.start.clone();
-    let mut swatches = Vec::with_capacity(points.len());
-    let line = model.line();
-    for p in points {
-        swatches.push(G::mover_swatch(&replay));
-        replay.play_unchecked(line[p.ply]);
-    }
     for seat in 0..seats {
         let own: Vec<egui::Pos2> = points
             .iter()
@@ -122,15 +116,12 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point]) -> O
         let colour = if two {
             visuals.text_color()
         } else {
-            points
-                .iter()
-                .zip(&swatches)
-                .find(|(p, _)| p.mover == Player(seat as u8))
-                .map_or(visuals.text_color(), |(_, s)| s.0)
+            points.iter().find(|p| p.mover == Player(seat as u8)).map_or(visuals.text_color(), |p| p.swatch.0)
         };
         painter.add(egui::Shape::line(own, egui::Stroke::new(1.5, colour)));
     }
-    for (p, swatch) in points.iter().zip(&swatches) {
+    for p in points {
+        let swatch = p.swatch;
         let at = egui::pos2(x(p.ply), y(value(p)));
         painter.circle(at, 3.0, swatch.0, egui::Stroke::new(1.0, swatch.1));
         if p.mistake {

@@ -159,7 +159,6 @@ fn panels<G: AppGame>(
     mut load: ResMut<LoadDialog>,
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
     mut learning: Option<ResMut<Learning>>,
-    mut commands: Commands,
     mut intents: MessageWriter<MoveIntent<G::Move>>,
     mut orders: MessageWriter<Command>,
 ) -> Result {
@@ -216,8 +215,8 @@ fn panels<G: AppGame>(
                     Some(record) => {
                         orders.write(Command::Load(record));
                     }
+                    // Leaving the board ends the lesson (`app::plugin` removes it on exit).
                     None if action == LessonAction::Leave => {
-                        commands.remove_resource::<Learning>();
                         orders.write(Command::NewGame);
                     }
                     None => {}

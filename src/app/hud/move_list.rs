@@ -10,7 +10,7 @@ use bevy_egui::egui;
 use super::stone;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::tools::{MISTAKE, analysed_move};
+use crate::app::tools::MISTAKE;
 
 /// One turn of the list: its mover's colour and its plies' texts.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,11 +40,12 @@ pub fn turns<G: AppGame>(model: &Model<G>) -> Vec<Turn> {
     let mut replay = model.start.clone();
     let mut turns: Vec<Turn> = Vec::new();
     let mut open = false;
+    let analysed = model.analysed();
     for (ply, mv) in model.line().into_iter().enumerate() {
         let swatch = G::mover_swatch(&replay);
         let text = G::move_label(&replay, mv);
         let full = replay.move_text(mv);
-        let mistake = analysed_move(model, ply).filter(|a| a.mistake).map(|a| {
+        let mistake = analysed.get(ply).filter(|a| a.mistake).map(|a| {
             let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
             let best = replay.parse_move(&a.best).map_or(a.best.clone(), |b| replay.move_text(b));
             format!("{full}: a mistake, win rate {:.0}% to {kept}; better {best}", a.win_rate * 100.0)

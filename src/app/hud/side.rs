@@ -423,7 +423,7 @@ pub fn review_text<G: AppGame>(model: &Model<G>) -> String {
     let mover = game.to_move().map_or("", |p| game.player_name(p));
     let mut text = format!("Next: {mover} {}", game.move_text(next));
     let (_, better, mistake) = crate::app::tools::review_marks(model);
-    if let Some(a) = crate::app::tools::analysed_move(model, model.moves.len()) {
+    if let Some(a) = model.analysed().get(model.moves.len()) {
         let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
         text += &format!(", win rate {:.0}% to {kept}", a.win_rate * 100.0);
         if let Some(better) = better {

@@ -14,7 +14,6 @@ use super::board::marks::{HINT, HeatCell, heat, paint_heat, paint_marks};
 use super::board::{BoardCamera, WorldPainter};
 use super::games::AppGame;
 use super::model::Model;
-use crate::rules::record::AnalysedMove;
 
 /// *Show thinking*: while a search runs (the AI's or a hint's), the board shows a heat map of its
 /// root moves' simulations. Toggled by the panel's checkbox and the T key.
@@ -50,20 +49,11 @@ pub(super) fn view_plugin<G: AppGame>(app: &mut App) {
     );
 }
 
-/// The analysis of move `ply + 1` of the line (played in the position after `ply` moves), when
-/// the analysed line agrees with the game's up to it.
-pub fn analysed_move<G: AppGame>(model: &Model<G>, ply: usize) -> Option<&AnalysedMove> {
-    let (analysis, analysed) = model.analysis.as_ref()?;
-    let line = model.line();
-    let agrees = analysed.len() > ply && line.len() > ply && analysed[..=ply] == line[..=ply];
-    analysis.moves.get(ply).filter(|_| agrees)
-}
-
 /// What the review shows of the position after `model.moves`: the move the line goes on with, and
 /// the analysis's best move there when it differs (`(next, better, mistake)`).
 pub fn review_marks<G: AppGame>(model: &Model<G>) -> (Option<G::Move>, Option<G::Move>, bool) {
     let next = model.redo.last().copied();
-    let Some(a) = analysed_move(model, model.moves.len()) else { return (next, None, false) };
+    let Some(a) = model.analysed().get(model.moves.len()) else { return (next, None, false) };
     let better = model.game.parse_move(&a.best).ok().filter(|&b| Some(b) != next);
     (next, better, a.mistake)
 }

@@ -228,10 +228,7 @@ fn follow_link(
         // A lesson's link: `#learn=trike` opens Learn on that game.
         if let Some(id) = hash.strip_prefix("#learn=") {
             match Learning::for_game(id) {
-                Some(learning) => {
-                    commands.insert_resource(OpenRecord(learning.record()));
-                    commands.insert_resource(learning);
-                }
+                Some(learning) => learning.open(&mut commands),
                 None => *status = Status::error(format!("cannot open the link: no lesson for '{id}'")),
             }
             *shown = Some(hash);
