@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use triboard::ai::{Budget, Mcts, SearchConfig};
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
+use rand::RngCore as _;
 use triboard::rules::{Game, Knowledge, random_index, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
@@ -257,4 +258,124 @@ fn weights_files_load_and_bad_ones_are_refused() {
     let mut extra: serde_json::Value = serde_json::from_str(&text).unwrap();
     extra["weights"]["corner 9"] = serde_json::json!(1.0);
     refused(&extra.to_string(), "\"corner 9\" is not a feature");
+}
+
+/// The opening schedule (`src/rules/trigon/schedule.rs`) never makes a colour pass while it can
+/// place, keeps the tree's moves legal, plays the V or the I6 on one starting point first and
+/// hexiamonds but the O in rounds 1–3, and cuts the first four moves' branching from thousands to
+/// a handful.
+#[test]
+fn the_opening_schedule_keeps_a_legal_move_and_narrows_the_opening() {
+    use triboard::rules::trigon::pieces::piece_name;
+    let (mut legal, mut search, mut buf) = (Vec::new(), Vec::new(), Vec::new());
+    for variant in [Variant::Four, Variant::Two, Variant::Three] {
+        for seed in 0..12 {
+            let mut rng = rng_from_seed(500 + seed);
+            let mut g = game(variant);
+            while g.colour_to_move().is_some() {
+                g.legal_moves(&mut legal);
+                g.search_moves(&mut search);
+                assert!(!search.is_empty() && search.iter().all(|m| legal.contains(m)));
+                if legal[0] != TrigonMove::PASS {
+                    assert!(!search.contains(&TrigonMove::PASS), "{variant:?}: the schedule made a colour pass");
+                }
+                let round = g.ply() / variant.colours();
+                let names: Vec<&str> = search
+                    .iter()
+                    .filter(|&&m| m != TrigonMove::PASS)
+                    .map(|m| piece_name(g.tables().placements[m.0 as usize].piece as usize))
+                    .collect();
+                if round == 0 {
+                    assert!(names.iter().all(|n| *n == "V" || *n == "I6"), "round 0: {names:?}");
+                    let starts: std::collections::BTreeSet<usize> = search
+                        .iter()
+                        .flat_map(|m| g.tables().placements[m.0 as usize].cells.clone())
+                        .filter(|&x| g.tables().starts.contains(x as usize))
+                        .map(|x| x as usize)
+                        .collect();
+                    assert_eq!(starts.len(), 1, "one starting point for a first piece");
+                    assert!(search.len() <= 40, "{} moves considered at ply {}", search.len(), g.ply());
+                } else if round <= 3 && legal.iter().any(|&m| size(&g, m) == 6 && piece_name(g.tables().placements[m.0 as usize].piece as usize) != "O") {
+                    assert!(names.iter().all(|n| size_of_name(n) == 6 && *n != "O"), "round {round}: {names:?}");
+                }
+                let mv = if rng_from_seed(seed + g.ply() as u64).next_u32() % 2 == 0 {
+                    search[random_index(&mut rng, search.len())]
+                } else {
+                    g.playout_move(&mut rng, &mut buf).unwrap()
+                };
+                g.play(mv).unwrap();
+            }
+        }
+    }
+}
+
+fn size_of_name(name: &str) -> usize {
+    use triboard::rules::trigon::pieces::piece_by_name;
+    let g = game(Variant::Two);
+    let p = piece_by_name(name).unwrap();
+    g.tables().pieces[p].len()
+}
+
+/// The playouts' piece sizes by round from a fixed seed (`playout::size_histogram`): only
+/// hexiamonds in rounds 0–3, nothing under 5 in round 4, and the 1- and 2-triangle pieces
+/// (almost) never before round 9 — the schedule and the strict biggest-first choice.
+#[test]
+fn playouts_play_big_pieces_first_by_round() {
+    use triboard::rules::trigon::playout::size_histogram;
+    let rows = size_histogram(&game(Variant::Two), 7, 60);
+    for (round, row) in rows.iter().enumerate().take(4) {
+        assert_eq!(row[6], row.iter().sum::<u32>(), "round {round}: {row:?}");
+    }
+    assert_eq!(rows[4][1] + rows[4][2] + rows[4][3] + rows[4][4], 0, "round 4: {:?}", rows[4]);
+    let early: u32 = rows[..9].iter().map(|r| r.iter().sum::<u32>()).sum();
+    let small: u32 = rows[..9].iter().map(|r| r[1] + r[2]).sum();
+    assert!(small * 100 <= early, "{small} of {early} early moves were 1- or 2-triangle pieces: {rows:?}");
+}
+
+/// The quality reward (`knowledge.rs`): in `[0, 1]`, a win always above a loss, and among
+/// playouts that are all lost by 40 or more its values stay spread (the old clamped margin made
+/// them all alike).
+#[test]
+fn the_quality_reward_stays_informative_when_far_behind() {
+    use triboard::rules::{Outcome, RewardStats};
+    let mut rng = rng_from_seed(3);
+    let mut buf = Vec::new();
+    let mut g = game(Variant::Two);
+    while let Some(mv) = g.random_move(&mut rng, &mut buf) {
+        g.play(mv).unwrap();
+    }
+    let mut stats = RewardStats::default();
+    let mut lost = Vec::new();
+    for k in 0..200 {
+        let margin = 40 + (k % 30);
+        let r = g.reward_with(&Outcome::from_scores(&[150, 150 + margin]), &mut stats);
+        assert!(r[..2].iter().all(|x| (0.0..=1.0).contains(x)), "{r:?}");
+        lost.push((margin, r[0]));
+    }
+    let win = g.reward_with(&Outcome::from_scores(&[151, 150]), &mut stats)[0];
+    assert!(lost.iter().all(|&(_, r)| r < win), "a loss above a win");
+    let by_margin = |m: i32| lost.iter().rev().find(|&&(x, _)| x == m).unwrap().1;
+    assert!(by_margin(40) - by_margin(69) > 0.02, "losing by 40: {}, by 69: {}", by_margin(40), by_margin(69));
+}
+
+/// Prior-led selection (`src/ai/tree.rs`): from a middle-game position, the share of the root's
+/// simulations spent on the ten moves of highest prior is larger than under UCT + RAVE with the
+/// same budget.
+#[test]
+fn prior_led_search_spends_its_simulations_on_the_likely_moves() {
+    use triboard::cli::bench::top_prior_share;
+    let mut rng = rng_from_seed(11);
+    let mut buf = Vec::new();
+    let mut g = game(Variant::Two);
+    for _ in 0..24 {
+        let mv = g.playout_move(&mut rng, &mut buf).unwrap();
+        g.play(mv).unwrap();
+    }
+    let share = |c: f32| {
+        let mut m = Mcts::new(&g, SearchConfig { seed: 5, prior_exploration: Some(c), ..SearchConfig::default() });
+        m.run(Budget { simulations: 1500, max_time: Duration::from_secs(60) });
+        top_prior_share(&g, &m.root_children(), 10).unwrap()
+    };
+    let (led, uct) = (share(0.87), share(0.0));
+    assert!(led > uct + 0.1, "top-10 share: prior-led {led:.3}, UCT {uct:.3}");
 }

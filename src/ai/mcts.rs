@@ -56,6 +56,14 @@ pub struct SearchConfig {
     pub policy_sharpness: f32,
     /// MCTS-Solver in two-seat games (`ai::tree`); off only to measure what it is worth.
     pub solver: bool,
+    /// Prior-led selection (`ai::tree`, §Prior-led): the constant `c` of the exploration term
+    /// `c · P · √N · ln(N+1) / (n + prior_visits)`, with no uniform UCT term, for a game whose
+    /// knowledge gives move probabilities. `None`: the game's own
+    /// ([`Knowledge::prior_exploration`]); a game without one keeps UCT + RAVE.
+    pub prior_exploration: Option<f32>,
+    /// Prior-led selection: the virtual simulations a new child starts with, at a value of the
+    /// mover's running mean reward times `√(γ/γmax)` (Pentobi: 3).
+    pub prior_visits: f32,
 }
 
 impl Default for SearchConfig {
@@ -72,13 +80,15 @@ impl Default for SearchConfig {
             policy_weight: None,
             policy_sharpness: 10.0,
             solver: true,
+            prior_exploration: None,
+            prior_visits: 3.0,
         }
     }
 }
 
 impl SearchConfig {
     /// Sets a tunable by name (`exploration`, `rave_bias`, `first_play_urgency`, `expand_after`,
-    /// `policy_weight`, `policy_sharpness`) from its text, for tuning matches (`triboard gtp
+    /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`) from its text, for tuning matches (`triboard gtp
     /// --config NAME=VALUE`).
     ///
     /// # Errors
@@ -93,9 +103,11 @@ impl SearchConfig {
             "expand_after" => self.expand_after = number.max(0.0) as u32,
             "policy_weight" => self.policy_weight = Some(number),
             "policy_sharpness" => self.policy_sharpness = number,
+            "prior_exploration" => self.prior_exploration = Some(number),
+            "prior_visits" => self.prior_visits = number.max(0.0),
             _ => {
                 return Err(format!(
-                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, policy_weight, policy_sharpness)"
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, policy_weight, policy_sharpness, prior_exploration, prior_visits)"
                 ));
             }
         }

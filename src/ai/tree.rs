@@ -25,7 +25,7 @@
 use web_time::Instant;
 
 use super::mcts::{SearchConfig, SearchHandle};
-use crate::rules::{Knowledge, MAX_PLAYERS, Rng, rng_from_seed};
+use crate::rules::{Knowledge, MAX_PLAYERS, RewardStats, Rng, rng_from_seed};
 
 /// A node of the arena: the move leading here and its statistics for the seat that played it.
 #[derive(Clone, Copy, Debug)]
@@ -122,8 +122,17 @@ pub(crate) struct Tree<G: Knowledge> {
     config: SearchConfig,
     /// MCTS-Solver on: exactly two seats.
     solver: bool,
-    /// The PUCT weight in force ([`SearchConfig::policy_weight`]).
+    /// The PUCT weight in force ([`SearchConfig::policy_weight`]; 0 under prior-led selection).
     policy_weight: f32,
+    /// Prior-led selection's constant `c` ([`SearchConfig::prior_exploration`]), if in force.
+    prior_led: Option<f32>,
+    /// Per seat, the sum of its rewards over this tree's simulations, and their number: the
+    /// running mean a prior-led child's first value is scaled from.
+    seat_value: [f64; MAX_PLAYERS],
+    seat_count: f64,
+    /// The running statistics of the game's reward ([`Knowledge::reward_with`]), from the
+    /// current root's search on.
+    reward_stats: RewardStats,
     /// The root position's proof, for the seat to move there.
     root_proof: Option<Proof>,
     nodes: Vec<Node<G::Move>>,
@@ -151,8 +160,20 @@ impl<G: Knowledge> Tree<G> {
         let rng = rng_from_seed(config.seed);
         let mut root = root.clone();
         root.warm_up();
-        let policy_weight = if config.knowledge { config.policy_weight.unwrap_or(root.policy_weight()) } else { 0.0 };
+        let prior_led = if config.knowledge {
+            config.prior_exploration.or_else(|| root.prior_exploration()).filter(|&c| c > 0.0)
+        } else {
+            None
+        };
+        let policy_weight = match (config.knowledge, prior_led) {
+            (true, None) => config.policy_weight.unwrap_or(root.policy_weight()),
+            _ => 0.0,
+        };
         let mut m = Tree {
+            prior_led,
+            seat_value: [0.0; MAX_PLAYERS],
+            seat_count: 0.0,
+            reward_stats: RewardStats::default(),
             solver: config.solver && root.num_players() == 2,
             policy_weight,
             root,
@@ -304,6 +325,7 @@ impl<G: Knowledge> Tree<G> {
     pub fn advance(&mut self, mv: G::Move) {
         self.root.play_unchecked(mv);
         self.root.warm_up();
+        self.reward_stats = RewardStats::default();
         let child = self.children(0).find(|&c| self.nodes[c as usize].mv == mv);
         match child {
             Some(c) if self.nodes[c as usize].first_child != 0 => {
@@ -395,7 +417,8 @@ impl<G: Knowledge> Tree<G> {
                 state.play_unchecked(mv);
             }
             let outcome = state.outcome().expect("a game with no seat to move is over");
-            reward = if self.config.knowledge { state.reward(&outcome) } else { outcome.ranks };
+            reward =
+                if self.config.knowledge { state.reward_with(&outcome, &mut self.reward_stats) } else { outcome.ranks };
             if self.solver && leaf_ends_game {
                 let n = &mut self.nodes[node as usize];
                 let rank = outcome.ranks[n.mover as usize];
@@ -540,7 +563,9 @@ impl<G: Knowledge> Tree<G> {
             child.refresh(self.config.rave_bias, self.config.first_play_urgency);
             self.nodes.push(child);
         }
-        if self.policy_weight > 0.0 {
+        if self.prior_led.is_some() {
+            self.lead_by_priors(first, state, mover);
+        } else if self.policy_weight > 0.0 {
             // PUCT priors: the softmax of the game's move logits, or of its prior values times the
             // sharpness, times the weight.
             if !state.move_logits(&self.moves, &mut self.logits) {
@@ -562,6 +587,28 @@ impl<G: Knowledge> Tree<G> {
             self.prove_terminal_children(node, state);
         }
         true
+    }
+
+    /// Prior-led selection: the new children from `first` on (the moves in `self.moves`) get
+    /// `P = γ/Σγ` as their policy and start at the mover's running mean times `√(γ/γmax)`, entered
+    /// as [`SearchConfig::prior_visits`] virtual simulations (Pentobi's initialization, our code).
+    fn lead_by_priors(&mut self, first: u32, state: &G, mover: u8) {
+        if !state.move_logits(&self.moves, &mut self.logits) {
+            let k = self.config.policy_sharpness;
+            self.logits.clear();
+            self.logits.extend(self.priors.iter().map(|p| k * p.0));
+        }
+        let top = self.logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let sum: f32 = self.logits.iter().map(|l| (l - top).exp()).sum();
+        let mean = if self.seat_count > 0.0 { (self.seat_value[mover as usize] / self.seat_count) as f32 } else { 0.5 };
+        let (visits, bias, fpu) = (self.config.prior_visits, self.config.rave_bias, self.config.first_play_urgency);
+        for (c, l) in self.nodes[first as usize..].iter_mut().zip(&self.logits) {
+            let gamma = (l - top).exp();
+            c.policy = gamma / sum;
+            c.amaf_visits = visits;
+            c.amaf_value = visits * mean * gamma.sqrt();
+            c.refresh(bias, fpu);
+        }
     }
 
     /// Proves at once the children of a new node whose move ends the game (a win or a loss for
@@ -591,6 +638,9 @@ impl<G: Knowledge> Tree<G> {
     /// at once, a proven loss only when every child is one.
     fn select(&self, node: u32) -> u32 {
         let parent_visits = self.nodes[node as usize].visits.max(1) as f32;
+        if let Some(c) = self.prior_led {
+            return self.select_prior_led(node, c * parent_visits.sqrt() * (parent_visits + 1.0).ln());
+        }
         // c·√(ln N / (n+1)) = (c·√ln N) · (1/√(n+1)), the second factor from a table.
         let c_sqrt_log_n = self.config.exploration * parent_visits.ln().sqrt();
         let sqrt_n = parent_visits.sqrt();
@@ -622,6 +672,30 @@ impl<G: Knowledge> Tree<G> {
         best
     }
 
+    /// Prior-led selection: the child with the best value plus `factor · P / (n + k)`, where
+    /// `factor = c · √N · ln(N+1)`; proofs as in [`Tree::select`].
+    fn select_prior_led(&self, node: u32, factor: f32) -> u32 {
+        let k = self.config.prior_visits.max(1e-3);
+        let children = self.children(node);
+        let mut best = children.start;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in children {
+            let ch = &self.nodes[i as usize];
+            if ch.proof != 0 {
+                if ch.proof > 0 {
+                    return i;
+                }
+                continue;
+            }
+            let score = ch.blend + factor * ch.policy / (ch.visits as f32 + k);
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
     /// Adds the playout's rank values along the path, and to the AMAF statistics of the siblings
     /// whose move the same seat played later in the simulation.
     fn backup(&mut self, ranks: &[f32]) {
@@ -632,6 +706,10 @@ impl<G: Knowledge> Tree<G> {
         }
         let keys = self.root.move_key_space();
         self.nodes[0].visits += 1;
+        for (sum, r) in self.seat_value.iter_mut().zip(ranks) {
+            *sum += *r as f64;
+        }
+        self.seat_count += 1.0;
         // Walk the moves backwards: after marking move i, the marks hold every (seat, move) from
         // ply i to the end, which is what the children of path[i] compare against.
         for i in (0..self.trace.len()).rev() {

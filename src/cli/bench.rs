@@ -1,7 +1,10 @@
-//! `triboard bench GAME [--size N] [--seconds S] [--moves "…"] [--threads N]`: uniform random
-//! playouts per second on one thread, then search simulations per second on N threads, from the
-//! same position.
-//! JSON keys: `playouts_per_s`, `plies_per_playout`, `plies_per_s`, `simulations_per_s`, ….
+//! `triboard bench GAME [--size N] [--seconds S] [--moves "…"] [--threads N] [--config NAME=VALUE]`:
+//! uniform random playouts per second on one thread, the playout policy's playouts
+//! ([`Knowledge::playout_move`]) per second, then search simulations per second on N threads, from
+//! the same position; for a game with move logits, the share of the root's simulations spent on
+//! the ten moves of highest prior.
+//! JSON keys: `playouts_per_s`, `plies_per_playout`, `plies_per_s`, `policy_playouts_per_s`,
+//! `simulations_per_s`, `top10_prior_share`, ….
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -34,6 +37,10 @@ pub struct BenchArgs {
     /// Search threads for the second measurement (one tree each: `ai::mcts`).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// A search setting for the third measurement, `NAME=VALUE` (as `triboard gtp --config`;
+    /// repeatable), e.g. `prior_exploration=0` for UCT + RAVE in a game with priors.
+    #[arg(long = "config", value_name = "NAME=VALUE")]
+    pub config: Vec<String>,
 }
 
 /// Playouts between two looks at the clock.
@@ -84,9 +91,37 @@ impl GameTask for Task<'_> {
             plies as f64 / elapsed
         )?;
 
+        // The playout policy's playouts.
+        let (mut policy_playouts, mut policy_plies) = (0u64, 0u64);
+        let started = Instant::now();
+        while started.elapsed() < duration {
+            for _ in 0..BATCH {
+                let mut g = game.clone();
+                while let Some(mv) = g.playout_move(&mut rng, &mut buf) {
+                    g.play_unchecked(mv);
+                    policy_plies += 1;
+                }
+                policy_playouts += 1;
+            }
+        }
+        let policy_elapsed = started.elapsed().as_secs_f64();
+        let policy_playouts_per_s = policy_playouts as f64 / policy_elapsed;
+        writeln!(
+            out,
+            "policy playouts: {policy_playouts} in {policy_elapsed:.2} s = {policy_playouts_per_s:.0}/s, {:.1} plies each",
+            policy_plies as f64 / policy_playouts as f64
+        )?;
+
         // The search from the same position, on --threads threads.
         let threads = self.args.threads.max(1);
-        let mut search = Mcts::new(&game, SearchConfig { seed: self.args.seed, threads, ..SearchConfig::default() });
+        let mut config = SearchConfig { seed: self.args.seed, threads, ..SearchConfig::default() };
+        for setting in &self.args.config {
+            let (name, value) = setting
+                .split_once('=')
+                .ok_or_else(|| CliError::usage(format!("--config {setting}: write NAME=VALUE")))?;
+            config.set(name.trim(), value.trim()).map_err(|e| CliError::usage(format!("--config: {e}")))?;
+        }
+        let mut search = Mcts::new(&game, config);
         let started = Instant::now();
         let simulations = search.run_for(duration);
         let search_elapsed = started.elapsed().as_secs_f64();
@@ -98,6 +133,10 @@ impl GameTask for Task<'_> {
             best.as_deref().unwrap_or("-"),
             search.win_rate().map_or("-".to_string(), |w| format!("{:.1}%", 100.0 * w))
         )?;
+        let top10 = top_prior_share(&game, &search.root_children(), 10);
+        if let Some(share) = top10 {
+            writeln!(out, "root simulations on the 10 moves of highest prior: {:.1}%", 100.0 * share)?;
+        }
         Ok(json!({
             "game": id,
             "options": game.options(),
@@ -109,10 +148,27 @@ impl GameTask for Task<'_> {
             "plies_per_s": plies as f64 / elapsed,
             "simulations": simulations,
             "simulations_per_s": simulations_per_s,
+            "policy_playouts_per_s": policy_playouts_per_s,
+            "top10_prior_share": top10,
             "threads": threads,
             "best_move": best,
         }))
     }
+}
+
+/// The share of the root's simulations (`children`: move, simulations, mean) spent on the `n`
+/// moves with the highest logits ([`Knowledge::move_logits`]); `None` for a game without them.
+pub fn top_prior_share<G: Knowledge>(game: &G, children: &[(G::Move, u32, f32)], n: usize) -> Option<f64> {
+    let moves: Vec<G::Move> = children.iter().map(|c| c.0).collect();
+    let mut logits = Vec::new();
+    if moves.is_empty() || !game.move_logits(&moves, &mut logits) {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]));
+    let total: u64 = children.iter().map(|c| c.1 as u64).sum();
+    let top: u64 = order.iter().take(n).map(|&i| children[i].1 as u64).sum();
+    Some(top as f64 / total.max(1) as f64)
 }
 
 /// Runs `triboard bench`.

@@ -50,6 +50,15 @@ impl<const W: usize> BitSet<W> {
         }
         r
     }
+    /// The union.
+    #[inline(always)]
+    pub fn or(&self, other: &Self) -> Self {
+        let mut r = *self;
+        for k in 0..W {
+            r.0[k] |= other.0[k];
+        }
+        r
+    }
     /// The indices of `self` that are not in `other`.
     #[inline(always)]
     pub fn and_not(&self, other: &Self) -> Self {

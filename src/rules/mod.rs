@@ -263,6 +263,15 @@ pub trait Knowledge: Game {
     fn reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
         outcome.ranks
     }
+    /// The reward the search uses: as [`Knowledge::reward`], but a game may also measure the
+    /// finished playout against the running statistics of the search's earlier playouts
+    /// (`stats`, which it updates; one per search tree) — Pentobi's quality-based rewards (Pepels
+    /// et al. 2014), whose bonuses stay informative however far ahead or behind the position is.
+    /// In `[0, 1]`. Default: [`Knowledge::reward`], the statistics unused.
+    fn reward_with(&self, outcome: &Outcome, stats: &mut RewardStats) -> [f32; MAX_PLAYERS] {
+        let _ = stats;
+        self.reward(outcome)
+    }
     /// Fills caches the state keeps for its playouts (Trigon: the attach points where nothing fits
     /// any more), so that every playout cloned from it starts with them. The search calls it on its
     /// root. Changes no rule-visible state. Default: nothing.
@@ -280,6 +289,15 @@ pub trait Knowledge: Game {
     fn move_logits(&self, _moves: &[Self::Move], _out: &mut Vec<f32>) -> bool {
         false
     }
+    /// Prior-led selection for this game (`ai::SearchConfig::prior_exploration`): `Some(c)` makes
+    /// the search start each new child at the mover's running mean times `√(γ/γmax)`, where
+    /// `γ = exp(logit)` of [`Knowledge::move_logits`], and select by value plus
+    /// `c · P · √N · ln(N+1) / (n + k)` with `P = γ / Σγ` and no uniform exploration term. Only for
+    /// a game whose `move_logits` gives logits. Default `None`: UCT + RAVE with the priors of
+    /// [`Knowledge::move_priors`].
+    fn prior_exploration(&self) -> Option<f32> {
+        None
+    }
     /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
     /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
     /// Default: every legal move.
@@ -287,6 +305,38 @@ pub trait Knowledge: Game {
         self.legal_moves(out);
     }
 }
+
+/// A running mean and variance (Welford's algorithm) of one measure over a search's playouts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunningStats {
+    count: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl RunningStats {
+    /// Adds one value.
+    pub fn add(&mut self, x: f64) {
+        self.count += 1.0;
+        let delta = x - self.mean;
+        self.mean += delta / self.count;
+        self.m2 += delta * (x - self.mean);
+    }
+    /// How far `x` lies from the mean, in standard deviations; 0 while the variance is 0.
+    pub fn z(&self, x: f64) -> f64 {
+        let var = if self.count > 1.0 { self.m2 / self.count } else { 0.0 };
+        if var > 0.0 { (x - self.mean) / var.sqrt() } else { 0.0 }
+    }
+    /// The values added so far.
+    pub fn count(&self) -> f64 {
+        self.count
+    }
+}
+
+/// The running statistics a game's [`Knowledge::reward_with`] keeps over one search's playouts:
+/// eight measures, each game numbering its own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RewardStats(pub [RunningStats; 8]);
 
 /// The random number generator used everywhere: seeded, small, fast, and the same on every platform
 /// (so a seed replays the same games on the desktop and on the web).

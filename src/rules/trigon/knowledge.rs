@@ -29,7 +29,7 @@
 //!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
 
 use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS, nth};
-use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, Rng, random_index};
+use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, RewardStats, Rng, random_index};
 
 /// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
 /// sizes 5 and 6).
@@ -45,6 +45,13 @@ const PRIOR_WEIGHT: f32 = 8.0;
 const POLICY_WEIGHT: f32 = 0.3;
 /// The weight of the mirror guard's prior: enough to outweigh hundreds of simulations.
 const MIRROR_WEIGHT: f32 = 400.0;
+/// The mirror guard under prior-led selection: added to the logit of a placement that overlaps
+/// its own reflection while the position is symmetric (γ × e⁵ ≈ 150).
+const MIRROR_LOGIT: f32 = 5.0;
+/// Prior-led selection's exploration constant ([`Knowledge::prior_exploration`]).
+const PRIOR_EXPLORATION: f32 = 0.87;
+/// The temperature the learned logits are divided by before they become γ.
+const PRIOR_TEMPERATURE: f32 = 1.0;
 
 impl Trigon {
     /// Pieces colour `c` has placed.
@@ -204,22 +211,55 @@ impl Trigon {
     }
 }
 
-/// The share of a playout's reward that is its score margin (the rest is the rank value). Against
-/// rank alone, 0.15 won 62.5 % of 40 games at level 2 in `trigon-2`; 0.3 was no better (47.5 %).
-const MARGIN_SHARE: f32 = 0.15;
-/// The score margin (points) that earns the whole margin share.
-const MARGIN_SCALE: f32 = 40.0;
+/// The quality bonuses of the reward (Pentobi's weights; Pepels et al. 2014), each times a
+/// sigmoid in `(-1, 1)` of the playout's z-score against the search's running statistics: the
+/// score margin (more is better), the game's length in plies (for a winner shorter is better, for
+/// a loser longer), and in `trigon-2` the difference of free attach points.
+const SCORE_BONUS: f32 = 0.3;
+const LENGTH_BONUS: f32 = 0.12;
+const ATTACH_BONUS: f32 = 0.1;
+/// The most the bonuses add or take: the reward `result + bonus` is mapped from
+/// `[-BONUS_RANGE, 1 + BONUS_RANGE]` onto `[0, 1]`, so a win always beats a loss.
+const BONUS_RANGE: f32 = SCORE_BONUS + LENGTH_BONUS / 2.0 + ATTACH_BONUS;
+/// Slots of [`RewardStats`]: the length, the attach point difference, then each seat's margin.
+const LENGTH_SLOT: usize = 0;
+const ATTACH_SLOT: usize = 1;
+const MARGIN_SLOT: usize = 2;
+
+/// `2 / (1 + e^(-2x)) - 1`: a sigmoid from -1 to 1.
+fn sigmoid(x: f64) -> f32 {
+    (2.0 / (1.0 + (-2.0 * x).exp()) - 1.0) as f32
+}
 
 impl Trigon {
-    /// The search's reward: mostly the rank value, plus a share for the margin over the best other
-    /// seat (`±MARGIN_SCALE` points and beyond map to 1 and 0).
-    pub(super) fn margin_reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
+    /// The search's reward (see the constants): the rank value (1 a win, ½ a tie, 0 a loss) plus
+    /// the quality bonuses, scaled into `[0, 1]`. Updates `stats`.
+    pub(super) fn quality_reward(&self, outcome: &Outcome, stats: &mut RewardStats) -> [f32; MAX_PLAYERS] {
         let n = outcome.num_players;
+        let stats = &mut stats.0;
+        let length = self.ply as f64;
+        stats[LENGTH_SLOT].add(length);
+        let z_length = stats[LENGTH_SLOT].z(length);
+        let attach = if self.options.variant == Variant::Two {
+            let free = |c: usize| self.corners[c].and_not(&self.forbidden[c]).count() as f64;
+            let d = free(0) + free(2) - free(1) - free(3);
+            stats[ATTACH_SLOT].add(d);
+            Some(stats[ATTACH_SLOT].z(d))
+        } else {
+            None
+        };
         let mut reward = [0.0; MAX_PLAYERS];
         for (i, r) in reward.iter_mut().enumerate().take(n) {
             let best_other = (0..n).filter(|&j| j != i).map(|j| outcome.scores[j]).max().unwrap_or(0);
-            let margin = ((outcome.scores[i] - best_other) as f32 / MARGIN_SCALE).clamp(-1.0, 1.0);
-            *r = (1.0 - MARGIN_SHARE) * outcome.ranks[i] + MARGIN_SHARE * (0.5 + 0.5 * margin);
+            let margin = (outcome.scores[i] - best_other) as f64;
+            let slot = &mut stats[(MARGIN_SLOT + i).min(7)];
+            slot.add(margin);
+            let result = outcome.ranks[i];
+            let mut bonus = SCORE_BONUS * sigmoid(slot.z(margin)) - LENGTH_BONUS * (result - 0.5) * sigmoid(z_length);
+            if let Some(z) = attach {
+                bonus += ATTACH_BONUS * sigmoid(if i == 0 { z } else { -z });
+            }
+            *r = ((result + bonus + BONUS_RANGE) / (1.0 + 2.0 * BONUS_RANGE)).clamp(0.0, 1.0);
         }
         reward
     }
@@ -238,7 +278,8 @@ pub fn reflect(set: &Cells, n: usize) -> Cells {
 /// The search knowledge of this module (`ai::Mcts` uses it).
 impl Knowledge for Trigon {
     /// Marks the attach points of every colour where no placement fits any more (the cache of
-    /// [`Game::random_move`](crate::rules::Game::random_move)), so playouts from here need not find them one by one.
+    /// [`Game::random_move`](crate::rules::Game::random_move)), and where no piece of size 6 or 5
+    /// does (the playout policy's), so playouts from here need not find them one by one.
     fn warm_up(&mut self) {
         let t = self.tables;
         for c in 0..self.colours as usize {
@@ -249,16 +290,26 @@ impl Knowledge for Trigon {
             for x in self.live_targets(c).iter() {
                 let status = t.lists.status(x, &forbidden);
                 let (list, offsets) = t.lists.list(x, status);
-                let mut pieces = t.lists.pieces(x, status) & self.left[c];
-                let mut alive = false;
-                while pieces != 0 && !alive {
-                    let piece = pieces.trailing_zeros() as usize;
-                    pieces &= pieces - 1;
-                    let range = &list[offsets[piece] as usize..offsets[piece + 1] as usize];
-                    alive = range.iter().any(|&k| !t.windows[k as usize].hits(&forbidden));
-                }
-                if !alive {
+                let pieces = t.lists.pieces(x, status) & self.left[c];
+                let fits = |set: u32| {
+                    let mut set = set;
+                    let mut alive = false;
+                    while set != 0 && !alive {
+                        let piece = set.trailing_zeros() as usize;
+                        set &= set - 1;
+                        let range = &list[offsets[piece] as usize..offsets[piece + 1] as usize];
+                        alive = range.iter().any(|&k| !t.windows[k as usize].hits(&forbidden));
+                    }
+                    alive
+                };
+                if !fits(pieces) {
                     self.dead[c].insert(x);
+                    continue;
+                }
+                for (i, size) in [6, 5].into_iter().enumerate() {
+                    if !fits(pieces & t.by_size[size]) {
+                        self.no_fit[c][i].insert(x);
+                    }
                 }
             }
         }
@@ -270,19 +321,34 @@ impl Knowledge for Trigon {
         if self.is_over() {
             return None;
         }
-        Some(self.fast_random(rng, buf, true))
+        if exp("noplayout") {
+            return Some(self.fast_random(rng, buf, true));
+        }
+        Some(self.policy_move(rng, buf))
     }
 
+    /// The quality reward without statistics: the rank value scaled as the search's.
     fn reward(&self, outcome: &Outcome) -> [f32; MAX_PLAYERS] {
-        self.margin_reward(outcome)
+        self.quality_reward(outcome, &mut RewardStats::default())
+    }
+
+    fn reward_with(&self, outcome: &Outcome, stats: &mut RewardStats) -> [f32; MAX_PLAYERS] {
+        self.quality_reward(outcome, stats)
     }
 
     fn search_moves(&self, out: &mut Vec<TrigonMove>) {
-        self.opening_moves(out);
+        if exp("noschedule") {
+            return self.opening_moves(out);
+        }
+        self.schedule_moves(out);
     }
 
     fn policy_weight(&self) -> f32 {
         POLICY_WEIGHT
+    }
+
+    fn prior_exploration(&self) -> Option<f32> {
+        Some(PRIOR_EXPLORATION)
     }
 
     fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
@@ -299,7 +365,21 @@ impl Knowledge for Trigon {
         let mut active = Vec::with_capacity(moves.len());
         self.move_features(moves, &mut active);
         let w = super::features::weights();
-        out.extend(active.iter().map(|a| w.logit(a)));
+        out.extend(active.iter().map(|a| w.logit(a) / PRIOR_TEMPERATURE));
+        if self.mirrored() {
+            let t = self.tables;
+            for (l, mv) in out.iter_mut().zip(moves) {
+                if t.self_mirror[mv.0 as usize] {
+                    *l += MIRROR_LOGIT;
+                }
+            }
+        }
         true
     }
+}
+
+/// EXPERIMENT TOGGLES (not to be committed).
+pub fn exp(name: &str) -> bool {
+    static E: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    E.get_or_init(|| std::env::var("TRIBOARD_EXP").unwrap_or_default()).split(',').any(|s| s == name)
 }

@@ -11,6 +11,8 @@ pub mod features;
 pub mod knowledge;
 pub mod movegen;
 pub mod pieces;
+pub mod playout;
+pub mod schedule;
 pub mod sgf;
 
 use std::collections::HashMap;
@@ -181,6 +183,11 @@ pub struct Tables {
     pub self_mirror: Vec<bool>,
     /// Per piece size 0–6, a bit per piece of that size.
     pub by_size: [u32; 7],
+    /// Per placement, the cells a reply to it treats as local (`playout.rs`): those touching it
+    /// only at a corner, and their edge neighbours, less its own cells.
+    pub local: Vec<Cells>,
+    /// Per cell, its edge neighbours as a set.
+    pub edge_set: Vec<Cells>,
 }
 
 impl Tables {
@@ -284,7 +291,28 @@ impl Tables {
         for (k, shape) in pieces.iter().enumerate() {
             by_size[shape.len()] |= 1 << k;
         }
+        let edge_set: Vec<Cells> = (0..n)
+            .map(|x| {
+                let mut s = Cells::default();
+                for &e in &board.edge_neighbours[x] {
+                    s.insert(e as usize);
+                }
+                s
+            })
+            .collect();
+        let local = placements
+            .iter()
+            .map(|p| {
+                let mut s = p.corner_ring;
+                for x in p.corner_ring.iter() {
+                    s = s.or(&edge_set[x]);
+                }
+                s.and_not(&p.mask)
+            })
+            .collect();
         Tables {
+            local,
+            edge_set,
             board,
             pieces,
             placements,
@@ -329,6 +357,9 @@ pub struct Trigon {
     /// Legality of a placement through a cell only ever shrinks (cells fill, pieces are used), so a
     /// dead cell stays dead: a cache, not part of the position.
     dead: [Cells; 4],
+    /// Per colour, the target cells where no placement of its pieces of size 6 (`[0]`) or 5
+    /// (`[1]`) fits any more: a cache of the playout policy (`playout.rs`), as [`Trigon::dead`].
+    no_fit: [[Cells; 2]; 4],
     /// Bit `k` set while piece `k` is still to place.
     left: [u32; 4],
     out: [bool; 4],
@@ -656,6 +687,7 @@ impl Game for Trigon {
             forbidden: [Cells::default(); 4],
             corners: [Cells::default(); 4],
             dead: [Cells::default(); 4],
+            no_fit: [[Cells::default(); 2]; 4],
             left: [(1 << PIECES) - 1; 4],
             out: [false; 4],
             last_mono: [false; 4],

@@ -1,0 +1,252 @@
+//! The playout policy of Blokus Trigon (Pentobi's kind of policy, our code): what
+//! [`Knowledge::playout_move`](crate::rules::Knowledge::playout_move) plays.
+//!
+//! 1. **The opening schedule** (`schedule.rs`) restricts the pieces, in playouts as in the tree.
+//! 2. **Local responses first**: the *local cells* are the attach points the opponents' last
+//!    placements created (still open to them) and the cells next to those along an edge; a local
+//!    cell that is also one of the mover's attach points counts double. A few placements through
+//!    the mover's attach points at or next to local cells are drawn, and the one covering the most
+//!    local value is played (strict priority), the bigger piece among equals.
+//! 3. **Otherwise the biggest piece that fits**: at a few random attach points the biggest legal
+//!    placement (size classes strictly from 6 down: random draws, then a full look at that size's
+//!    list before a smaller size is tried), and the biggest of those is played — close to
+//!    Pentobi's `5^size` weighting over all legal moves, where a hexiamond that fits anywhere is
+//!    almost always played before a smaller piece. What a full look finds empty is cached in the
+//!    state ([`Trigon::no_fit`], [`Trigon::dead`]): legality only shrinks, so it stays true.
+
+use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, nth};
+use crate::rules::{Rng, random_index};
+
+/// Attach points looked at for the biggest piece, per move.
+const DRAWS: usize = 2;
+/// Random placements drawn per size class at a point before its full look.
+const TRIES: usize = 4;
+/// Candidate points a local response looks at.
+const LOCAL_POINTS: usize = 2;
+/// Random placements drawn at each.
+const LOCAL_DRAWS: usize = 4;
+
+impl Trigon {
+    /// The playout's move for the colour to move (see the module doc); `PASS` when it has none.
+    pub(super) fn policy_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> TrigonMove {
+        let c = self.turn as usize;
+        let mut allowed = self.scheduled_pieces();
+        if allowed == 0 {
+            allowed = self.left[c];
+        }
+        if self.left[c] != (1 << PIECES) - 1
+            && let Some(mv) = self.local_move(rng, allowed)
+        {
+            return mv;
+        }
+        loop {
+            let live = self.live_targets(c);
+            let n = live.count() as usize;
+            if n == 0 {
+                return TrigonMove::PASS;
+            }
+            let top = self.tables.windows_size_max(allowed);
+            let mut best: Option<(TrigonMove, u8)> = None;
+            for _ in 0..DRAWS.min(n) {
+                let x = nth(&live, random_index(rng, n));
+                if let Some((mv, size)) = self.biggest_at(rng, buf, x, allowed) {
+                    if best.is_none_or(|b| size > b.1) {
+                        best = Some((mv, size));
+                    }
+                    if size >= top {
+                        break;
+                    }
+                }
+            }
+            if let Some((mv, _)) = best {
+                return mv;
+            }
+            for x in live.iter() {
+                if let Some((mv, _)) = self.biggest_at(rng, buf, x, allowed) {
+                    return mv;
+                }
+            }
+            if allowed == self.left[c] {
+                return TrigonMove::PASS;
+            }
+            allowed = self.left[c];
+        }
+    }
+
+    /// The biggest legal placement of one of `allowed` through target cell `x` for the colour to
+    /// move, and its size: the size classes from 6 down, each with a few random draws and then a
+    /// full look, a random one of the biggest size found. `None` if none fits; marks what it finds
+    /// empty in the caches.
+    fn biggest_at(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, x: usize, allowed: u32) -> Option<(TrigonMove, u8)> {
+        let c = self.turn as usize;
+        let t = self.tables;
+        let forbidden = self.forbidden[c];
+        let status = t.lists.status(x, &forbidden);
+        let present = t.lists.pieces(x, status) & self.left[c];
+        let pieces = present & allowed;
+        let (list, offsets) = t.lists.list(x, status);
+        for size in (1..=6usize).rev() {
+            let set = pieces & t.by_size[size];
+            if set == 0 || (size >= 5 && self.no_fit[c][6 - size].contains(x)) {
+                continue;
+            }
+            let mut total = 0;
+            let mut p = set;
+            while p != 0 {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                total += (offsets[piece + 1] - offsets[piece]) as usize;
+            }
+            if total == 0 {
+                continue;
+            }
+            for _ in 0..TRIES {
+                let k = pick(list, offsets, set, random_index(rng, total));
+                if !t.windows[k as usize].hits(&forbidden) {
+                    return Some((TrigonMove(k), size as u8));
+                }
+            }
+            buf.clear();
+            let mut p = set;
+            while p != 0 {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
+                    if !t.windows[k as usize].hits(&forbidden) {
+                        buf.push(TrigonMove(k));
+                    }
+                }
+            }
+            if !buf.is_empty() {
+                return Some((buf[random_index(rng, buf.len())], size as u8));
+            }
+            if size >= 5 && set == present & t.by_size[size] {
+                self.no_fit[c][6 - size].insert(x);
+            }
+        }
+        if pieces == present {
+            self.dead[c].insert(x);
+        }
+        None
+    }
+
+    /// The local cells for colour `c` (see the module doc; the edge neighbours are those of every
+    /// cell touching the opponents' last placements at a corner, closed to them or not), free of
+    /// `c`'s forbidden cells.
+    pub(super) fn local_cells(&self, c: usize) -> Cells {
+        let mut local = Cells::default();
+        for o in self.opponents(c) {
+            let k = self.last[o];
+            if k != NO_PLACEMENT {
+                local = local.or(&self.tables.local[k as usize]);
+            }
+        }
+        local.and_not(&self.forbidden[c])
+    }
+
+    /// A local response (see the module doc), or `None` when no drawn placement covers a local
+    /// cell.
+    fn local_move(&self, rng: &mut Rng, allowed: u32) -> Option<TrigonMove> {
+        let c = self.turn as usize;
+        let t = self.tables;
+        let local = self.local_cells(c);
+        if local.is_empty() {
+            return None;
+        }
+        let own = self.live_targets(c);
+        let candidates = own.and(&local);
+        let n = candidates.count() as usize;
+        if n == 0 {
+            return None;
+        }
+        let double = local.and(&own);
+        let forbidden = &self.forbidden[c];
+        let mut best: Option<(u32, TrigonMove)> = None;
+        for _ in 0..LOCAL_POINTS.min(n) {
+            let x = nth(&candidates, random_index(rng, n));
+            let status = t.lists.status(x, forbidden);
+            let set = t.lists.pieces(x, status) & allowed;
+            if set == 0 {
+                continue;
+            }
+            let (list, offsets) = t.lists.list(x, status);
+            let mut total = 0;
+            let mut p = set;
+            while p != 0 {
+                let piece = p.trailing_zeros() as usize;
+                p &= p - 1;
+                total += (offsets[piece + 1] - offsets[piece]) as usize;
+            }
+            if total == 0 {
+                continue;
+            }
+            for _ in 0..LOCAL_DRAWS {
+                let k = pick(list, offsets, set, random_index(rng, total));
+                let w = &t.windows[k as usize];
+                if w.hits(forbidden) {
+                    continue;
+                }
+                let w0 = w.word as usize;
+                let mut value = 0;
+                for i in 0..3 {
+                    value += (w.bits[i] & local.0[w0 + i]).count_ones() + (w.bits[i] & double.0[w0 + i]).count_ones();
+                }
+                if value == 0 {
+                    continue;
+                }
+                let score = value * 8 + w.size as u32;
+                if best.is_none_or(|b| score > b.0) {
+                    best = Some((score, TrigonMove(k)));
+                }
+            }
+        }
+        best.map(|b| b.1)
+    }
+}
+
+/// The `r`-th placement of the pieces in `set` in a list (`offsets` as [`super::AttachLists::list`]
+/// gives them); `r` below their total.
+#[inline(always)]
+fn pick(list: &[u16], offsets: &[u16], set: u32, mut r: usize) -> u16 {
+    let mut p = set;
+    loop {
+        let piece = p.trailing_zeros() as usize;
+        p &= p - 1;
+        let len = (offsets[piece + 1] - offsets[piece]) as usize;
+        if r < len {
+            return list[offsets[piece] as usize + r];
+        }
+        r -= len;
+    }
+}
+
+impl super::Tables {
+    /// The biggest size among `pieces` (a bit per piece), 0 for none.
+    pub fn windows_size_max(&self, pieces: u32) -> u8 {
+        (1..=6u8).rev().find(|&s| pieces & self.by_size[s as usize] != 0).unwrap_or(0)
+    }
+}
+
+/// How often each piece size (index 1–6; 0 counts passes) is played in each round of `playouts`
+/// playouts of the policy from `start` with seed `seed`: element `[round][size]`, rounds past the
+/// last row counted in it. For the record of what the policy plays (`playout_size_histogram` test).
+pub fn size_histogram(start: &Trigon, seed: u64, playouts: usize) -> Vec<[u32; 7]> {
+    use crate::rules::Knowledge as _;
+    let mut rng = crate::rules::rng_from_seed(seed);
+    let mut buf = Vec::new();
+    let mut rows = vec![[0u32; 7]; 23];
+    for _ in 0..playouts {
+        let mut g = start.clone();
+        g.warm_up();
+        while let Some(c) = g.colour_to_move() {
+            let round = (g.placed(c) as usize).min(rows.len() - 1);
+            let round = round.max(g.round().min(rows.len() - 1));
+            let mv = g.policy_move(&mut rng, &mut buf);
+            let size = if mv == TrigonMove::PASS { 0 } else { g.tables.windows[mv.0 as usize].size as usize };
+            rows[round][size] += 1;
+            use crate::rules::Game as _;
+            g.play_unchecked(mv);
+        }
+    }
+    rows
+}
