@@ -28,12 +28,11 @@
 //!   (Yellow mirrors Blue, Green mirrors Red), the first player's priors strongly favour the
 //!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
 
-use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS, nth};
-use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, RewardStats, Rng, random_index};
+use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS};
+use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, RewardStats, Rng};
 
-/// Pieces a colour places before the search looks at every size (`0..3`: size 6 only, `3..6`:
-/// sizes 5 and 6).
-const OPENING_PIECES: [u32; 2] = [3, 6];
+/// Pieces a colour places before its priors stop favouring the centre.
+const CENTRE_PRIOR_PIECES: u32 = 6;
 /// Virtual simulations a prior is worth. Measured at level 2 in `trigon-2` (`triboard match`, 40
 /// games each against weight 20): 8 won 57.5 %, 60 won 40 %.
 const PRIOR_WEIGHT: f32 = 8.0;
@@ -63,26 +62,6 @@ impl Trigon {
     pub(super) fn opponents(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
         let seat = self.player_of(c);
         (0..self.colours as usize).filter(move |&o| self.player_of(o) != seat)
-    }
-
-    /// The moves the search considers: in a colour's opening only its biggest pieces.
-    pub(super) fn opening_moves(&self, out: &mut Vec<TrigonMove>) {
-        use super::Game as _;
-        self.legal_moves(out);
-        let Some(c) = self.colour_to_move() else { return };
-        let placed = self.placed(c);
-        let min_size = if placed < OPENING_PIECES[0] {
-            6
-        } else if placed < OPENING_PIECES[1] {
-            5
-        } else {
-            return;
-        };
-        let windows = &self.tables.windows;
-        let big = |m: &TrigonMove| *m != TrigonMove::PASS && windows[m.0 as usize].size >= min_size;
-        if out.iter().any(big) {
-            out.retain(big);
-        }
     }
 
     /// True in `trigon-2` when the position is its own point reflection with Blue↔Yellow and
@@ -150,7 +129,7 @@ impl Trigon {
         };
         let t = self.tables;
         let theirs = self.their_attach_points(c);
-        let opening = self.placed(c) < OPENING_PIECES[1];
+        let opening = self.placed(c) < CENTRE_PRIOR_PIECES;
         let mirrored = self.mirrored();
         for &mv in moves {
             if mv == TrigonMove::PASS {
@@ -175,39 +154,6 @@ impl Trigon {
             }
             out.push((value.clamp(0.05, 0.95), PRIOR_WEIGHT));
         }
-    }
-}
-
-/// Random cells of the local set a playout tries before it plays elsewhere.
-const LOCAL_TRIES: usize = 3;
-
-impl Trigon {
-    /// The playout's local response (Pentobi's "local points", our own code): a placement of the
-    /// colour to move that covers an attach point the opponents' last placements created, biggest
-    /// pieces first; `None` if a few random draws find none (or it is the colour's first piece).
-    pub(super) fn local_response(&self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
-        let c = self.turn as usize;
-        if self.left[c] == (1 << PIECES) - 1 {
-            return None;
-        }
-        let t = self.tables;
-        let local = self.answer_points(c);
-        let attach = self.corners[c].and_not(&self.forbidden[c]);
-        let local = local.and(&attach).and_not(&self.dead[c]);
-        let n = local.count() as usize;
-        if n == 0 {
-            return None;
-        }
-        for _ in 0..LOCAL_TRIES {
-            let x = nth(&local, random_index(rng, n));
-            let status = t.lists.status(x, &self.forbidden[c]);
-            let pieces = t.lists.pieces(x, status) & self.left[c];
-            let touch = if attach.contains(x) { None } else { Some(&attach) };
-            if let Some(mv) = self.sample_at(rng, buf, x, status, pieces, true, touch) {
-                return Some(mv);
-            }
-        }
-        None
     }
 }
 
@@ -258,6 +204,12 @@ impl Trigon {
             let mut bonus = SCORE_BONUS * sigmoid(slot.z(margin)) - LENGTH_BONUS * (result - 0.5) * sigmoid(z_length);
             if let Some(z) = attach {
                 bonus += ATTACH_BONUS * sigmoid(if i == 0 { z } else { -z });
+            }
+            if exp("qhalf") {
+                bonus *= 0.5;
+            }
+            if exp("qscore") {
+                bonus = SCORE_BONUS * sigmoid(slot.z(margin));
             }
             *r = ((result + bonus + BONUS_RANGE) / (1.0 + 2.0 * BONUS_RANGE)).clamp(0.0, 1.0);
         }
@@ -321,9 +273,6 @@ impl Knowledge for Trigon {
         if self.is_over() {
             return None;
         }
-        if exp("noplayout") {
-            return Some(self.fast_random(rng, buf, true));
-        }
         Some(self.policy_move(rng, buf))
     }
 
@@ -333,13 +282,20 @@ impl Knowledge for Trigon {
     }
 
     fn reward_with(&self, outcome: &Outcome, stats: &mut RewardStats) -> [f32; MAX_PLAYERS] {
+        if exp("oldreward") {
+            let n = outcome.num_players;
+            let mut reward = [0.0; MAX_PLAYERS];
+            for (i, r) in reward.iter_mut().enumerate().take(n) {
+                let best_other = (0..n).filter(|&j| j != i).map(|j| outcome.scores[j]).max().unwrap_or(0);
+                let margin = ((outcome.scores[i] - best_other) as f32 / 40.0).clamp(-1.0, 1.0);
+                *r = 0.85 * outcome.ranks[i] + 0.15 * (0.5 + 0.5 * margin);
+            }
+            return reward;
+        }
         self.quality_reward(outcome, stats)
     }
 
     fn search_moves(&self, out: &mut Vec<TrigonMove>) {
-        if exp("noschedule") {
-            return self.opening_moves(out);
-        }
         self.schedule_moves(out);
     }
 

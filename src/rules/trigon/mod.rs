@@ -183,11 +183,6 @@ pub struct Tables {
     pub self_mirror: Vec<bool>,
     /// Per piece size 0–6, a bit per piece of that size.
     pub by_size: [u32; 7],
-    /// Per placement, the cells a reply to it treats as local (`playout.rs`): those touching it
-    /// only at a corner, and their edge neighbours, less its own cells.
-    pub local: Vec<Cells>,
-    /// Per cell, its edge neighbours as a set.
-    pub edge_set: Vec<Cells>,
 }
 
 impl Tables {
@@ -291,28 +286,7 @@ impl Tables {
         for (k, shape) in pieces.iter().enumerate() {
             by_size[shape.len()] |= 1 << k;
         }
-        let edge_set: Vec<Cells> = (0..n)
-            .map(|x| {
-                let mut s = Cells::default();
-                for &e in &board.edge_neighbours[x] {
-                    s.insert(e as usize);
-                }
-                s
-            })
-            .collect();
-        let local = placements
-            .iter()
-            .map(|p| {
-                let mut s = p.corner_ring;
-                for x in p.corner_ring.iter() {
-                    s = s.or(&edge_set[x]);
-                }
-                s.and_not(&p.mask)
-            })
-            .collect();
         Tables {
-            local,
-            edge_set,
             board,
             pieces,
             placements,
@@ -518,15 +492,10 @@ impl Trigon {
 
     /// A random legal placement of the colour to move, or `PASS`: a random live target cell, then a
     /// random placement through it (a few draws from its list, then a full look at the list; a cell
-    /// with none is marked dead and another is drawn). With `big_first` (the playout policy), the
-    /// biggest of the placements drawn at the cell is played. Allocates nothing once
-    /// `buf` has grown.
-    fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, big_first: bool) -> TrigonMove {
+    /// with none is marked dead and another is drawn). Allocates nothing once `buf` has grown.
+    fn fast_random(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> TrigonMove {
         let c = self.turn as usize;
         let t = self.tables;
-        if big_first && let Some(mv) = self.local_response(rng, buf) {
-            return mv;
-        }
         loop {
             let live = self.live_targets(c);
             let n = live.count() as usize;
@@ -536,7 +505,7 @@ impl Trigon {
             let x = nth(&live, random_index(rng, n));
             let status = t.lists.status(x, &self.forbidden[c]);
             let pieces = t.lists.pieces(x, status) & self.left[c];
-            match self.sample_at(rng, buf, x, status, pieces, big_first, None) {
+            match self.sample_at(rng, buf, x, status, pieces, false, None) {
                 Some(mv) => return mv,
                 None => self.dead[c].insert(x),
             }
@@ -862,7 +831,7 @@ impl Game for Trigon {
         if self.is_over() {
             return None;
         }
-        Some(self.fast_random(rng, buf, false))
+        Some(self.fast_random(rng, buf))
     }
 }
 
