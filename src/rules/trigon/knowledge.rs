@@ -1,32 +1,30 @@
-//! What the search knows of Blokus Trigon beyond the rules: priors for new tree nodes, pruning of
-//! weak opening moves, the playout policy and the guard against the mirror strategy of the
-//! two-player game (`docs/rules/trigon.md` §Variants). Measured with `triboard selfplay … --plain`.
+//! What the search knows of Blokus Trigon beyond the rules: the move probabilities that lead the
+//! search, the opening schedule (`schedule.rs`), the playout policy (`playout.rs`), the reward and
+//! the guard against the mirror strategy of the two-player game (`docs/rules/trigon.md`
+//! §Variants). Pentobi's kind of knowledge (its ideas and published numbers; our code, tables and
+//! weights). Every step was screened with `triboard match`, `trigon-2`, 0.5 s a move, 40 games
+//! against the build before it, seats rotated (kept at ≥ 60 %):
 //!
-//! The knowledge is Pentobi's kind, kept simple:
-//! - **Priors**: bigger pieces first (a piece not placed costs its size at the end), more new
-//!   attach points for the mover, more of the opponents' attach points covered, and in a colour's
-//!   first pieces nearness to the centre (where the board is open).
-//! - **Pruning**: a colour's first pieces are its biggest ones (size 6, then 5 and 6), as in any
-//!   strong player's opening.
-//! - **Playouts**: first a *local response* (Pentobi's local points, our own code): a placement on
-//!   one of the mover's attach points that is also an attach point of an opponent colour's last
-//!   placement, biggest pieces first, from a few random draws; else, at a random attach point, the
-//!   biggest pieces that fit there first. Measured with `triboard match`, `trigon-2`, 0.5 s a move,
-//!   20 games against the same engine without it: 12–8; at equal time against Pentobi level 7
-//!   (0.96 s against its 0.90 s a move, 20 games) 4–16, where without it 0–6 had been measured.
-//!   Local points that are not the mover's attach points too (reached by a placement through
-//!   another attach point) made playouts 2.5× slower and lost 1–6: not kept. (Choosing the better
-//!   of two placements, by size and opponents' attach points taken, won 55 % of 40 games at the
-//!   same simulations but made playouts ~1.5× slower: not kept.)
-//! - **PUCT**: a PUCT term (`ai::SearchConfig::policy_weight`) whose move probabilities are the
-//!   softmax of learned feature weights (`features.rs`, learned by `triboard learn` from games of
-//!   Pentobi level 7 played here): a small gain at weight 0.3 (below); the hand-set priors as
-//!   probabilities had measured none.
-//! - **Reward**: the rank value plus a share for the score margin.
+//! - **Prior-led selection** (`ai::tree`, [`Knowledge::prior_exploration`]): the softmax of the
+//!   learned move features (`features.rs`) is the move probability `P` of the exploration term
+//!   `c·P·√N·ln(N+1)/(n+3)`, and a new child starts at the mover's running mean times
+//!   `√(γ/γmax)`. Against the former search (UCT + RAVE with hand-set priors as 8 AMAF visits
+//!   and a PUCT term of weight 0.3): **31–9** (77.5 %, 95 % interval 62–88 %).
+//! - **The opening schedule** (`schedule.rs`): pieces by round, one starting point, moves near the
+//!   centre while ≤ 3 pieces are on the board, in tree and playouts. Against a colour's first three
+//!   pieces of size 6 and next three of size ≥ 5 (tree only): **25–15** (62.5 %).
+//! - **Playouts** (`playout.rs`): the local response, then the biggest piece that fits with strict
+//!   size classes: **26–13–1** against the former policy.
+//! - **Reward**: see [`Trigon::quality_reward`].
 //! - **Mirror guard**: in `trigon-2` the board is centrally symmetric, so the second player could
 //!   answer every move with its point reflection and force a tie. While the position is symmetric
-//!   (Yellow mirrors Blue, Green mirrors Red), the first player's priors strongly favour the
-//!   placements that overlap their own reflection — only near the centre — which cannot be mirrored.
+//!   (Yellow mirrors Blue, Green mirrors Red), the first player's logits (and, under UCT, priors)
+//!   strongly favour the placements that overlap their own reflection — only near the centre —
+//!   which cannot be mirrored.
+//! - The hand-set **priors** (bigger pieces, attach points gained, the opponents' taken, the centre
+//!   early) and the PUCT weight remain for the UCT + RAVE search (`--config prior_exploration=0`).
+//!   Earlier measurements: priors' weight 8 against 20 at level 2, 57.5 % of 40; PUCT weight 0.3
+//!   against none, 58.8 % of 40; the local response against none, 12–8.
 
 use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS};
 use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, RewardStats, Rng};
@@ -164,9 +162,13 @@ impl Trigon {
 const SCORE_BONUS: f32 = 0.3;
 const LENGTH_BONUS: f32 = 0.12;
 const ATTACH_BONUS: f32 = 0.1;
-/// The most the bonuses add or take: the reward `result + bonus` is mapped from
-/// `[-BONUS_RANGE, 1 + BONUS_RANGE]` onto `[0, 1]`, so a win always beats a loss.
+/// The most the bonuses add or take.
 const BONUS_RANGE: f32 = SCORE_BONUS + LENGTH_BONUS / 2.0 + ATTACH_BONUS;
+/// The reward is `(1 - 2·BONUS_SHARE)·result + BONUS_SHARE·(1 + bonus / BONUS_RANGE)`: a win in
+/// `[0.8, 1]`, a loss in `[0, 0.2]`. Mapping `result + bonus` whole onto `[0, 1]` (Pentobi's sum,
+/// a win then in `[0.54, 1]`) compressed the values against the exploration term and lost 17–22
+/// to the old clamped margin (halving the bonuses in it, 6–20).
+const BONUS_SHARE: f32 = 0.1;
 /// Slots of [`RewardStats`]: the length, the attach point difference, then each seat's margin.
 const LENGTH_SLOT: usize = 0;
 const ATTACH_SLOT: usize = 1;
@@ -205,13 +207,7 @@ impl Trigon {
             if let Some(z) = attach {
                 bonus += ATTACH_BONUS * sigmoid(if i == 0 { z } else { -z });
             }
-            if exp("qhalf") {
-                bonus *= 0.5;
-            }
-            if exp("qscore") {
-                bonus = SCORE_BONUS * sigmoid(slot.z(margin));
-            }
-            *r = ((result + bonus + BONUS_RANGE) / (1.0 + 2.0 * BONUS_RANGE)).clamp(0.0, 1.0);
+            *r = ((1.0 - 2.0 * BONUS_SHARE) * result + BONUS_SHARE * (1.0 + bonus / BONUS_RANGE)).clamp(0.0, 1.0);
         }
         reward
     }
