@@ -248,12 +248,14 @@ fn move_features_count_what_they_name() {
                             free[3],
                             on(&gained, &theirs),
                             (centre_phase(placed) * 4 + band) as u32,
+                            p.piece as u32,
                         ];
                         assert!(counts[4] >= 1, "a later piece covers an attach point");
                         assert_eq!(b, bucket_counts(counts), "{mv:?} ({counts:?}) in\n{g:?}");
                         for (f, &x) in fired.iter_mut().zip(&b) {
                             *f += usize::from(x > 0);
                         }
+                        assert_eq!(b[GROUPS - 1], p.piece as usize, "the piece");
                         checked += 1;
                     }
                 }
