@@ -47,7 +47,8 @@ pub const GROUPS: usize = 21;
 /// - `taken`: the move's cells that are their attach points, 0–4+.
 /// - `near`: the move's other cells next along an edge to one of their attach points, 0–5+.
 /// - `local`: the move's cells that are attach points of their last placements, 0–2+.
-/// - `uses`: the move's cells that are the mover's own attach points, 1–5+ (0 before the first).
+/// - `uses`: the move's cells that are the mover's own attach points, 1–5+ (a first piece, which
+///   uses none, counts as 1).
 /// - `partner-attach`: the move's cells that are the partner's attach points, 0–2+.
 /// - `blocks`: the move's cells still open to one of them (not forbidden to it), 0–6.
 /// - The move's edge ring (the cells sharing an edge with it), split by what each cell is:
@@ -63,7 +64,7 @@ pub const GROUPS: usize = 21;
 ///   four bands: 12.
 /// - `piece`: which of the 22 pieces (beside its size: on the held-out games of the first 73
 ///   it raised the log-likelihood from −3.48 to −3.40).
-const BUCKETS: [usize; GROUPS] = [24, 5, 6, 3, 5, 3, 7, 6, 4, 7, 5, 7, 7, 7, 5, 5, 5, 5, 4, 12, 22];
+pub const BUCKETS: [usize; GROUPS] = [24, 5, 6, 3, 5, 3, 7, 6, 4, 7, 5, 7, 7, 7, 5, 5, 5, 5, 4, 12, 22];
 /// Group names, as the weights file writes them (`"size-phase 3"`, `"gained 2"`, …).
 pub const GROUP_NAMES: [&str; GROUPS] = [
     "size-phase",
@@ -98,6 +99,8 @@ pub const FEATURES: usize = {
     }
     n
 };
+// An [`Active`] holds feature indices as bytes.
+const _: () = assert!(FEATURES <= 256);
 /// The index of each group's first feature.
 const OFFSETS: [usize; GROUPS] = {
     let mut o = [0; GROUPS];
