@@ -165,19 +165,22 @@ fn playouts_answer_the_opponents_last_placements() {
 }
 
 /// The move features (`src/rules/trigon/features.rs`) against a naive count through the public
-/// API, in random games of every variant: attach points gained (the mover's attach points after the
-/// move less those before), the opponents' attach points taken, the mover's own attach points used,
-/// the opponents' cells touched along an edge; the piece is the placement's; the logits are one per
-/// move and finite.
+/// API, in random games of every variant: every group's count recounted cell by cell from the
+/// colours of the cells (forbidden = covered, or next along an edge to the colour's pieces), the
+/// attach points before and after the move and the opponents' last placements; the logits are one
+/// per move and finite.
 #[test]
 fn move_features_count_what_they_name() {
-    use triboard::rules::trigon::features::{GROUPS, buckets};
+    use triboard::rules::trigon::features::{GROUPS, bucket_counts, buckets, centre_phase, size_phase};
     let (mut legal, mut active, mut logits) = (Vec::new(), Vec::new(), Vec::new());
     let mut checked = 0;
+    // How often each group's bucket was above 0, so a group that never fires fails the test.
+    let mut fired = [0usize; GROUPS];
     for variant in [Variant::Four, Variant::Two, Variant::Three] {
         for seed in 0..4 {
             let mut rng = rng_from_seed(100 + seed);
             let mut g = game(variant);
+            let mut last: [Option<usize>; 4] = [None; 4];
             while let Some(c) = g.colour_to_move() {
                 g.legal_moves(&mut legal);
                 // Before a colour's first piece its attach points are the starting points, which
@@ -190,43 +193,83 @@ fn move_features_count_what_they_name() {
                     assert_eq!(logits.len(), legal.len());
                     assert!(logits.iter().all(|l| l.is_finite()));
                     let t = g.tables();
+                    let nb = &t.board.edge_neighbours;
+                    let forbidden = |pos: &Trigon, o: usize, x: usize| {
+                        pos.colour_at(x).is_some() || nb[x].iter().any(|&n| pos.colour_at(n as usize) == Some(o))
+                    };
                     let mine = g.attach_points(c);
                     let opponents: Vec<usize> =
                         (0..variant.colours()).filter(|&o| g.player_of(o) != g.player_of(c)).collect();
+                    let partner = (variant == Variant::Two).then_some((c + 2) % 4);
+                    let theirs = |x: usize| opponents.iter().any(|&o| g.attach_points(o).contains(x));
+                    let open_to_them = |x: usize| opponents.iter().any(|&o| !forbidden(&g, o, x));
+                    let local = |x: usize| {
+                        opponents.iter().any(|&o| {
+                            last[o].is_some_and(|k| {
+                                t.placements[k].corner_ring.contains(x) && g.attach_points(o).contains(x)
+                            })
+                        })
+                    };
+                    let placed = 22 - g.pieces_left(c).count_ones();
                     // A sample of the moves, so the test stays quick.
                     for (k, mv) in legal.iter().enumerate().step_by(7) {
                         let p = &t.placements[mv.0 as usize];
                         let b = buckets(&active[k]);
-                        assert_eq!(b.len(), GROUPS);
-                        assert_eq!(b[0], p.piece as usize, "piece");
+                        let cells: Vec<usize> = p.cells.iter().map(|&x| x as usize).collect();
+                        let ring: Vec<usize> = p.edge_ring.iter().collect();
+                        let on =
+                            |set: &[usize], f: &dyn Fn(usize) -> bool| set.iter().filter(|&&x| f(x)).count() as u32;
                         let mut after = g.clone();
                         after.play(*mv).unwrap();
-                        let gained = after.attach_points(c).and_not(&mine).count() as usize;
-                        assert_eq!(b[1], gained.min(6), "gained, {mv:?} in\n{g:?}");
-                        let taken = p
-                            .cells
-                            .iter()
-                            .filter(|&&x| opponents.iter().any(|&o| g.attach_points(o).contains(x as usize)))
-                            .count();
-                        assert_eq!(b[2], taken.min(4), "taken");
-                        let uses = p.cells.iter().filter(|&&x| mine.contains(x as usize)).count();
-                        assert!(uses >= 1, "a later piece covers an attach point");
-                        assert_eq!(b[4], (uses.max(1) - 1).min(4), "uses");
-                        let touches = p
-                            .edge_ring
-                            .iter()
-                            .filter(|&x| g.colour_at(x).is_some_and(|o| opponents.contains(&o)))
-                            .count();
-                        assert_eq!(b[5], touches.min(4), "touches");
+                        let gained: Vec<usize> = after.attach_points(c).and_not(&mine).iter().collect();
+                        let mut free = [0u32; 4];
+                        for &x in &gained {
+                            let open = nb[x].iter().filter(|&&n| !forbidden(&after, c, n as usize)).count();
+                            free[open] += 1;
+                        }
+                        let band = (t.centre[mv.0 as usize] as usize * 4 / 256).min(3);
+                        let counts = [
+                            (cells.len() as u32 - 1) * 4 + size_phase(placed) as u32,
+                            on(&cells, &theirs),
+                            on(&cells, &|x| !theirs(x) && nb[x].iter().any(|&n| theirs(n as usize))),
+                            on(&cells, &local),
+                            on(&cells, &|x| mine.contains(x)),
+                            on(&cells, &|x| partner.is_some_and(|q| g.attach_points(q).contains(x))),
+                            on(&cells, &open_to_them),
+                            on(&ring, &|x| g.colour_at(x).is_some_and(|o| opponents.contains(&o))),
+                            on(&ring, &|x| g.colour_at(x).is_some() && g.colour_at(x) == partner),
+                            on(&ring, &|x| g.colour_at(x).is_none() && forbidden(&g, c, x)),
+                            on(&ring, &|x| mine.contains(x)),
+                            on(&ring, &|x| !forbidden(&g, c, x) && !mine.contains(x) && open_to_them(x)),
+                            on(&ring, &|x| !forbidden(&g, c, x) && !mine.contains(x) && !open_to_them(x)),
+                            gained.len() as u32,
+                            free[0],
+                            free[1],
+                            free[2],
+                            free[3],
+                            on(&gained, &theirs),
+                            (centre_phase(placed) * 4 + band) as u32,
+                            p.piece as u32,
+                        ];
+                        assert!(counts[4] >= 1, "a later piece covers an attach point");
+                        assert_eq!(b, bucket_counts(counts), "{mv:?} ({counts:?}) in\n{g:?}");
+                        for (f, &x) in fired.iter_mut().zip(&b) {
+                            *f += usize::from(x > 0);
+                        }
+                        assert_eq!(b[GROUPS - 1], p.piece as usize, "the piece");
                         checked += 1;
                     }
                 }
                 let mv = legal[random_index(&mut rng, legal.len())];
                 g.play(mv).unwrap();
+                if mv != TrigonMove::PASS {
+                    last[c] = Some(mv.0 as usize);
+                }
             }
         }
     }
     assert!(checked > 1000, "{checked} moves checked");
+    assert!(fired.iter().all(|&f| f > 20), "every group fires: {fired:?}");
 }
 
 /// The built-in weights load; a weights file round-trips; a corrupt or foreign one is refused
@@ -254,7 +297,10 @@ fn weights_files_load_and_bad_ones_are_refused() {
     refused(&text.replace("triboard trigon move weights", "pentobi"), "\"format\"");
     refused(&text.replace("\"version\": 1", "\"version\": 2"), "\"version\"");
     refused(&text.replace("\"gained 3\"", "\"gained 33\""), "\"gained 3\" is missing");
-    refused(&text.replace("\"piece 0\": -3.0", "\"piece 0\": \"big\""), "\"piece 0\" is not a finite number");
+    refused(
+        &text.replace("\"size-phase 0\": -3.0", "\"size-phase 0\": \"big\""),
+        "\"size-phase 0\" is not a finite number",
+    );
     let mut extra: serde_json::Value = serde_json::from_str(&text).unwrap();
     extra["weights"]["corner 9"] = serde_json::json!(1.0);
     refused(&extra.to_string(), "\"corner 9\" is not a feature");

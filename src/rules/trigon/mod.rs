@@ -183,7 +183,12 @@ pub struct Tables {
     pub self_mirror: Vec<bool>,
     /// Per piece size 0–6, a bit per piece of that size.
     pub by_size: [u32; 7],
+    /// Per cell, its edge neighbours, padded with [`NO_CELL`] (for the move features).
+    pub edge_neighbours: Vec<[u16; 3]>,
 }
+
+/// A cell index beyond every board ([`Tables::edge_neighbours`]' padding): bit 511 of a bitboard.
+pub const NO_CELL: u16 = 511;
 
 impl Tables {
     /// The tables of the board with `side` triangles per side (8 or 9), built once.
@@ -286,6 +291,15 @@ impl Tables {
         for (k, shape) in pieces.iter().enumerate() {
             by_size[shape.len()] |= 1 << k;
         }
+        let edge_neighbours = (0..n)
+            .map(|x| {
+                let mut nb = [NO_CELL; 3];
+                for (slot, &y) in nb.iter_mut().zip(&board.edge_neighbours[x]) {
+                    *slot = y;
+                }
+                nb
+            })
+            .collect();
         Tables {
             board,
             pieces,
@@ -299,6 +313,7 @@ impl Tables {
             centre,
             self_mirror,
             by_size,
+            edge_neighbours,
         }
     }
 }
