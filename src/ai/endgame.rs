@@ -37,8 +37,8 @@ pub(crate) const NODES_PER_PLY: u64 = 2;
 pub(crate) const MAX_NODES: u64 = 500_000;
 /// The first try comes after this many simulations (the root is expanded by then).
 const FIRST_TRY: u64 = 64;
-/// The table is cleared when it holds this many positions (some 40 MB).
-const MAX_TABLE: usize = 1 << 20;
+/// The table is cleared when it holds this many positions (some 10 MB).
+const MAX_TABLE: usize = 1 << 19;
 /// Random games that estimate the size of a root's tree.
 const SAMPLES: usize = 16;
 
