@@ -1,7 +1,7 @@
 //! `triboard check-solver GAME [--size N | --board B] [--positions N] [--level L] [--seed S]`:
 //! how often the search at a level plays a winning move where one exists, measured against an
-//! exhaustive search ([`crate::ai::exhaustive`]) on small boards (Trike 4–6, Tri-It-Out `hex-2-3`,
-//! Trisq 3×3).
+//! exhaustive search ([`crate::ai::exhaustive`]) on small boards (Trike 4–6, Tri-It-Out `hex-2-3` to
+//! `hex-3-4`, Trisq 3×3).
 //!
 //! Positions come from uniformly random games cut at a random ply; a position is kept when the
 //! exhaustive search (within `--nodes` positions) finds the seat to move a forced win. The search then
