@@ -25,9 +25,11 @@
 //! Trike 6 192 → 199 of 200 (96.0 % → 99.5 %; seeds 1 and 2: 200 and 198), Trike 5 198 → 200;
 //! Tri-It-Out `hex-2-3`, `tri-5`, `equiversi-2-4`, `hex-3`, `tri-6`, `hex-3-4`: 200, 199, 200, 200,
 //! 200, 200 → all 200. On Trike 6 the search took 2.9 ms on average without the solver's tries
-//! and 2.2 ms with them (more roots proven, so searches end earlier). Orders tried on Trike 6 at
+//! and 2.0 ms with them (more roots proven, so searches end earlier). Orders tried on Trike 6 at
 //! a budget of 16 positions a simulation: the opponent's fewest replies first 198, the history
-//! heuristic 199 and cheaper (2.3 ms against 3.6 ms).
+//! heuristic 199 and cheaper (2.3 ms against 3.6 ms). Big boards: `triboard bench trike --seconds 3`
+//! (Trike 13's start, never tried) ran 387,024 and 397,793 simulations/s before and 383,774 and
+//! 398,565 after; at ply 24 of a Trike-13 game, where it is tried, about 12 % fewer simulations/s.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
