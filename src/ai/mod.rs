@@ -5,6 +5,7 @@
 //! in per-frame slices.
 
 pub mod analysis;
+mod endgame;
 pub mod exhaustive;
 pub mod levels;
 pub mod mcts;

@@ -24,6 +24,7 @@
 
 use web_time::Instant;
 
+use super::endgame::Endgame;
 use super::mcts::{SearchConfig, SearchHandle};
 use crate::rules::{Knowledge, MAX_PLAYERS, RewardStats, Rng, rng_from_seed};
 
@@ -150,6 +151,8 @@ pub(crate) struct Tree<G: Knowledge> {
     logits: Vec<f32>,
     amaf_mark: Vec<u32>,
     stamp: u32,
+    /// The endgame solver of small roots ([`super::endgame`]).
+    endgame: Endgame<G>,
 }
 
 impl<G: Knowledge> Tree<G> {
@@ -158,6 +161,7 @@ impl<G: Knowledge> Tree<G> {
     pub fn new(root: &G, config: SearchConfig, handle: SearchHandle, slot: usize) -> Tree<G> {
         let key_space = root.move_key_space() * root.num_players();
         let rng = rng_from_seed(config.seed);
+        let seed = config.seed;
         let mut root = root.clone();
         root.warm_up();
         let prior_led = if config.knowledge {
@@ -191,6 +195,7 @@ impl<G: Knowledge> Tree<G> {
             logits: Vec::new(),
             amaf_mark: vec![0; key_space],
             stamp: 0,
+            endgame: Endgame::new(seed),
         };
         m.reset_tree();
         m
@@ -250,6 +255,7 @@ impl<G: Knowledge> Tree<G> {
     pub fn step(&mut self, n: u64) -> u64 {
         let mut done = 0;
         while done < n && !self.nodes.is_empty() && self.root_proof.is_none() && !self.handle.is_stopped() {
+            self.try_endgame();
             let chunk = CHUNK.min(n - done);
             let mut ran = 0;
             while ran < chunk && self.root_proof.is_none() {
@@ -326,6 +332,7 @@ impl<G: Knowledge> Tree<G> {
         self.root.play_unchecked(mv);
         self.root.warm_up();
         self.reward_stats = RewardStats::default();
+        self.endgame.new_root();
         let child = self.children(0).find(|&c| self.nodes[c as usize].mv == mv);
         match child {
             Some(c) if self.nodes[c as usize].first_child != 0 => {
@@ -735,6 +742,39 @@ impl<G: Knowledge> Tree<G> {
                 }
             }
         }
+    }
+}
+
+impl<G: Knowledge> Tree<G> {
+    /// The endgame solver's turn ([`super::endgame`]), when due at a small root: the root moves it
+    /// proved become proven children, and a proven root ends the search.
+    fn try_endgame(&mut self) {
+        if !self.solver || self.root_proof.is_some() || !self.endgame.due(&self.root, self.simulations) {
+            return;
+        }
+        let handle = self.handle.clone();
+        let mut order: Vec<(u32, G::Move)> =
+            self.children(0).map(|c| (self.nodes[c as usize].visits, self.nodes[c as usize].mv)).collect();
+        order.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
+        let order: Vec<G::Move> = order.into_iter().map(|(_, mv)| mv).collect();
+        let value = self.endgame.try_root(&self.root, &order, self.simulations, &|| handle.is_stopped());
+        for c in self.children(0) {
+            let n = &self.nodes[c as usize];
+            if n.proof != 0 {
+                continue;
+            }
+            if let Some(v) = self.endgame.after(&self.root, n.mv).filter(|v| v.value != 0) {
+                let n = &mut self.nodes[c as usize];
+                (n.proof, n.depth) = (v.value, v.plies);
+            }
+        }
+        let won =
+            self.children(0).filter(|&c| self.nodes[c as usize].proof > 0).map(|c| self.nodes[c as usize].depth).min();
+        self.root_proof = match (value, won) {
+            (Some(v), Some(depth)) if v.value > 0 => Some(Proof::Win(depth + 1)),
+            (Some(v), _) if v.value < 0 => Some(Proof::Loss(v.plies)),
+            _ => None,
+        };
     }
 }
 

@@ -1,17 +1,18 @@
 //! `triboard check-solver GAME [--size N | --board B] [--positions N] [--level L] [--seed S]`:
 //! how often the search at a level plays a winning move where one exists, measured against an
-//! exhaustive search ([`crate::ai::exhaustive`]) on small boards (Trike 4–6, Tri-It-Out `hex-2-3`,
-//! Trisq 3×3).
+//! exhaustive search ([`crate::ai::exhaustive`]) on small boards (Trike 4–6, Tri-It-Out `hex-2-3` to
+//! `hex-3-4`, Trisq 3×3).
 //!
 //! Positions come from uniformly random games cut at a random ply; a position is kept when the
 //! exhaustive search (within `--nodes` positions) finds the seat to move a forced win. The search then
 //! chooses a move with the level's simulation budget (no time cap, so the run is reproducible), and
 //! the move counts as right when the exhaustive search says it keeps the win. Reported apart: the
 //! positions that also have a losing move ("hard"), and how often the solver proved the root.
-//! JSON keys: `positions`, `right`, `rate`, `hard`, `hard_right`, `proven`.
+//! JSON keys: `positions`, `right`, `rate`, `hard`, `hard_right`, `proven`, `search_ms` (the mean wall
+//! time of a search, to weigh what a change to the search costs).
 
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -68,6 +69,7 @@ impl GameTask for Task<'_> {
         let mut rng = rng_from_seed(args.seed);
         let mut buf = Vec::new();
         let (mut tested, mut right, mut hard, mut hard_right, mut proven, mut tries) = (0, 0, 0, 0, 0, 0u64);
+        let mut searching = Duration::ZERO;
         while tested < args.positions {
             tries += 1;
             if tries > 1000 * args.positions as u64 + 1000 {
@@ -94,8 +96,10 @@ impl GameTask for Task<'_> {
             let seed = args.seed ^ tries.wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let config =
                 SearchConfig { seed, threads: args.threads, solver: !args.no_solver, ..SearchConfig::default() };
+            let clock = Instant::now();
             let mut search = Mcts::new(&g, config);
             search.run(budget);
+            searching += clock.elapsed();
             let chosen = search.best_move().ok_or_else(|| CliError::failure("the search found no move"))?;
             let wins = values.iter().any(|&(mv, v)| mv == chosen && v == Solved::Win);
             let is_hard = values.iter().any(|&(_, v)| v == Solved::Loss);
@@ -109,9 +113,10 @@ impl GameTask for Task<'_> {
             }
         }
         let rate = right as f64 / tested as f64;
+        let search_ms = searching.as_secs_f64() * 1000.0 / tested as f64;
         writeln!(
             self.out,
-            "{id} {}, level {} ({} simulations, {} thread(s)): a winning move in {right} of {tested} positions with a forced win ({:.1}%); {hard_right} of {hard} that also have a losing move; root proven in {proven}",
+            "{id} {}, level {} ({} simulations, {} thread(s)): a winning move in {right} of {tested} positions with a forced win ({:.1}%); {hard_right} of {hard} that also have a losing move; root proven in {proven}; {search_ms:.1} ms a search",
             json!(start.options()),
             args.level,
             budget.simulations,
@@ -120,7 +125,7 @@ impl GameTask for Task<'_> {
         )?;
         Ok(json!({
             "game": id, "options": start.options(), "level": args.level, "threads": args.threads,
-            "positions": tested, "right": right, "rate": rate, "hard": hard, "hard_right": hard_right, "proven": proven,
+            "positions": tested, "right": right, "rate": rate, "hard": hard, "hard_right": hard_right, "proven": proven, "search_ms": search_ms,
         }))
     }
 }

@@ -223,6 +223,15 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// One past the largest [`Game::move_key`] on this board.
     fn move_key_space(&self) -> usize;
 
+    /// A 64-bit hash of everything that decides the rest of the game from here (the board, the
+    /// seat to move and its colour, what the next moves may be), the same for the same position
+    /// however it was reached, or `None` if the game has none. The search's table of proven
+    /// positions (`ai::endgame`) needs it; games with boards small enough to solve implement it.
+    /// Default: `None`.
+    fn position_hash(&self) -> Option<u64> {
+        None
+    }
+
     /// A random legal move, or `None` when the game is over. The default is uniform and uses `buf`
     /// as scratch; games override it with a path faster than generating every move, which may weight
     /// moves differently (its doc says how) and may update caches kept in the state (hence `&mut`).
@@ -337,6 +346,18 @@ impl RunningStats {
 /// eight measures, each game numbering its own.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RewardStats(pub [RunningStats; 8]);
+
+/// A hash of `words` (SplitMix64's finalizer over a running mix), for [`Game::position_hash`].
+pub fn hash_words(words: impl IntoIterator<Item = u64>) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3_u64;
+    for w in words {
+        h = (h ^ w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+    }
+    h
+}
 
 /// The random number generator used everywhere: seeded, small, fast, and the same on every platform
 /// (so a seed replays the same games on the desktop and on the web).

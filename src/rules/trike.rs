@@ -222,6 +222,15 @@ impl Game for Trike {
         self.ply as usize
     }
 
+    fn position_hash(&self) -> Option<u64> {
+        let flags = u64::from(self.pawn)
+            | (self.color_to_move as u64) << 8
+            | u64::from(self.swapped) << 9
+            | u64::from(self.over) << 10
+            | u64::from(self.swap_available()) << 11;
+        Some(super::hash_words(self.occupied.0.iter().chain(&self.white.0).copied().chain([flags])))
+    }
+
     fn legal_moves(&self, out: &mut Vec<TrikeMove>) {
         out.clear();
         if self.over {

@@ -522,6 +522,16 @@ impl Game for TriItOut {
         self.ply as usize
     }
 
+    fn position_hash(&self) -> Option<u64> {
+        // `restricted` and `closes` follow from the counters; the tie rule reads the last mover,
+        // which `mover`, `continuing` and `capturable` give (and `ply` only at the start).
+        let flags = u64::from(self.mover)
+            | u64::from(self.continuing) << 1
+            | u64::from(self.over) << 2
+            | u64::from(self.ply == 0) << 3;
+        Some(super::hash_words([self.counters[0], self.counters[1], self.capturable, flags]))
+    }
+
     fn legal_moves(&self, out: &mut Vec<TriItOutMove>) {
         out.clear();
         if self.over {
