@@ -378,11 +378,11 @@ fn playouts_play_big_pieces_first_by_round() {
     assert!(small * 100 <= early, "{small} of {early} early moves were 1- or 2-triangle pieces: {rows:?}");
 }
 
-/// The quality reward (`knowledge.rs`): in `[0, 1]`, a win always above a loss, and among
-/// playouts that are all lost by 40 or more its values stay spread (the old clamped margin made
-/// them all alike).
+/// The reward (`knowledge.rs`, the margin as a z-score against the search's playouts): in
+/// `[0, 1]`, a win always above a loss, and among playouts that are all lost by 40 or more its
+/// values stay spread (the former margin, clamped at ±40 points, made them all alike).
 #[test]
-fn the_quality_reward_stays_informative_when_far_behind() {
+fn the_reward_stays_informative_when_far_behind() {
     use triboard::rules::{Outcome, RewardStats};
     let mut rng = rng_from_seed(3);
     let mut buf = Vec::new();
