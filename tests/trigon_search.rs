@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
+use rand::RngCore as _;
 use triboard::ai::{Budget, Mcts, SearchConfig};
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
-use rand::RngCore as _;
 use triboard::rules::{Game, Knowledge, random_index, rng_from_seed};
 
 fn game(variant: Variant) -> Trigon {
@@ -341,7 +341,11 @@ fn the_opening_schedule_keeps_a_legal_move_and_narrows_the_opening() {
                         .collect();
                     assert_eq!(starts.len(), 1, "one starting point for a first piece");
                     assert!(search.len() <= 40, "{} moves considered at ply {}", search.len(), g.ply());
-                } else if round <= 3 && legal.iter().any(|&m| size(&g, m) == 6 && piece_name(g.tables().placements[m.0 as usize].piece as usize) != "O") {
+                } else if round <= 3
+                    && legal.iter().any(|&m| {
+                        size(&g, m) == 6 && piece_name(g.tables().placements[m.0 as usize].piece as usize) != "O"
+                    })
+                {
                     assert!(names.iter().all(|n| size_of_name(n) == 6 && *n != "O"), "round {round}: {names:?}");
                 }
                 let mv = if rng_from_seed(seed + g.ply() as u64).next_u32() % 2 == 0 {

@@ -646,23 +646,16 @@ impl<G: Knowledge> Tree<G> {
     fn select(&self, node: u32) -> u32 {
         let parent_visits = self.nodes[node as usize].visits.max(1) as f32;
         if let Some(c) = self.prior_led {
-            return self.select_prior_led(node, c * parent_visits.sqrt() * (parent_visits + 1.0).ln());
+            // Prior-led: value + c·√N·ln(N+1) · P / (n + k).
+            let factor = c * parent_visits.sqrt() * (parent_visits + 1.0).ln();
+            let k = self.config.prior_visits.max(1e-3);
+            return self.select_by(node, |ch| ch.blend + factor * ch.policy / (ch.visits as f32 + k));
         }
         // c·√(ln N / (n+1)) = (c·√ln N) · (1/√(n+1)), the second factor from a table.
         let c_sqrt_log_n = self.config.exploration * parent_visits.ln().sqrt();
         let sqrt_n = parent_visits.sqrt();
         let inv_sqrt = inv_sqrt_table();
-        let children = self.children(node);
-        let mut best = children.start;
-        let mut best_score = f32::NEG_INFINITY;
-        for i in children {
-            let ch = &self.nodes[i as usize];
-            if ch.proof != 0 {
-                if ch.proof > 0 {
-                    return i;
-                }
-                continue;
-            }
+        self.select_by(node, |ch| {
             let inv = match inv_sqrt.get(ch.visits as usize) {
                 Some(&x) => x,
                 None => 1.0 / (ch.visits as f32 + 1.0).sqrt(),
@@ -671,18 +664,14 @@ impl<G: Knowledge> Tree<G> {
             if ch.policy > 0.0 {
                 score += ch.policy * sqrt_n / (1.0 + ch.visits as f32);
             }
-            if score > best_score {
-                best_score = score;
-                best = i;
-            }
-        }
-        best
+            score
+        })
     }
 
-    /// Prior-led selection: the child with the best value plus `factor · P / (n + k)`, where
-    /// `factor = c · √N · ln(N+1)`; proofs as in [`Tree::select`].
-    fn select_prior_led(&self, node: u32, factor: f32) -> u32 {
-        let k = self.config.prior_visits.max(1e-3);
+    /// The child of `node` with the highest `score`: a proven win at once, a proven loss never
+    /// while an unproven child remains (the first child if all are lost).
+    #[inline(always)]
+    fn select_by(&self, node: u32, score: impl Fn(&Node<G::Move>) -> f32) -> u32 {
         let children = self.children(node);
         let mut best = children.start;
         let mut best_score = f32::NEG_INFINITY;
@@ -694,9 +683,9 @@ impl<G: Knowledge> Tree<G> {
                 }
                 continue;
             }
-            let score = ch.blend + factor * ch.policy / (ch.visits as f32 + k);
-            if score > best_score {
-                best_score = score;
+            let s = score(ch);
+            if s > best_score {
+                best_score = s;
                 best = i;
             }
         }

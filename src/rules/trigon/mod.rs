@@ -551,38 +551,18 @@ impl Trigon {
         let t = self.tables;
         let forbidden = &self.forbidden[self.turn as usize];
         let (list, offsets) = t.lists.list(x, status);
-        let count = |set: u32| {
-            let mut total = 0;
-            let mut p = set;
-            while p != 0 {
-                let piece = p.trailing_zeros() as usize;
-                p &= p - 1;
-                total += (offsets[piece + 1] - offsets[piece]) as usize;
-            }
-            total
-        };
         let classes = if big_first {
             [pieces & t.by_size[6], pieces & t.by_size[5], pieces & !(t.by_size[6] | t.by_size[5])]
         } else {
             [pieces, 0, 0]
         };
         for set in classes {
-            let total = count(set);
+            let total = movegen::count_of(offsets, set);
             if total == 0 {
                 continue;
             }
             for _ in 0..TRIES {
-                let mut r = random_index(rng, total);
-                let mut p = set;
-                let k = loop {
-                    let piece = p.trailing_zeros() as usize;
-                    p &= p - 1;
-                    let len = (offsets[piece + 1] - offsets[piece]) as usize;
-                    if r < len {
-                        break list[offsets[piece] as usize + r];
-                    }
-                    r -= len;
-                };
+                let k = movegen::pick(list, offsets, set, random_index(rng, total));
                 let w = &t.windows[k as usize];
                 if !w.hits(forbidden) && touch.is_none_or(|a| w.hits(a)) {
                     return Some(TrigonMove(k));

@@ -231,6 +231,36 @@ impl AttachLists {
     }
 }
 
+/// How many placements of the pieces in `set` a list holds (`offsets` as [`AttachLists::list`]
+/// gives them).
+#[inline(always)]
+pub fn count_of(offsets: &[u16], set: u32) -> usize {
+    let mut total = 0;
+    let mut p = set;
+    while p != 0 {
+        let piece = p.trailing_zeros() as usize;
+        p &= p - 1;
+        total += (offsets[piece + 1] - offsets[piece]) as usize;
+    }
+    total
+}
+
+/// The `r`-th placement of the pieces in `set` in a list (`offsets` as [`AttachLists::list`]
+/// gives them); `r` below their total ([`count_of`]).
+#[inline(always)]
+pub fn pick(list: &[u16], offsets: &[u16], set: u32, mut r: usize) -> u16 {
+    let mut p = set;
+    loop {
+        let piece = p.trailing_zeros() as usize;
+        p &= p - 1;
+        let len = (offsets[piece + 1] - offsets[piece]) as usize;
+        if r < len {
+            return list[offsets[piece] as usize + r];
+        }
+        r -= len;
+    }
+}
+
 /// The windows of every placement, by index.
 pub fn windows(placements: &[Placement]) -> Vec<Window> {
     placements.iter().map(|p| Window::new(&p.mask, p.piece, p.cells.len() as u8)).collect()

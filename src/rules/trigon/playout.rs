@@ -20,6 +20,7 @@
 //! most of them played (Pentobi's local points) — made playouts 1.5× slower (callgrind, 3,000
 //! playouts from the empty board: 682 M instructions against 445 M) and lost 6–15: not kept.
 
+use super::movegen::{count_of, pick};
 use super::{PIECES, Trigon, TrigonMove, nth};
 use crate::rules::{Rng, random_index};
 
@@ -107,7 +108,13 @@ impl Trigon {
     /// move, and its size: the size classes from 6 down, each with a few random draws and then a
     /// full look, a random one of the biggest size found. `None` if none fits; marks what it finds
     /// empty in the caches.
-    fn biggest_at(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, x: usize, allowed: u32) -> Option<(TrigonMove, u8)> {
+    fn biggest_at(
+        &mut self,
+        rng: &mut Rng,
+        buf: &mut Vec<TrigonMove>,
+        x: usize,
+        allowed: u32,
+    ) -> Option<(TrigonMove, u8)> {
         let c = self.turn as usize;
         let t = self.tables;
         let forbidden = self.forbidden[c];
@@ -120,13 +127,7 @@ impl Trigon {
             if set == 0 || (size >= 5 && self.no_fit[c][6 - size].contains(x)) {
                 continue;
             }
-            let mut total = 0;
-            let mut p = set;
-            while p != 0 {
-                let piece = p.trailing_zeros() as usize;
-                p &= p - 1;
-                total += (offsets[piece + 1] - offsets[piece]) as usize;
-            }
+            let total = count_of(offsets, set);
             if total == 0 {
                 continue;
             }
@@ -161,22 +162,6 @@ impl Trigon {
     }
 }
 
-/// The `r`-th placement of the pieces in `set` in a list (`offsets` as [`super::AttachLists::list`]
-/// gives them); `r` below their total.
-#[inline(always)]
-fn pick(list: &[u16], offsets: &[u16], set: u32, mut r: usize) -> u16 {
-    let mut p = set;
-    loop {
-        let piece = p.trailing_zeros() as usize;
-        p &= p - 1;
-        let len = (offsets[piece + 1] - offsets[piece]) as usize;
-        if r < len {
-            return list[offsets[piece] as usize + r];
-        }
-        r -= len;
-    }
-}
-
 impl super::Tables {
     /// The biggest size among `pieces` (a bit per piece), 0 for none.
     pub fn windows_size_max(&self, pieces: u32) -> u8 {
@@ -195,9 +180,8 @@ pub fn size_histogram(start: &Trigon, seed: u64, playouts: usize) -> Vec<[u32; 7
     for _ in 0..playouts {
         let mut g = start.clone();
         g.warm_up();
-        while let Some(c) = g.colour_to_move() {
-            let round = (g.placed(c) as usize).min(rows.len() - 1);
-            let round = round.max(g.round().min(rows.len() - 1));
+        while g.colour_to_move().is_some() {
+            let round = g.round().min(rows.len() - 1);
             let mv = g.policy_move(&mut rng, &mut buf);
             let size = if mv == TrigonMove::PASS { 0 } else { g.tables.windows[mv.0 as usize].size as usize };
             rows[round][size] += 1;

@@ -139,4 +139,3 @@ impl super::Tables {
             .fold(f32::INFINITY, f32::min)
     }
 }
-
