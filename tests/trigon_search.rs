@@ -5,7 +5,6 @@
 
 use std::time::Duration;
 
-use rand::RngCore as _;
 use triboard::ai::{Budget, Mcts, SearchConfig};
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 use triboard::rules::{Game, Knowledge, random_index, rng_from_seed};
@@ -348,7 +347,7 @@ fn the_opening_schedule_keeps_a_legal_move_and_narrows_the_opening() {
                 {
                     assert!(names.iter().all(|n| size_of_name(n) == 6 && *n != "O"), "round {round}: {names:?}");
                 }
-                let mv = if rng_from_seed(seed + g.ply() as u64).next_u32() % 2 == 0 {
+                let mv = if random_index(&mut rng, 2) == 0 {
                     search[random_index(&mut rng, search.len())]
                 } else {
                     g.playout_move(&mut rng, &mut buf).unwrap()
