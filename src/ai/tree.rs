@@ -551,7 +551,18 @@ impl<G: Knowledge> Tree<G> {
     fn expand(&mut self, node: u32, state: &G, mover: u8) -> bool {
         if self.config.knowledge {
             state.search_moves(&mut self.moves);
-            state.move_priors(&self.moves, &mut self.priors);
+            if self.prior_led.is_some() && state.move_logits(&self.moves, &mut self.logits) {
+                // Prior-led with the game's logits: the priors would be overwritten unread.
+                self.priors.clear();
+                self.priors.resize(self.moves.len(), (0.0, 0.0));
+            } else {
+                state.move_priors(&self.moves, &mut self.priors);
+                if self.prior_led.is_some() {
+                    let k = self.config.policy_sharpness;
+                    self.logits.clear();
+                    self.logits.extend(self.priors.iter().map(|p| k * p.0));
+                }
+            }
         } else {
             state.legal_moves(&mut self.moves);
             self.priors.clear();
@@ -571,7 +582,7 @@ impl<G: Knowledge> Tree<G> {
             self.nodes.push(child);
         }
         if self.prior_led.is_some() {
-            self.lead_by_priors(first, state, mover);
+            self.lead_by_priors(first, mover);
         } else if self.policy_weight > 0.0 {
             // PUCT priors: the softmax of the game's move logits, or of its prior values times the
             // sharpness, times the weight.
@@ -596,15 +607,11 @@ impl<G: Knowledge> Tree<G> {
         true
     }
 
-    /// Prior-led selection: the new children from `first` on (the moves in `self.moves`) get
+    /// Prior-led selection: the new children from `first` on (the moves in `self.moves`, their
+    /// logits in `self.logits`: the game's, or its prior values times the sharpness) get
     /// `P = γ/Σγ` as their policy and start at the mover's running mean times `√(γ/γmax)`, entered
     /// as [`SearchConfig::prior_visits`] virtual simulations (Pentobi's initialization, our code).
-    fn lead_by_priors(&mut self, first: u32, state: &G, mover: u8) {
-        if !state.move_logits(&self.moves, &mut self.logits) {
-            let k = self.config.policy_sharpness;
-            self.logits.clear();
-            self.logits.extend(self.priors.iter().map(|p| k * p.0));
-        }
+    fn lead_by_priors(&mut self, first: u32, mover: u8) {
         let top = self.logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let sum: f32 = self.logits.iter().map(|l| (l - top).exp()).sum();
         let mean = if self.seat_count > 0.0 { (self.seat_value[mover as usize] / self.seat_count) as f32 } else { 0.5 };
