@@ -67,22 +67,11 @@ impl GameTask for Task<'_> {
         let out = self.out;
         writeln!(out, "{id} {}, {} plies played; {seconds} s per measurement", json!(game.options()), game.ply())?;
 
-        // Uniform random playouts: clone the position, random moves until the game is over.
+        // Uniform random playouts (clone the position, random moves until the game is over), then
+        // the playout policy's.
         let mut rng = rng_from_seed(self.args.seed);
         let mut buf = Vec::new();
-        let (mut playouts, mut plies) = (0u64, 0u64);
-        let started = Instant::now();
-        while started.elapsed() < duration {
-            for _ in 0..BATCH {
-                let mut g = game.clone();
-                while let Some(mv) = g.random_move(&mut rng, &mut buf) {
-                    g.play_unchecked(mv);
-                    plies += 1;
-                }
-                playouts += 1;
-            }
-        }
-        let elapsed = started.elapsed().as_secs_f64();
+        let (playouts, plies, elapsed) = time_playouts(&game, duration, |g| g.random_move(&mut rng, &mut buf));
         let playouts_per_s = playouts as f64 / elapsed;
         let plies_per_playout = plies as f64 / playouts as f64;
         writeln!(
@@ -90,21 +79,8 @@ impl GameTask for Task<'_> {
             "random playouts: {playouts} in {elapsed:.2} s = {playouts_per_s:.0}/s, {plies_per_playout:.1} plies each ({:.0} plies/s)",
             plies as f64 / elapsed
         )?;
-
-        // The playout policy's playouts.
-        let (mut policy_playouts, mut policy_plies) = (0u64, 0u64);
-        let started = Instant::now();
-        while started.elapsed() < duration {
-            for _ in 0..BATCH {
-                let mut g = game.clone();
-                while let Some(mv) = g.playout_move(&mut rng, &mut buf) {
-                    g.play_unchecked(mv);
-                    policy_plies += 1;
-                }
-                policy_playouts += 1;
-            }
-        }
-        let policy_elapsed = started.elapsed().as_secs_f64();
+        let (policy_playouts, policy_plies, policy_elapsed) =
+            time_playouts(&game, duration, |g| g.playout_move(&mut rng, &mut buf));
         let policy_playouts_per_s = policy_playouts as f64 / policy_elapsed;
         writeln!(
             out,
@@ -154,6 +130,28 @@ impl GameTask for Task<'_> {
             "best_move": best,
         }))
     }
+}
+
+/// Plays out `game` with `next` (the move to play, `None` at the end) for at least `duration`,
+/// in batches of [`BATCH`]: the playouts, their plies and the seconds they took.
+fn time_playouts<G: Knowledge>(
+    game: &G,
+    duration: Duration,
+    mut next: impl FnMut(&mut G) -> Option<G::Move>,
+) -> (u64, u64, f64) {
+    let (mut playouts, mut plies) = (0u64, 0u64);
+    let started = Instant::now();
+    while started.elapsed() < duration {
+        for _ in 0..BATCH {
+            let mut g = game.clone();
+            while let Some(mv) = next(&mut g) {
+                g.play_unchecked(mv);
+                plies += 1;
+            }
+            playouts += 1;
+        }
+    }
+    (playouts, plies, started.elapsed().as_secs_f64())
 }
 
 /// The share of the root's simulations (`children`: move, simulations, mean) spent on the `n`

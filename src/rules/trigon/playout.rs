@@ -48,7 +48,7 @@ impl Trigon {
             if n == 0 {
                 return TrigonMove::PASS;
             }
-            let top = self.tables.windows_size_max(allowed);
+            let top = self.tables.biggest_size(allowed);
             let mut best: Option<(TrigonMove, u8)> = None;
             for _ in 0..DRAWS.min(n) {
                 let x = nth(&live, random_index(rng, n));
@@ -164,7 +164,7 @@ impl Trigon {
 
 impl super::Tables {
     /// The biggest size among `pieces` (a bit per piece), 0 for none.
-    pub fn windows_size_max(&self, pieces: u32) -> u8 {
+    pub fn biggest_size(&self, pieces: u32) -> u8 {
         (1..=6u8).rev().find(|&s| pieces & self.by_size[s as usize] != 0).unwrap_or(0)
     }
 }
