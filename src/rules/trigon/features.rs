@@ -27,9 +27,10 @@
 //! --iterations 1`) took 0.40 s of CPU against 0.21 s with the former ones, and a search of
 //! `trigon-2` (`triboard bench trigon-2 [--moves …]`, one thread) ran 7–10 % fewer simulations a
 //! second: 35,400 against 39,600 at the start, 45,100 against 48,900 after 16 placements, 62,800
-//! against 67,200 after 32. In play no gain is measured yet: against the former features and
-//! weights (`triboard match`, `trigon-2`, 0.5 s a move, 20 games, the PUCT weight 0.3 unchanged)
-//! these won 9 and lost 11.
+//! against 67,200 after 32. In play: under the former search (UCT + RAVE, the PUCT weight 0.3
+//! unchanged) they won 9 and lost 11 of 20 against the former features (`triboard match`,
+//! `trigon-2`, 0.5 s a move); under prior-led selection, where they are the move probabilities,
+//! at temperature 2 they won **24–15–1** of 40 (at temperature 1, 4–11: `knowledge.rs`).
 //!
 //! The weights in force are the built-in file `weights.json` beside this module (written by
 //! `triboard learn`), or a file given with `triboard gtp --weights FILE` ([`install_weights`]).
