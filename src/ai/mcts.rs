@@ -33,6 +33,10 @@ pub struct SearchConfig {
     pub first_play_urgency: f32,
     /// Simulations through a leaf before its children are created (the root expands at once).
     pub expand_after: u32,
+    /// Simulations added to `expand_after` per ply below the root (Pentobi: 0.5), so deep nodes,
+    /// whose children cost the game's knowledge to create, expand later. `None`: the game's own
+    /// ([`Knowledge::expand_growth`]).
+    pub expand_growth: Option<f32>,
     /// Size limit of the node arenas, all threads together; once full, leaves stop expanding and the
     /// search goes on with playouts from them.
     pub max_nodes: usize,
@@ -73,6 +77,7 @@ impl Default for SearchConfig {
             rave_bias: 0.002,
             first_play_urgency: 1.0,
             expand_after: 2,
+            expand_growth: None,
             max_nodes: 6_000_000,
             seed: 0x7121_b0a2d,
             knowledge: true,
@@ -88,6 +93,7 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// Sets a tunable by name (`exploration`, `rave_bias`, `first_play_urgency`, `expand_after`,
+    /// `expand_growth`,
     /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`) from its text, for tuning matches (`triboard gtp
     /// --config NAME=VALUE`).
     ///
@@ -101,13 +107,14 @@ impl SearchConfig {
             "rave_bias" => self.rave_bias = number,
             "first_play_urgency" => self.first_play_urgency = number,
             "expand_after" => self.expand_after = number.max(0.0) as u32,
+            "expand_growth" => self.expand_growth = Some(number.max(0.0)),
             "policy_weight" => self.policy_weight = Some(number),
             "policy_sharpness" => self.policy_sharpness = number,
             "prior_exploration" => self.prior_exploration = Some(number),
             "prior_visits" => self.prior_visits = number.max(0.0),
             _ => {
                 return Err(format!(
-                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, policy_weight, policy_sharpness, prior_exploration, prior_visits)"
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits)"
                 ));
             }
         }

@@ -127,6 +127,8 @@ pub(crate) struct Tree<G: Knowledge> {
     policy_weight: f32,
     /// Prior-led selection's constant `c` ([`SearchConfig::prior_exploration`]), if in force.
     prior_led: Option<f32>,
+    /// Simulations added per ply to [`SearchConfig::expand_after`] ([`SearchConfig::expand_growth`]).
+    expand_growth: f32,
     /// Per seat, the sum of its rewards over this tree's simulations, and their number: the
     /// running mean a prior-led child's first value is scaled from.
     seat_value: [f64; MAX_PLAYERS],
@@ -173,7 +175,13 @@ impl<G: Knowledge> Tree<G> {
             (true, None) => config.policy_weight.unwrap_or(root.policy_weight()),
             _ => 0.0,
         };
+        let expand_growth = if config.knowledge {
+            config.expand_growth.unwrap_or_else(|| root.expand_growth())
+        } else {
+            config.expand_growth.unwrap_or(0.0)
+        };
         let mut m = Tree {
+            expand_growth,
             prior_led,
             seat_value: [0.0; MAX_PLAYERS],
             seat_count: 0.0,
@@ -390,7 +398,8 @@ impl<G: Knowledge> Tree<G> {
         while let Some(player) = state.to_move() {
             if self.nodes[node as usize].first_child == 0 {
                 let visits = self.nodes[node as usize].visits;
-                if (node != 0 && visits < self.config.expand_after) || !self.expand(node, &state, player.0) {
+                let needed = self.config.expand_after as f32 + self.expand_growth * (self.path.len() - 1) as f32;
+                if (node != 0 && (visits as f32) < needed) || !self.expand(node, &state, player.0) {
                     break;
                 }
             }

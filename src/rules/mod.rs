@@ -307,6 +307,11 @@ pub trait Knowledge: Game {
     fn prior_exploration(&self) -> Option<f32> {
         None
     }
+    /// Simulations added per ply below the root to the visits a leaf needs before its children
+    /// are created (`ai::SearchConfig::expand_growth`). Default 0: every depth alike.
+    fn expand_growth(&self) -> f32 {
+        0.0
+    }
     /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
     /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
     /// Default: every legal move.

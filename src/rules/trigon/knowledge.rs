@@ -48,6 +48,9 @@ const MIRROR_WEIGHT: f32 = 400.0;
 const MIRROR_LOGIT: f32 = 5.0;
 /// Prior-led selection's exploration constant ([`Knowledge::prior_exploration`]).
 const PRIOR_EXPLORATION: f32 = 0.87;
+/// Simulations added per ply below the root before a node is expanded
+/// ([`Knowledge::expand_growth`]; Pentobi's 0.5).
+const EXPAND_GROWTH: f32 = 0.5;
 /// The temperature the learned logits are divided by before they become γ (and `P`). With the
 /// 154 features of `features.rs` (`trigon-2`, 0.5 s a move, 40 games against the former 58
 /// features at temperature 1): at 1 they lost 4–11 (stopped: too sharp for prior-led
@@ -273,6 +276,10 @@ impl Knowledge for Trigon {
 
     fn prior_exploration(&self) -> Option<f32> {
         Some(PRIOR_EXPLORATION)
+    }
+
+    fn expand_growth(&self) -> f32 {
+        EXPAND_GROWTH
     }
 
     fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
