@@ -49,8 +49,11 @@ const MIRROR_LOGIT: f32 = 5.0;
 /// Prior-led selection's exploration constant ([`Knowledge::prior_exploration`]).
 const PRIOR_EXPLORATION: f32 = 0.87;
 /// Simulations added per ply below the root before a node is expanded
-/// ([`Knowledge::expand_growth`]; Pentobi's 0.5).
-const EXPAND_GROWTH: f32 = 0.5;
+/// ([`Knowledge::expand_growth`]). Pentobi's 0.5 gave 39 % more simulations a second after 24
+/// placements (`bench trigon-2 --moves … --config expand_growth=…`: 20,907 against 15,051) but
+/// won only 33–27 of 60 at 0.5 s a move against 0 (55 %, under the 60 % a step must reach): not
+/// kept.
+const EXPAND_GROWTH: f32 = 0.0;
 /// The temperature the learned logits are divided by before they become γ (and `P`). With the
 /// 154 features of `features.rs` (`trigon-2`, 0.5 s a move, 40 games against the former 58
 /// features at temperature 1): at 1 they lost 4–11 (stopped: too sharp for prior-led
