@@ -446,13 +446,14 @@ fn learn_writes_weights_that_gtp_loads() {
     assert_eq!(made.code, 0, "{}", made.stderr);
     let weights = dir.join("weights.json");
     let w = weights.to_str().unwrap();
-    let run = triboard(&["learn", recs, "--holdout", "0.5", "--iterations", "50", "--out", w, "--json"], "");
+    let run =
+        triboard(&["learn", "trigon-2", recs, "--holdout", "0.5", "--iterations", "50", "--out", w, "--json"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json = run.json();
     assert_eq!(json["records"], 2);
     assert!(json["held_out"]["positions"].as_u64().unwrap() > 20, "{json}");
-    let fit = json["fit"]["log_likelihood"].as_f64().unwrap();
-    assert!(fit > json["fit"]["uniform_log_likelihood"].as_f64().unwrap(), "the fit beats a uniform choice: {json}");
+    let fit = json["fit"]["learned"]["log_likelihood"].as_f64().unwrap();
+    assert!(fit > json["fit"]["uniform"]["log_likelihood"].as_f64().unwrap(), "the fit beats a uniform choice: {json}");
     let gtp = triboard(&["gtp", "--game", "trigon-2", "--weights", w], "genmove 1\nquit\n");
     assert_eq!(gtp.code, 0, "{}", gtp.stderr);
     assert!(gtp.stdout.starts_with("= "), "{}", gtp.stdout);
@@ -462,7 +463,7 @@ fn learn_writes_weights_that_gtp_loads() {
     let refused = triboard(&["gtp", "--game", "trigon-2", "--weights", w], "quit\n");
     assert_eq!(refused.code, 1);
     assert!(refused.stderr.contains("\"taken 2\" is missing"), "{}", refused.stderr);
-    let none = triboard(&["learn", dir.join("nothing-here.json").to_str().unwrap()], "");
+    let none = triboard(&["learn", "trigon-2", dir.join("nothing-here.json").to_str().unwrap()], "");
     assert_eq!(none.code, 1);
     assert!(none.stderr.contains("cannot read"), "{}", none.stderr);
     std::fs::remove_dir_all(&dir).ok();

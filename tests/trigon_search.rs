@@ -186,7 +186,7 @@ fn move_features_count_what_they_name() {
                 // the features do not count: from the first position where every colour has one.
                 let started = (0..variant.colours()).all(|o| g.pieces_left(o) != (1 << 22) - 1);
                 if legal[0] != TrigonMove::PASS && started {
-                    g.move_features(&legal, &mut active);
+                    g.placement_features(&legal, &mut active);
                     assert_eq!(active.len(), legal.len());
                     assert!(g.move_logits(&legal, &mut logits));
                     assert_eq!(logits.len(), legal.len());
@@ -275,20 +275,22 @@ fn move_features_count_what_they_name() {
 /// with the field and reason.
 #[test]
 fn weights_files_load_and_bad_ones_are_refused() {
-    use triboard::rules::trigon::features::{BUILTIN_WEIGHTS, FEATURES, Weights, feature_name};
-    let builtin = Weights::from_json(BUILTIN_WEIGHTS).expect("the built-in weights load");
-    let mut w = Weights::zero();
+    use triboard::rules::features::Weights;
+    use triboard::rules::trigon::features::{BUILTIN_WEIGHTS, FEATURE_SET, FEATURES, feature_name};
+    let builtin = Weights::from_json(&FEATURE_SET, BUILTIN_WEIGHTS).expect("the built-in weights load");
+    let mut w = Weights::zero(&FEATURE_SET);
     for (i, x) in w.0.iter_mut().enumerate() {
         *x = i as f32 * 0.25 - 3.0;
     }
-    let text = w.to_json(serde_json::json!({"positions": 3}));
-    assert_eq!(Weights::from_json(&text).unwrap(), w);
-    assert_eq!(Weights::from_json(&builtin.to_json(serde_json::Value::Null)).unwrap(), builtin);
+    let text = w.to_json(&FEATURE_SET, serde_json::json!({"positions": 3}));
+    assert_eq!(Weights::from_json(&FEATURE_SET, &text).unwrap(), w);
+    let again = builtin.to_json(&FEATURE_SET, serde_json::Value::Null);
+    assert_eq!(Weights::from_json(&FEATURE_SET, &again).unwrap(), builtin);
     let names: std::collections::HashSet<String> = (0..FEATURES).map(feature_name).collect();
     assert_eq!(names.len(), FEATURES, "feature names are distinct");
 
     let refused = |text: &str, why: &str| {
-        let e = Weights::from_json(text).expect_err(text);
+        let e = Weights::from_json(&FEATURE_SET, text).expect_err(text);
         assert!(e.contains(why), "'{e}' should say '{why}'");
     };
     refused("{", "not JSON");

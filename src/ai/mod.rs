@@ -7,6 +7,7 @@
 pub mod analysis;
 mod endgame;
 pub mod exhaustive;
+pub mod learn;
 pub mod levels;
 pub mod mcts;
 mod tree;

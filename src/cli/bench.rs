@@ -91,12 +91,7 @@ impl GameTask for Task<'_> {
         // The search from the same position, on --threads threads.
         let threads = self.args.threads.max(1);
         let mut config = SearchConfig { seed: self.args.seed, threads, ..SearchConfig::default() };
-        for setting in &self.args.config {
-            let (name, value) = setting
-                .split_once('=')
-                .ok_or_else(|| CliError::usage(format!("--config {setting}: write NAME=VALUE")))?;
-            config.set(name.trim(), value.trim()).map_err(|e| CliError::usage(format!("--config: {e}")))?;
-        }
+        super::apply_config(&mut config, &self.args.config)?;
         let mut search = Mcts::new(&game, config);
         let started = Instant::now();
         let simulations = search.run_for(duration);

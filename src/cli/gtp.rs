@@ -44,7 +44,6 @@ use web_time::Instant;
 use super::{CliError, derive_seed, parse_ai};
 use crate::ai::{Budget, Level, Mcts, SearchConfig};
 use crate::rules::Game;
-use crate::rules::trigon::features::{Weights, install_weights};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 
 /// Arguments of `triboard gtp`.
@@ -457,16 +456,9 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
     engine.seconds = args.seconds.map(Duration::from_secs_f64);
     engine.threads = args.threads as usize;
-    for setting in &args.config {
-        let (name, value) =
-            setting.split_once('=').ok_or_else(|| CliError::usage(format!("--config {setting}: write NAME=VALUE")))?;
-        engine.config.set(name.trim(), value.trim()).map_err(|e| CliError::usage(format!("--config: {e}")))?;
-    }
+    super::apply_config(&mut engine.config, &args.config)?;
     if let Some(path) = &args.weights {
-        let file = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
-        let weights = Weights::from_json(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
-        install_weights(weights).map_err(CliError::failure)?;
+        super::install_weights::<Trigon>(path)?;
     }
     let mut commands = 0u64;
     let mut line = Vec::new();

@@ -1,12 +1,11 @@
-//! `triboard learn RECORD… [--out FILE]`: learns the weights of Blokus Trigon's move features
-//! (`rules::trigon::features`) from the moves of game records — softmax regression with L2
-//! regularisation, fitted by full-batch Adam: every played placement should get a high probability
-//! among its position's legal placements. The last `--holdout` share of the records is kept out of
-//! the fit and measures it: mean log-likelihood and how often the most probable move is the one
-//! played, beside the same for the hand-set priors (`knowledge.rs`) and for a uniform choice.
+//! `triboard learn GAME RECORD… [--out FILE]`: learns a game's move-feature weights
+//! (`rules::features`, each game's in its rules module) from the moves of game records, by
+//! softmax regression (`ai::learn`). The last `--holdout` share of the records is kept out of the
+//! fit and measures it: mean log-likelihood and how often the most probable move is the one
+//! played, beside the same for the game's hand-set priors and for a uniform choice.
 //!
-//! The data are records of strong play, such as `triboard match --record DIR` games between
-//! Pentobi engines or `triboard selfplay --record DIR` games at high levels.
+//! The data are records of strong play: `triboard match --record DIR` games between Pentobi
+//! engines (Trigon), or `triboard selfplay GAME --record DIR` games at a deep budget.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,17 +14,21 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::CliError;
-use crate::rules::trigon::features::{Active, FEATURES, Weights, feature_name};
-use crate::rules::trigon::{Trigon, TrigonMove};
-use crate::rules::{Game, Knowledge};
+use super::games::{GameTask, with_game};
+use crate::ai::SearchConfig;
+use crate::ai::learn::{Fitness, LearnData};
+use crate::rules::Knowledge;
+use crate::rules::features::Weights;
 
 /// Arguments of `triboard learn`.
 #[derive(Args, Debug, Clone)]
 pub struct LearnArgs {
-    /// Trigon records (`.json` or Pentobi's `.blksgf`), or directories of them.
+    #[arg(help = super::games::game_id_help())]
+    pub game: String,
+    /// Records of that game (`.json`, or Pentobi's `.blksgf` for Trigon), or directories of them.
     #[arg(required = true)]
     pub records: Vec<PathBuf>,
-    /// Where to write the weights file (`triboard gtp --weights FILE` reads it).
+    /// Where to write the weights file (`--weights FILE` of `gtp`, `selfplay` and `match` reads it).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Passes of the optimiser over the data.
@@ -37,98 +40,6 @@ pub struct LearnArgs {
     /// The share of the records (the last ones) kept out of the fit to measure it.
     #[arg(long, default_value_t = 0.2)]
     pub holdout: f64,
-}
-
-/// The positions of the records: for each, its legal placements' features and the one played.
-#[derive(Default)]
-struct Data {
-    /// Every position's moves' features, one after another.
-    active: Vec<Active>,
-    /// Position `i`'s moves are `active[starts[i]..starts[i + 1]]`.
-    starts: Vec<usize>,
-    /// The played move's index among its position's moves.
-    played: Vec<usize>,
-    /// The hand-set priors put the played move first.
-    hand_first: Vec<bool>,
-}
-
-impl Data {
-    fn positions(&self) -> usize {
-        self.played.len()
-    }
-
-    /// Adds the positions of one record, whose moves are checked by replaying them.
-    fn add(&mut self, start: &Trigon, moves: &[TrigonMove]) {
-        if self.starts.is_empty() {
-            self.starts.push(0);
-        }
-        let mut game = start.clone();
-        let (mut legal, mut active, mut priors) = (Vec::new(), Vec::new(), Vec::new());
-        for &mv in moves {
-            game.legal_moves(&mut legal);
-            if mv != TrigonMove::PASS && legal.len() > 1 {
-                let played = legal.iter().position(|&m| m == mv).expect("a replayed move is legal");
-                game.move_features(&legal, &mut active);
-                game.move_priors(&legal, &mut priors);
-                let best = priors.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
-                let first = priors.iter().position(|p| p.0 == best);
-                self.hand_first.push(first == Some(played));
-                self.played.push(played);
-                self.active.extend_from_slice(&active);
-                self.starts.push(self.active.len());
-            }
-            game.play_unchecked(mv);
-        }
-    }
-
-    /// Mean log-likelihood of the played moves over positions `range` under `w`, its gradient (if
-    /// `grad`), and the share of positions whose most probable move was played.
-    fn evaluate(
-        &self,
-        w: &[f64; FEATURES],
-        range: std::ops::Range<usize>,
-        mut grad: Option<&mut [f64; FEATURES]>,
-    ) -> (f64, f64) {
-        let (mut loglik, mut first) = (0.0, 0usize);
-        let n = range.len().max(1) as f64;
-        let mut logits = Vec::new();
-        for i in range {
-            let moves = &self.active[self.starts[i]..self.starts[i + 1]];
-            logits.clear();
-            logits.extend(moves.iter().map(|a| a.iter().map(|&f| w[f as usize]).sum::<f64>()));
-            let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let sum: f64 = logits.iter().map(|l| (l - top).exp()).sum();
-            let played = self.played[i];
-            loglik += logits[played] - top - sum.ln();
-            if logits[played] == top && logits.iter().filter(|&&l| l == top).count() == 1 {
-                first += 1;
-            }
-            if let Some(g) = grad.as_deref_mut() {
-                for (a, l) in moves.iter().zip(&logits) {
-                    let p = (l - top).exp() / sum / n;
-                    for &f in a {
-                        g[f as usize] -= p;
-                    }
-                }
-                for &f in &moves[played] {
-                    g[f as usize] += 1.0 / n;
-                }
-            }
-        }
-        (loglik / n, first as f64 / n)
-    }
-
-    /// The uniform choice's mean log-likelihood over `range`.
-    fn uniform(&self, range: std::ops::Range<usize>) -> f64 {
-        let n = range.len().max(1) as f64;
-        -range.map(|i| ((self.starts[i + 1] - self.starts[i]) as f64).ln()).sum::<f64>() / n
-    }
-
-    /// The share of positions in `range` where the hand-set priors put the played move first.
-    fn hand(&self, range: std::ops::Range<usize>) -> f64 {
-        let n = range.len().max(1) as f64;
-        self.hand_first[range].iter().filter(|&&b| b).count() as f64 / n
-    }
 }
 
 /// The record files named by `paths` (directories expanded to their `.json` and `.blksgf` files,
@@ -152,19 +63,18 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     Ok(files)
 }
 
-/// Reads one Trigon record: its start and moves.
-fn read_record(path: &Path) -> Result<(Trigon, Vec<TrigonMove>), CliError> {
+/// Reads one record of game `G`: its start and moves.
+fn read_record<G: Knowledge>(path: &Path) -> Result<(G, Vec<G::Move>), CliError> {
     let (record, _) = super::read_record_file(path)?;
-    let (start, _, moves) =
-        record.replay::<Trigon>().map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
+    let (start, _, moves) = record.replay::<G>().map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
     Ok((start, moves))
 }
 
 /// Runs `triboard learn`.
 ///
 /// # Errors
-/// Bad options (usage); an unreadable or illegal record, no positions, an unwritable output file
-/// (failures, naming the file).
+/// Bad options or a game without move features (usage); an unreadable or illegal record, no
+/// positions, an unwritable output file (failures, naming the file).
 pub fn run(args: &LearnArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     if !(0.0..1.0).contains(&args.holdout) {
         return Err(CliError::usage("--holdout must be at least 0 and below 1"));
@@ -172,84 +82,92 @@ pub fn run(args: &LearnArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
         return Err(CliError::usage("--l2 must be a non-negative number"));
     }
-    let files = record_files(&args.records)?;
-    let held_out_files = (files.len() as f64 * args.holdout).round() as usize;
-    let fit_files = files.len() - held_out_files;
-    let mut data = Data::default();
-    let mut split = 0;
-    for (k, file) in files.iter().enumerate() {
-        if k == fit_files {
+    with_game(&args.game, Learn { args, out })?
+}
+
+/// `learn` with the game type chosen.
+struct Learn<'a> {
+    args: &'a LearnArgs,
+    out: &'a mut dyn Write,
+}
+
+impl GameTask for Learn<'_> {
+    type Output = Result<Value, CliError>;
+
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
+        let (args, out) = (self.args, self.out);
+        let cell =
+            G::feature_weights().ok_or_else(|| CliError::usage(format!("{id} has no move features to learn")))?;
+        let set = cell.set();
+        let files = record_files(&args.records)?;
+        let held_out_files = (files.len() as f64 * args.holdout).round() as usize;
+        let fit_files = files.len() - held_out_files;
+        let mut data = LearnData::new(set.groups.len(), set.len(), SearchConfig::default().policy_sharpness);
+        let mut split = 0;
+        for (k, file) in files.iter().enumerate() {
+            if k == fit_files {
+                split = data.positions();
+            }
+            let (start, moves) = read_record::<G>(file)?;
+            data.add_game(&start, &moves).map_err(|e| CliError::failure(format!("{}: {e}", file.display())))?;
+        }
+        if held_out_files == 0 {
             split = data.positions();
         }
-        let (start, moves) = read_record(file)?;
-        data.add(&start, &moves);
-    }
-    if held_out_files == 0 {
-        split = data.positions();
-    }
-    if split == 0 {
-        return Err(CliError::failure("the records hold no position with a choice to learn from"));
-    }
-    let (fit, test) = (0..split, split..data.positions());
-    writeln!(
-        out,
-        "{} records, {} positions ({} moves) to fit, {} positions held out",
-        fit_files,
-        split,
-        data.starts[split],
-        test.len()
-    )?;
-    // Full-batch Adam on the mean log-likelihood minus the L2 penalty.
-    let mut w = [0.0f64; FEATURES];
-    let (mut m, mut v) = ([0.0f64; FEATURES], [0.0f64; FEATURES]);
-    let (rate, beta1, beta2) = (0.05, 0.9, 0.999);
-    for step in 1..=args.iterations {
-        let mut grad = [0.0f64; FEATURES];
-        let (loglik, first) = data.evaluate(&w, fit.clone(), Some(&mut grad));
-        for f in 0..FEATURES {
-            let g = grad[f] - args.l2 * w[f];
-            m[f] = beta1 * m[f] + (1.0 - beta1) * g;
-            v[f] = beta2 * v[f] + (1.0 - beta2) * g * g;
-            let (mh, vh) = (m[f] / (1.0 - beta1.powi(step as i32)), v[f] / (1.0 - beta2.powi(step as i32)));
-            w[f] += rate * mh / (vh.sqrt() + 1e-8);
+        if split == 0 {
+            return Err(CliError::failure("the records hold no position with a choice to learn from"));
         }
-        if step == 1 || step % 100 == 0 || step == args.iterations {
-            writeln!(
-                out,
-                "iteration {step}: log-likelihood {loglik:.4}, most probable move played {:.1} %",
-                first * 100.0
-            )?;
-        }
-    }
-    let (fit_ll, fit_first) = data.evaluate(&w, fit.clone(), None);
-    let (test_ll, test_first) = data.evaluate(&w, test.clone(), None);
-    let measures = json!({
-        "records": files.len(),
-        "positions": data.positions(),
-        "fit": { "log_likelihood": fit_ll, "first": fit_first, "hand_first": data.hand(fit.clone()), "uniform_log_likelihood": data.uniform(fit) },
-        "held_out": { "positions": test.len(), "log_likelihood": test_ll, "first": test_first, "hand_first": data.hand(test.clone()), "uniform_log_likelihood": data.uniform(test.clone()) },
-    });
-    if !test.is_empty() {
+        let (fit, test) = (0..split, split..data.positions());
         writeln!(
             out,
-            "held out: log-likelihood {test_ll:.4} (uniform {:.4}); the most probable move was played in {:.1} % (hand-set priors {:.1} %)",
-            data.uniform(test.clone()),
-            test_first * 100.0,
-            data.hand(test) * 100.0
+            "{fit_files} records, {split} positions ({} moves) to fit, {} positions held out",
+            data.moves(),
+            test.len()
         )?;
+        let mut lines = Vec::new();
+        let w = data.fit(fit.clone(), args.iterations, args.l2, &mut |step, f| {
+            lines.push(format!(
+                "iteration {step}: log-likelihood {:.4}, most probable move played {:.1} %",
+                f.log_likelihood,
+                f.first * 100.0
+            ));
+        });
+        for line in lines {
+            writeln!(out, "{line}")?;
+        }
+        let measure = |f: Fitness| json!({ "log_likelihood": f.log_likelihood, "first": f.first });
+        let part = |range: std::ops::Range<usize>| {
+            json!({
+                "positions": range.len(),
+                "learned": measure(data.evaluate(&w, range.clone(), None)),
+                "hand": measure(data.hand(range.clone())),
+                "uniform": measure(data.uniform(range)),
+            })
+        };
+        let measures = json!({ "game": id, "records": files.len(), "fit": part(fit), "held_out": part(test.clone()) });
+        if !test.is_empty() {
+            let (learned, hand, uniform) =
+                (data.evaluate(&w, test.clone(), None), data.hand(test.clone()), data.uniform(test));
+            writeln!(
+                out,
+                "held out: log-likelihood {:.4} (hand-set priors {:.4}, uniform {:.4}); the most probable move was played in {:.1} % (hand-set priors {:.1} %)",
+                learned.log_likelihood,
+                hand.log_likelihood,
+                uniform.log_likelihood,
+                learned.first * 100.0,
+                hand.first * 100.0
+            )?;
+        }
+        let weights = Weights(w.iter().map(|&x| x as f32).collect());
+        let mut strongest: Vec<usize> = (0..set.len()).collect();
+        strongest.sort_by(|&a, &b| w[b].abs().total_cmp(&w[a].abs()));
+        let top: Vec<String> = strongest.iter().take(8).map(|&f| format!("{} {:+.2}", set.name(f), w[f])).collect();
+        writeln!(out, "strongest weights: {}", top.join(", "))?;
+        if let Some(path) = &args.out {
+            std::fs::write(path, weights.to_json(set, measures.clone()) + "\n")
+                .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
+            writeln!(out, "weights written to {}", path.display())?;
+        }
+        Ok(measures)
     }
-    let mut weights = Weights::zero();
-    for (x, y) in weights.0.iter_mut().zip(&w) {
-        *x = *y as f32;
-    }
-    let mut strongest: Vec<usize> = (0..FEATURES).collect();
-    strongest.sort_by(|&a, &b| w[b].abs().total_cmp(&w[a].abs()));
-    let top: Vec<String> = strongest.iter().take(8).map(|&f| format!("{} {:+.2}", feature_name(f), w[f])).collect();
-    writeln!(out, "strongest weights: {}", top.join(", "))?;
-    if let Some(path) = &args.out {
-        std::fs::write(path, weights.to_json(measures.clone()) + "\n")
-            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
-        writeln!(out, "weights written to {}", path.display())?;
-    }
-    Ok(measures)
 }

@@ -69,7 +69,7 @@ pub enum Command {
     CheckSolver(check_solver::CheckSolverArgs),
     /// Analyse a recorded game: the win rate before and after each move, the best move, mistakes.
     Analyze(analyze::AnalyzeArgs),
-    /// Learn Blokus Trigon's move-feature weights from game records (softmax regression).
+    /// Learn a game's move-feature weights from game records (softmax regression).
     Learn(learn::LearnArgs),
 }
 
@@ -263,6 +263,34 @@ pub fn read_record_file(path: &std::path::Path) -> Result<(crate::rules::record:
     let text = std::fs::read_to_string(path).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
     let record = crate::rules::trigon::sgf::read_any(&text).map_err(|e| CliError::failure(format!("{file}: {e}")))?;
     Ok((record, text))
+}
+
+/// The search settings `settings` (`NAME=VALUE` each) applied to `config`.
+///
+/// # Errors
+/// A setting without `=`, an unknown name or a bad value (usage).
+pub fn apply_config(config: &mut crate::ai::SearchConfig, settings: &[String]) -> Result<(), CliError> {
+    for setting in settings {
+        let (name, value) =
+            setting.split_once('=').ok_or_else(|| CliError::usage(format!("--config {setting}: write NAME=VALUE")))?;
+        config.set(name.trim(), value.trim()).map_err(|e| CliError::usage(format!("--config: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Puts the move-feature weights of file `path` (written by `triboard learn`) in force for game
+/// `G` instead of its built-in ones, for the rest of the process.
+///
+/// # Errors
+/// A game without features (usage); an unreadable or malformed file, or weights already in use
+/// (failures naming the file).
+pub fn install_weights<G: Knowledge>(path: &std::path::Path) -> Result<(), CliError> {
+    let file = path.display();
+    let cell = G::feature_weights().ok_or_else(|| CliError::usage("this game has no move features (--weights)"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::failure(format!("cannot read {file}: {e}")))?;
+    let weights = crate::rules::features::Weights::from_json(cell.set(), &text)
+        .map_err(|e| CliError::failure(format!("{file}: {e}")))?;
+    cell.install(weights).map_err(|e| CliError::failure(format!("{file}: {e}")))
 }
 
 /// Runs `task` with the game a record of `file` names: an unknown game is the file's failure, not a

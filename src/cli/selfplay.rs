@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, GameFlags, GameTask, derive_seed, move_texts, now_iso8601, parse_ai, result_text, with_game};
+use super::{
+    CliError, GameFlags, GameTask, apply_config, derive_seed, move_texts, now_iso8601, parse_ai, result_text, with_game,
+};
 use crate::ai::{Budget, Level, Mcts, SearchConfig};
 use crate::rules::Knowledge;
 use crate::rules::record::Record;
@@ -71,6 +73,17 @@ pub struct SelfplayArgs {
     /// (equal time, e.g. to weigh threads against threads).
     #[arg(long, value_parser = parse_move_seconds)]
     pub seconds: Option<f64>,
+    /// A search setting of player A, `NAME=VALUE` (repeatable; `gtp --config` lists the names),
+    /// e.g. `prior_exploration=0` to screen the game's learned priors against none.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub a_config: Vec<String>,
+    /// A search setting of player B (as `--a-config`).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub b_config: Vec<String>,
+    /// Move-feature weights for both players instead of the game's built-in ones (a file
+    /// `triboard learn` wrote).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 /// A positive, finite number of seconds, at most an hour.
@@ -110,7 +123,10 @@ fn play_game<G: Knowledge>(start: &G, args: &SelfplayArgs, index: usize, stop: &
             let plain = args.plain.as_deref() == Some(["a", "b"][side_of[seat]]);
             let seed = derive_seed(game_seed, seat as u64);
             let threads = if side_of[seat] == 0 { args.a_threads } else { args.b_threads };
-            Mcts::new(start, SearchConfig { seed, knowledge: !plain, threads, ..SearchConfig::default() })
+            let mut config = SearchConfig { seed, knowledge: !plain, threads, ..SearchConfig::default() };
+            let settings = if side_of[seat] == 0 { &args.a_config } else { &args.b_config };
+            apply_config(&mut config, settings).expect("settings are checked before the games");
+            Mcts::new(start, config)
         })
         .collect();
     let mut game = start.clone();
@@ -256,6 +272,11 @@ impl GameTask for Task<'_> {
         let start = G::new(&options).map_err(CliError::usage)?;
         if args.threads == 0 {
             return Err(CliError::usage("--threads must be at least 1"));
+        }
+        apply_config(&mut SearchConfig::default(), &args.a_config)?;
+        apply_config(&mut SearchConfig::default(), &args.b_config)?;
+        if let Some(path) = &args.weights {
+            super::install_weights::<G>(path)?;
         }
         if let Some(dir) = &args.record {
             std::fs::create_dir_all(dir)

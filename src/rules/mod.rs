@@ -5,6 +5,7 @@
 //! Nothing here knows of Bevy, threads, files or clocks (`docs/design.md` §Three layers).
 
 pub mod bits;
+pub mod features;
 pub mod geometry;
 pub mod lesson;
 pub mod record;
@@ -317,6 +318,21 @@ pub trait Knowledge: Game {
     /// Default: every legal move.
     fn search_moves(&self, out: &mut Vec<Self::Move>) {
         self.legal_moves(out);
+    }
+    /// The game's learned move features and the weights in force (`rules::features`), for
+    /// `triboard learn` and `--weights FILE`. Default `None`: no learned features.
+    fn feature_weights() -> Option<&'static features::WeightsCell>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// The active features of each of `moves` (legal here, the game not over, at least two):
+    /// clears `out` and pushes, per move, one feature index per group of the set of
+    /// [`Knowledge::feature_weights`], group by group. Default: nothing (no features).
+    fn move_features(&self, moves: &[Self::Move], out: &mut Vec<u16>) {
+        let _ = moves;
+        out.clear();
     }
 }
 

@@ -33,13 +33,11 @@
 //! at temperature 2 they won **24–15–1** of 40 (at temperature 1, 4–11: `knowledge.rs`).
 //!
 //! The weights in force are the built-in file `weights.json` beside this module (written by
-//! `triboard learn`), or a file given with `triboard gtp --weights FILE` ([`install_weights`]).
-
-use std::sync::OnceLock;
-
-use serde_json::{Map, Value, json};
+//! `triboard learn trigon-2`), or a file given with `--weights FILE` ([`WEIGHTS`]); the weights
+//! file and its loading are every game's (`rules::features`).
 
 use super::{Cells, NO_CELL, Trigon, TrigonMove, Variant, WORDS};
+use crate::rules::features::{FeatureSet, WeightsCell};
 
 /// Feature groups: every placement has exactly one active feature in each.
 pub const GROUPS: usize = 21;
@@ -141,8 +139,7 @@ pub fn bucket_counts(counts: [u32; GROUPS]) -> [usize; GROUPS] {
 
 /// The name of feature `i` (`0..FEATURES`): its group and bucket, e.g. `"gained 3"`.
 pub fn feature_name(i: usize) -> String {
-    let g = (0..GROUPS).rev().find(|&g| OFFSETS[g] <= i).expect("offset 0 is group 0");
-    format!("{} {}", GROUP_NAMES[g], i - OFFSETS[g])
+    FEATURE_SET.name(i)
 }
 
 /// The phase of a colour that has placed `placed` pieces, for the size: 0–3.
@@ -184,7 +181,7 @@ impl Trigon {
     ///
     /// # Panics
     /// If the game is over or a move is a pass.
-    pub fn move_features(&self, moves: &[TrigonMove], out: &mut Vec<Active>) {
+    pub fn placement_features(&self, moves: &[TrigonMove], out: &mut Vec<Active>) {
         out.clear();
         let c = self.colour_to_move().expect("features need a colour to move");
         let t = self.tables;
@@ -284,85 +281,21 @@ impl Trigon {
     }
 }
 
-/// A weight per feature: a move's logit is the sum of its active features' weights.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights(pub [f32; FEATURES]);
-
-/// The format name a weights file carries.
-const FORMAT: &str = "triboard trigon move weights";
-
-impl Weights {
-    /// All weights 0: every legal move equally likely.
-    pub fn zero() -> Weights {
-        Weights([0.0; FEATURES])
+/// Trigon's groups as a [`FeatureSet`] (names and buckets from [`GROUP_NAMES`] and [`BUCKETS`]).
+pub static FEATURE_SET: FeatureSet = FeatureSet { game: "trigon", groups: &GROUP_LIST };
+const GROUP_LIST: [(&str, usize); GROUPS] = {
+    let mut list = [("", 0); GROUPS];
+    let mut g = 0;
+    while g < GROUPS {
+        list[g] = (GROUP_NAMES[g], BUCKETS[g]);
+        g += 1;
     }
+    list
+};
+const _: () = assert!(FEATURE_SET.len() == FEATURES);
 
-    /// A move's logit: its active features' weights summed.
-    #[inline]
-    pub fn logit(&self, active: &Active) -> f32 {
-        active.iter().map(|&f| self.0[f as usize]).sum()
-    }
-
-    /// Reads a weights file: a JSON object with `"format": "triboard trigon move weights"`,
-    /// `"version": 1` and `"weights"`, an object giving every feature's name a finite number
-    /// (other fields, such as `"trained"`, are kept for people and ignored).
-    ///
-    /// # Errors
-    /// Not JSON, another format or version, a feature missing, unknown or not a finite number:
-    /// the reason, naming the field.
-    pub fn from_json(text: &str) -> Result<Weights, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        let object = value.as_object().ok_or("not a JSON object")?;
-        if object.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            return Err(format!("\"format\" is not \"{FORMAT}\""));
-        }
-        if object.get("version").and_then(Value::as_u64) != Some(1) {
-            return Err("\"version\" is not 1".to_string());
-        }
-        let weights = object.get("weights").and_then(Value::as_object).ok_or("no \"weights\" object")?;
-        let mut out = Weights::zero();
-        for (i, w) in out.0.iter_mut().enumerate() {
-            let name = feature_name(i);
-            let v = weights.get(&name).ok_or_else(|| format!("weights: \"{name}\" is missing"))?;
-            match v.as_f64() {
-                Some(x) if x.is_finite() && x.abs() < 1e6 => *w = x as f32,
-                _ => return Err(format!("weights: \"{name}\" is not a finite number: {v}")),
-            }
-        }
-        if let Some(unknown) = weights.keys().find(|k| !(0..FEATURES).any(|i| feature_name(i) == **k)) {
-            return Err(format!("weights: \"{unknown}\" is not a feature"));
-        }
-        Ok(out)
-    }
-
-    /// The weights file's text (see [`Weights::from_json`]), with `trained` (what they were learned
-    /// from, for people) kept beside them.
-    pub fn to_json(&self, trained: Value) -> String {
-        let weights: Map<String, Value> =
-            (0..FEATURES).map(|i| (feature_name(i), json!((self.0[i] * 1e4).round() / 1e4))).collect();
-        let text = json!({ "format": FORMAT, "version": 1, "trained": trained, "weights": weights });
-        serde_json::to_string_pretty(&text).expect("JSON values serialise")
-    }
-}
-
-/// The weights installed by [`install_weights`], else the built-in ones.
-static WEIGHTS: OnceLock<Weights> = OnceLock::new();
-
-/// The built-in weights file, written by `triboard learn`.
+/// The built-in weights file, written by `triboard learn trigon-2`.
 pub const BUILTIN_WEIGHTS: &str = include_str!("weights.json");
 
-/// The weights in force (installed or built in).
-///
-/// # Panics
-/// If the built-in file does not load (a test checks it does).
-pub fn weights() -> &'static Weights {
-    WEIGHTS.get_or_init(|| Weights::from_json(BUILTIN_WEIGHTS).expect("the built-in weights load"))
-}
-
-/// Puts `w` in force for the rest of the process, before any search has read the weights.
-///
-/// # Errors
-/// If weights are already in force (a search has run, or they were installed before).
-pub fn install_weights(w: Weights) -> Result<(), String> {
-    WEIGHTS.set(w).map_err(|_| "the move weights are already in use".to_string())
-}
+/// The weights in force: the built-in file, or one given with `--weights FILE`.
+pub static WEIGHTS: WeightsCell = WeightsCell::new(&FEATURE_SET, BUILTIN_WEIGHTS);

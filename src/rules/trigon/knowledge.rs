@@ -28,6 +28,7 @@
 //!   against none, 58.8 % of 40; the local response against none, 12–8.
 
 use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS};
+use crate::rules::features::WeightsCell;
 use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, RewardStats, Rng};
 
 /// Pieces a colour places before its priors stop favouring the centre.
@@ -289,6 +290,17 @@ impl Knowledge for Trigon {
         self.priors(moves, out);
     }
 
+    fn feature_weights() -> Option<&'static WeightsCell> {
+        Some(&super::features::WEIGHTS)
+    }
+
+    fn move_features(&self, moves: &[TrigonMove], out: &mut Vec<u16>) {
+        let mut active = Vec::with_capacity(moves.len());
+        self.placement_features(moves, &mut active);
+        out.clear();
+        out.extend(active.iter().flatten().map(|&f| f as u16));
+    }
+
     /// The learned move logits (`features.rs`).
     fn move_logits(&self, moves: &[TrigonMove], out: &mut Vec<f32>) -> bool {
         out.clear();
@@ -297,8 +309,8 @@ impl Knowledge for Trigon {
             return true;
         }
         let mut active = Vec::with_capacity(moves.len());
-        self.move_features(moves, &mut active);
-        let w = super::features::weights();
+        self.placement_features(moves, &mut active);
+        let w = super::features::WEIGHTS.get();
         out.extend(active.iter().map(|a| w.logit(a) / PRIOR_TEMPERATURE));
         if self.mirrored() {
             let t = self.tables;
