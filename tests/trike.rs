@@ -710,3 +710,92 @@ fn named_parameters_make_the_options() {
     let huge = Trike::options_with("trike", &[("size", "25")]).unwrap();
     assert!(Trike::new(&huge).is_err());
 }
+
+/// The move features (`src/rules/trike/features.rs`) equal a naive recount at every ply of random
+/// games: each group's bucket is found again by playing the move on a copy and reading the result
+/// through the rules' public interface (its checkers, its legal moves, the outcome of each reply).
+#[test]
+fn move_features_equal_a_naive_recount() {
+    use triboard::rules::Knowledge;
+    use triboard::rules::trike::features::FEATURE_SET;
+    let groups = FEATURE_SET.groups.len();
+    let bucket = |g: usize, f: u16| f as usize - FEATURE_SET.offset(g);
+    let mut rng = rng_from_seed(77);
+    let (mut checked, mut traps, mut ends) = (0, 0, 0);
+    for size in [5u8, 7, 13] {
+        for _ in 0..6 {
+            let mut g = Trike::new(&TrikeOptions { size }).unwrap();
+            let (mut legal, mut active) = (Vec::new(), Vec::new());
+            while g.outcome().is_none() {
+                g.legal_moves(&mut legal);
+                g.move_features(&legal, &mut active);
+                assert_eq!(active.len(), legal.len() * groups);
+                let me = g.to_move().unwrap();
+                let filled = (0..g.geometry().cells).filter(|&c| g.checker(c).is_some()).count();
+                for (k, &m) in legal.iter().enumerate() {
+                    let a = &active[k * groups..(k + 1) * groups];
+                    for (i, &f) in a.iter().enumerate() {
+                        assert!(f as usize >= FEATURE_SET.offset(i) && bucket(i, f) < FEATURE_SET.groups[i].1);
+                    }
+                    let Some(t) = m.cell() else {
+                        assert_eq!(bucket(0, a[0]), 1, "the swap's kind");
+                        continue;
+                    };
+                    checked += 1;
+                    let mut after = g.clone();
+                    after.play(m).unwrap();
+                    let geo = g.geometry();
+                    let mine = after.color_of(me);
+                    let neighbours: Vec<usize> =
+                        (0..geo.cells).filter(|&c| c != t && geo.around[t].contains(c)).collect();
+                    let own = neighbours.iter().filter(|&&c| after.checker(c) == Some(mine)).count();
+                    let empty = neighbours.iter().filter(|&&c| after.checker(c).is_none()).count();
+                    let their = neighbours.len() - own - empty;
+                    assert_eq!(bucket(0, a[0]), if g.pawn().is_none() { 0 } else { 2 });
+                    assert_eq!([bucket(1, a[1]), bucket(2, a[2]), bucket(3, a[3])], [own, their, empty]);
+                    assert_eq!(bucket(4, a[4]) as i32 - 3, (own as i32 + 1 - their as i32).clamp(-3, 3));
+                    let expect_end = match after.outcome() {
+                        None => 0,
+                        Some(o) if o.winners() == vec![me] => 1,
+                        Some(_) => 2,
+                    };
+                    ends += (expect_end > 0) as usize;
+                    assert_eq!(bucket(5, a[5]), expect_end, "ends");
+                    let mut replies = Vec::new();
+                    after.legal_moves(&mut replies);
+                    let (mut winning, mut losing) = (0, 0);
+                    for &r in replies.iter().filter(|r| r.cell().is_some()) {
+                        let mut next = after.clone();
+                        next.play(r).unwrap();
+                        if let Some(o) = next.outcome() {
+                            traps += 1;
+                            if o.winners() == vec![me] { losing += 1 } else { winning += 1 }
+                        }
+                    }
+                    let slides = replies.iter().filter(|r| r.cell().is_some()).count();
+                    let expected_replies = match slides {
+                        0..=3 => slides,
+                        4..=5 => 4,
+                        6..=8 => 5,
+                        9..=12 => 6,
+                        13..=17 => 7,
+                        _ => 8,
+                    };
+                    assert_eq!(bucket(6, a[6]), expected_replies, "replies");
+                    assert_eq!([bucket(7, a[7]), bucket(8, a[8])], [winning.min(3), losing.min(2)], "traps");
+                    let (r, c) = (geo.row[t] as usize, geo.col[t] as usize);
+                    let distance = g.pawn().map_or(0, |p| {
+                        let (pr, pc) = (geo.row[p] as i32, geo.col[p] as i32);
+                        (r as i32 - pr).abs().max((c as i32 - pc).abs()) as usize
+                    });
+                    assert_eq!(bucket(9, a[9]), distance.min(6));
+                    assert_eq!(bucket(10, a[10]), c.min(r - c).min(size as usize - 1 - r).min(3));
+                    assert_eq!(bucket(11, a[11]), (filled * 4 / geo.cells).min(3) * 5 + empty.min(4));
+                }
+                let m = g.random_move(&mut rng, &mut legal).unwrap();
+                g.play(m).unwrap();
+            }
+        }
+    }
+    assert!(checked > 2000 && traps > 50 && ends > 10, "{checked} moves, {traps} traps, {ends} ends");
+}

@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod features;
+
+use super::features::WeightsCell;
 use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
 use super::{Game, IllegalMove, Knowledge, Outcome, Player, Rng, random_index};
 
@@ -374,6 +377,31 @@ impl Game for Trike {
     }
 }
 
-/// Trike's search uses no knowledge beyond the rules: uniform playouts ([`Game::random_move`]),
-/// no priors, no pruning, the rank as reward.
-impl Knowledge for Trike {}
+/// Trike's search knowledge: learned move features (`features.rs`) as the move probabilities of
+/// the search; uniform playouts ([`Game::random_move`]), no pruning, the rank as reward.
+impl Knowledge for Trike {
+    fn feature_weights() -> Option<&'static WeightsCell> {
+        Some(&features::WEIGHTS)
+    }
+
+    fn move_features(&self, moves: &[TrikeMove], out: &mut Vec<u16>) {
+        self.move_feature_indices(moves, out);
+    }
+
+    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
+    fn move_logits(&self, moves: &[TrikeMove], out: &mut Vec<f32>) -> bool {
+        out.clear();
+        if self.over {
+            out.resize(moves.len(), 0.0);
+            return true;
+        }
+        let mut active = Vec::with_capacity(moves.len() * features::FEATURE_SET.groups.len());
+        self.move_feature_indices(moves, &mut active);
+        let w = features::WEIGHTS.get();
+        out.extend(active.chunks(features::FEATURE_SET.groups.len()).map(|a| w.logit(a) / PRIOR_TEMPERATURE));
+        true
+    }
+}
+
+/// The learned logits are divided by this before the search's softmax.
+const PRIOR_TEMPERATURE: f32 = 1.0;
