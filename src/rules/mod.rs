@@ -321,10 +321,7 @@ pub trait Knowledge: Game {
     }
     /// The game's learned move features and the weights in force (`rules::features`), for
     /// `triboard learn` and `--weights FILE`. Default `None`: no learned features.
-    fn feature_weights() -> Option<&'static features::WeightsCell>
-    where
-        Self: Sized,
-    {
+    fn feature_weights() -> Option<&'static features::WeightsCell> {
         None
     }
     /// The active features of each of `moves` (legal here, the game not over, at least two):

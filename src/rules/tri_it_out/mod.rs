@@ -11,12 +11,14 @@
 //! recomputed after a capture; the board's triangles are tabled per board
 //! ([`Board::triangles`]).
 
+pub mod features;
 mod tables;
 
 use serde::{Deserialize, Serialize};
 
 pub use self::tables::Board;
 use self::tables::Tables;
+use super::features::{WeightsCell, learned_logits};
 use super::geometry::lattice::{Lattice, Points};
 use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, ParamError, Player, Rng, random_index};
 
@@ -746,7 +748,29 @@ impl Knowledge for TriItOut {
         let safe = free & !self.closes[1 - me];
         Some(TriItOutMove::Place(random_point(rng, if safe != 0 { safe } else { free })))
     }
+
+    fn feature_weights() -> Option<&'static WeightsCell> {
+        Some(&features::WEIGHTS)
+    }
+
+    fn move_features(&self, moves: &[TriItOutMove], out: &mut Vec<u16>) {
+        self.move_feature_indices(moves, out);
+    }
+
+    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
+    fn move_logits(&self, moves: &[TriItOutMove], out: &mut Vec<f32>) -> bool {
+        if self.over {
+            out.clear();
+            out.resize(moves.len(), 0.0);
+        } else {
+            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
+        }
+        true
+    }
 }
+
+/// The learned logits are divided by this before the search's softmax.
+const PRIOR_TEMPERATURE: f32 = 1.0;
 
 #[cfg(test)]
 mod tests {

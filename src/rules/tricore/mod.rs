@@ -12,6 +12,7 @@
 //! turn is two moves of the same player, the drive `RING-DEST` and then a climb `FROM^TO` or `end`.
 //! Trapped Rings leave automatically at the start of a turn.
 
+pub mod features;
 mod knowledge;
 pub mod resolved;
 

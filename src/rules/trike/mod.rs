@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod features;
 
-use super::features::WeightsCell;
+use super::features::{WeightsCell, learned_logits};
 use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
 use super::{Game, IllegalMove, Knowledge, Outcome, Player, Rng, random_index};
 
@@ -390,15 +390,12 @@ impl Knowledge for Trike {
 
     /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
     fn move_logits(&self, moves: &[TrikeMove], out: &mut Vec<f32>) -> bool {
-        out.clear();
         if self.over {
+            out.clear();
             out.resize(moves.len(), 0.0);
-            return true;
+        } else {
+            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
         }
-        let mut active = Vec::with_capacity(moves.len() * features::FEATURE_SET.groups.len());
-        self.move_feature_indices(moves, &mut active);
-        let w = features::WEIGHTS.get();
-        out.extend(active.chunks(features::FEATURE_SET.groups.len()).map(|a| w.logit(a) / PRIOR_TEMPERATURE));
         true
     }
 }

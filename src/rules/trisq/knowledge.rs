@@ -25,6 +25,7 @@
 //! (53.6–67.0 %) — with four times the simulations uniform playouts and RAVE find much of it alone.
 
 use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
+use crate::rules::features::{WeightsCell, learned_logits};
 use crate::rules::{Game, Knowledge};
 
 /// Before this many pieces are on the board the search looks at every legal move.
@@ -42,7 +43,7 @@ const PRIOR_ALONE: (f32, f32) = (0.35, 10.0);
 const PRIOR_END: (f32, f32) = (0.2, 10.0);
 
 /// The most answers collected at once.
-const MAX_ANSWERS: usize = 16;
+pub(super) const MAX_ANSWERS: usize = 16;
 
 impl Trisq {
     /// True when slots `a` and `b` are edge-adjacent.
@@ -116,7 +117,7 @@ impl Trisq {
     /// For colour `c`: how many pieces more than the fewest a chain between its edges needs if it
     /// must use each slot (0: the slot is on a shortest chain), by 0-1 breadth-first search from
     /// either edge over own pieces (free) and open slots (one piece each). 255 where none passes.
-    fn path_slack(&self, c: usize) -> [u8; SLOTS] {
+    pub(super) fn path_slack(&self, c: usize) -> [u8; SLOTS] {
         let (ea, eb) = own_edges(c);
         let da = self.edge_distance(c, ea);
         let db = self.edge_distance(c, eb);
@@ -290,7 +291,29 @@ impl Knowledge for Trisq {
     fn move_priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
         self.priors(moves, out);
     }
+
+    fn feature_weights() -> Option<&'static WeightsCell> {
+        Some(&super::features::WEIGHTS)
+    }
+
+    fn move_features(&self, moves: &[TrisqMove], out: &mut Vec<u16>) {
+        self.move_feature_indices(moves, out);
+    }
+
+    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
+    fn move_logits(&self, moves: &[TrisqMove], out: &mut Vec<f32>) -> bool {
+        if self.winner.is_some() {
+            out.clear();
+            out.resize(moves.len(), 0.0);
+        } else {
+            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
+        }
+        true
+    }
 }
+
+/// The learned logits are divided by this before the search's softmax.
+const PRIOR_TEMPERATURE: f32 = 1.0;
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,7 @@
 //!
 //! Moves: a placement `c4H2` (square, filling, slot 0–3), and `end` after a single placement.
 
+pub mod features;
 mod knowledge;
 
 use std::sync::OnceLock;
