@@ -9,6 +9,7 @@ mod endgame;
 pub mod exhaustive;
 pub mod levels;
 pub mod mcts;
+mod reply;
 mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};
