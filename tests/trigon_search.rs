@@ -430,3 +430,43 @@ fn prior_led_search_spends_its_simulations_on_the_likely_moves() {
     let (led, uct) = (share(0.87), share(0.0));
     assert!(led > uct + 0.1, "top-10 share: prior-led {led:.3}, UCT {uct:.3}");
 }
+
+/// Last-good-reply (`ai::reply`): a remembered reply is played only where Trigon accepts it, so
+/// what it accepts must be legal. In random games, every placement of the board offered at
+/// random, and every legal one: accepted only if legal, never a pass nor a colour's first piece,
+/// and most legal placements of the pieces the playouts allow are accepted.
+#[test]
+fn accepted_replies_are_legal_moves() {
+    let mut legal = Vec::new();
+    let (mut accepted, mut offered_legal) = (0usize, 0usize);
+    for variant in [Variant::Two, Variant::Four] {
+        for seed in 0..6 {
+            let mut rng = rng_from_seed(100 + seed);
+            let mut g = game(variant);
+            let placements = g.tables().placements.len();
+            while g.colour_to_move().is_some() {
+                g.legal_moves(&mut legal);
+                assert!(!g.accepts_reply(TrigonMove::PASS));
+                for _ in 0..200 {
+                    let mv = TrigonMove(random_index(&mut rng, placements) as u16);
+                    if g.accepts_reply(mv) {
+                        assert!(legal.contains(&mv), "{variant:?} seed {seed}: an accepted reply is legal");
+                    }
+                }
+                for &mv in &legal {
+                    if mv != TrigonMove::PASS {
+                        offered_legal += 1;
+                        accepted += usize::from(g.accepts_reply(mv));
+                    }
+                }
+                let mv = legal[random_index(&mut rng, legal.len())];
+                let first = g.pieces_left(g.colour_to_move().unwrap()) == (1 << 22) - 1;
+                if first {
+                    assert!(!g.accepts_reply(mv), "a colour's first piece is never a reply");
+                }
+                g.play(mv).unwrap();
+            }
+        }
+    }
+    assert!(accepted * 2 > offered_legal, "accepted {accepted} of {offered_legal} legal placements");
+}

@@ -68,6 +68,10 @@ pub struct SearchConfig {
     /// Prior-led selection: the virtual simulations a new child starts with, at a value of the
     /// mover's running mean reward times `√(γ/γmax)` (Pentobi: 3).
     pub prior_visits: f32,
+    /// Last-good-reply with forgetting in the playouts (`ai::reply`): 0 off, 1 replies to the
+    /// last move, 2 also to the last two moves (Pentobi's LGRF-2). `None`: the game's own
+    /// ([`Knowledge::last_good_reply`]).
+    pub last_good_reply: Option<u8>,
 }
 
 impl Default for SearchConfig {
@@ -87,6 +91,7 @@ impl Default for SearchConfig {
             solver: true,
             prior_exploration: None,
             prior_visits: 3.0,
+            last_good_reply: None,
         }
     }
 }
@@ -94,7 +99,8 @@ impl Default for SearchConfig {
 impl SearchConfig {
     /// Sets a tunable by name (`exploration`, `rave_bias`, `first_play_urgency`, `expand_after`,
     /// `expand_growth`,
-    /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`) from its text, for tuning matches (`triboard gtp
+    /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`,
+    /// `last_good_reply` (0, 1 or 2)) from its text, for tuning matches (`triboard gtp
     /// --config NAME=VALUE`).
     ///
     /// # Errors
@@ -112,9 +118,10 @@ impl SearchConfig {
             "policy_sharpness" => self.policy_sharpness = number,
             "prior_exploration" => self.prior_exploration = Some(number),
             "prior_visits" => self.prior_visits = number.max(0.0),
+            "last_good_reply" => self.last_good_reply = Some(number.clamp(0.0, 2.0) as u8),
             _ => {
                 return Err(format!(
-                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits)"
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply)"
                 ));
             }
         }

@@ -10,6 +10,7 @@ pub mod exhaustive;
 pub mod learn;
 pub mod levels;
 pub mod mcts;
+mod reply;
 mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};

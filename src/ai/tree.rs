@@ -26,6 +26,7 @@ use web_time::Instant;
 
 use super::endgame::Endgame;
 use super::mcts::{SearchConfig, SearchHandle};
+use super::reply::{Replies, stored_reply};
 use crate::rules::{Knowledge, MAX_PLAYERS, RewardStats, Rng, rng_from_seed};
 
 /// A node of the arena: the move leading here and its statistics for the seat that played it.
@@ -155,6 +156,10 @@ pub(crate) struct Tree<G: Knowledge> {
     stamp: u32,
     /// The endgame solver of small roots ([`super::endgame`]).
     endgame: Endgame<G>,
+    /// Last-good-reply with forgetting ([`super::reply`]), if in force.
+    replies: Option<Replies<G::Move>>,
+    /// The simulation's moves, ply by ply as `trace`, while `replies` is in force.
+    played: Vec<G::Move>,
 }
 
 impl<G: Knowledge> Tree<G> {
@@ -180,7 +185,20 @@ impl<G: Knowledge> Tree<G> {
         } else {
             config.expand_growth.unwrap_or(0.0)
         };
+        let reply_depth = if config.knowledge {
+            config.last_good_reply.unwrap_or_else(|| root.last_good_reply())
+        } else {
+            config.last_good_reply.unwrap_or(0)
+        };
+        let mut buf = Vec::new();
+        root.legal_moves(&mut buf);
+        let replies = match buf.first() {
+            Some(&filler) if reply_depth > 0 => Some(Replies::new(reply_depth, root.move_key_space(), filler)),
+            _ => None,
+        };
         let mut m = Tree {
+            replies,
+            played: Vec::new(),
             expand_growth,
             prior_led,
             seat_value: [0.0; MAX_PLAYERS],
@@ -392,6 +410,8 @@ impl<G: Knowledge> Tree<G> {
         let mut state = self.root.clone();
         self.path.clear();
         self.trace.clear();
+        self.played.clear();
+        let lgr = self.replies.is_some();
         self.path.push(0);
         let mut node = 0u32;
         let mut proven = false;
@@ -406,6 +426,9 @@ impl<G: Knowledge> Tree<G> {
             node = self.select(node);
             let mv = self.nodes[node as usize].mv;
             self.trace.push((player.0, state.move_key(mv) as u32));
+            if lgr {
+                self.played.push(mv);
+            }
             state.play_unchecked(mv);
             self.path.push(node);
             if self.nodes[node as usize].proof != 0 {
@@ -423,16 +446,28 @@ impl<G: Knowledge> Tree<G> {
         } else {
             let leaf_ends_game = node != 0 && state.to_move().is_none();
             while let Some(player) = state.to_move() {
-                let next = if self.config.knowledge {
+                let reply = match &self.replies {
+                    Some(r) => stored_reply(r, &state, player.0, &self.trace),
+                    None => None,
+                };
+                let next = if reply.is_some() {
+                    reply
+                } else if self.config.knowledge {
                     state.playout_move(&mut self.rng, &mut self.moves)
                 } else {
                     state.random_move(&mut self.rng, &mut self.moves)
                 };
                 let Some(mv) = next else { break };
                 self.trace.push((player.0, state.move_key(mv) as u32));
+                if lgr {
+                    self.played.push(mv);
+                }
                 state.play_unchecked(mv);
             }
             let outcome = state.outcome().expect("a game with no seat to move is over");
+            if let Some(r) = &mut self.replies {
+                r.update(&self.trace, &self.played, &outcome.ranks);
+            }
             reward =
                 if self.config.knowledge { state.reward_with(&outcome, &mut self.reward_stats) } else { outcome.ranks };
             if self.solver && leaf_ends_game {

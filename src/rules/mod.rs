@@ -313,6 +313,21 @@ pub trait Knowledge: Game {
     fn expand_growth(&self) -> f32 {
         0.0
     }
+    /// Last-good-reply with forgetting in the playouts (`ai::SearchConfig::last_good_reply`): 1
+    /// remembers each winner's reply to the last move, 2 also to the last two moves; a playout
+    /// tries them first where [`Knowledge::accepts_reply`] allows. Default 0: off.
+    fn last_good_reply(&self) -> u8 {
+        0
+    }
+    /// Whether a playout may play `mv` here, a reply remembered from an earlier playout (whose
+    /// key, [`Game::move_key`], is unchanged): it must be legal, and should be a move the game's
+    /// playout policy could play (Trigon: the opening schedule). Only asked when
+    /// [`Knowledge::last_good_reply`] (or the search's setting) is on. Default false: no reply is
+    /// ever played.
+    fn accepts_reply(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
     /// The moves the search looks at here: the legal moves, less those the game's knowledge prunes
     /// as clearly weak (Trigon: small pieces in the opening). Never empty while legal moves exist.
     /// Default: every legal move.

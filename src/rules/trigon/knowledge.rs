@@ -270,6 +270,14 @@ impl Knowledge for Trigon {
         self.margin_reward(outcome, stats)
     }
 
+    /// A remembered reply is played when it is a legal placement, not the colour's first, of a
+    /// piece the playout policy would consider now (`playout.rs`: the opening schedule's pieces).
+    /// Last-good-reply itself stays off ([`Knowledge::last_good_reply`]'s default: it lost its
+    /// screen, `playout.rs`); `--config last_good_reply=2` turns it on.
+    fn accepts_reply(&self, mv: TrigonMove) -> bool {
+        self.reply_fits(mv)
+    }
+
     fn search_moves(&self, out: &mut Vec<TrigonMove>) {
         self.schedule_moves(out);
     }

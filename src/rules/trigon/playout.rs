@@ -19,6 +19,26 @@
 //! points *and their edge neighbours*, an own attach point counting double, the placement covering
 //! most of them played (Pentobi's local points) — made playouts 1.5× slower (callgrind, 3,000
 //! playouts from the empty board: 682 M instructions against 445 M) and lost 6–15: not kept.
+//!
+//! **Last-good-reply with forgetting (LGRF-2, Pentobi's, our code: `ai::reply`), not kept.** After
+//! each simulation the winning seat's moves are stored as the replies to the move before each
+//! (and to the two moves before), the losing seat's forgotten where stored; a playout plays the
+//! stored two-move reply, else the one-move reply, before the steps above when
+//! [`Trigon::reply_fits`] accepts it (legal, not a first piece, a piece of the schedule). In a
+//! search 24 placements in, a one-move reply was stored for 78 % of the playout moves (a
+//! two-move one for 13 %) and 12.6 % of them were replies played (from the empty board 4.2 %).
+//! Screen (`trigon-2`, 0.5 s a move, seats rotated, two matches of 20 at once, LGRF-2 as B
+//! against the build before it, `/work/bin/triboard-889e12c`):
+//! `triboard match --engine "OLD gtp --game trigon-2 --seconds 0.5" --engine "NEW gtp --game
+//! trigon-2 --seconds 0.5" --game trigon-2 --games 20 --seed 11` (and `--seed 12`): LGRF-2 won
+//! 8–12 and 6–13–1, **14–25–1 of 40 (36 %)**, mean score 191.5 against 198.9. Search speed
+//! (`bench trigon-2 --seconds 3`, the builds one after the other): 16,241 simulations/s against
+//! 17,446 from the empty board, 18,423 against 20,437 after 24 placements of a level-1 game
+//! (`--moves`); the bench's `policy playouts` line (the policy alone, no search, so no replies)
+//! unchanged (53,348 against 52,632/s; 83,399 against 81,540/s). Under the 50 % that would allow
+//! a variant: off (`Knowledge::last_good_reply`'s default 0), kept behind
+//! `--config last_good_reply=1|2`. A guess for a later try: replies that are not the biggest
+//! piece that fits undo the biggest-first rule that won 26–13 above.
 
 use super::movegen::{count_of, pick};
 use super::{PIECES, Trigon, TrigonMove, nth};
@@ -32,6 +52,24 @@ const TRIES: usize = 4;
 const LOCAL_TRIES: usize = 3;
 
 impl Trigon {
+    /// Whether the playout may play `mv`, a remembered reply (last-good-reply, `ai::reply`): a
+    /// legal placement of the colour to move, not its first, of a piece the policy allows now.
+    pub(super) fn reply_fits(&self, mv: TrigonMove) -> bool {
+        if mv == TrigonMove::PASS || self.is_over() {
+            return false;
+        }
+        let c = self.turn as usize;
+        if self.left[c] == (1 << PIECES) - 1 {
+            return false;
+        }
+        let mut allowed = self.scheduled_pieces();
+        if allowed == 0 {
+            allowed = self.left[c];
+        }
+        let w = &self.tables.windows[mv.0 as usize];
+        allowed & (1 << w.piece) != 0 && !w.hits(&self.forbidden[c]) && w.hits(&self.corners[c])
+    }
+
     /// The playout's move for the colour to move (see the module doc); `PASS` when it has none.
     pub(super) fn policy_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> TrigonMove {
         let c = self.turn as usize;
