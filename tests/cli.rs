@@ -469,6 +469,62 @@ fn learn_writes_weights_that_gtp_loads() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `learn` works for every game with move features: on Trike records it beats a uniform choice on
+/// the records it fits, gives the same weights twice, and `selfplay --weights` plays with them;
+/// a game's weights are refused by another game.
+#[test]
+fn learn_is_deterministic_and_selfplay_loads_the_weights() {
+    let dir = temp_dir("learn-trike");
+    let records = dir.join("records");
+    let recs = records.to_str().unwrap();
+    let made = triboard(
+        &["selfplay", "trike", "--size", "7", "--a", "ai:1", "--b", "ai:1", "--games", "6", "--record", recs],
+        "",
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let (one, two) = (dir.join("one.json"), dir.join("two.json"));
+    for out in [&one, &two] {
+        let run =
+            triboard(&["learn", "trike", recs, "--iterations", "60", "--out", out.to_str().unwrap(), "--json"], "");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let json = run.json();
+        let (fit, uniform) = (&json["fit"]["learned"]["log_likelihood"], &json["fit"]["uniform"]["log_likelihood"]);
+        assert!(fit.as_f64().unwrap() > uniform.as_f64().unwrap(), "{json}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&one).unwrap(),
+        std::fs::read_to_string(&two).unwrap(),
+        "the same weights twice"
+    );
+    let w = one.to_str().unwrap();
+    let play = triboard(
+        &[
+            "selfplay",
+            "trike",
+            "--size",
+            "7",
+            "--a",
+            "ai:1",
+            "--b",
+            "ai:1",
+            "--games",
+            "1",
+            "--weights",
+            w,
+            "--a-config",
+            "prior_exploration=0.87",
+        ],
+        "",
+    );
+    assert_eq!(play.code, 0, "{}", play.stderr);
+    let foreign = triboard(&["selfplay", "trisq", "--a", "ai:1", "--b", "ai:1", "--games", "1", "--weights", w], "");
+    assert_eq!(foreign.code, 1);
+    assert!(foreign.stderr.contains("\"format\" is not \"triboard trisq move weights\""), "{}", foreign.stderr);
+    let bad = triboard(&["selfplay", "trike", "--a", "ai:1", "--b", "ai:1", "--a-config", "nonsense=1"], "");
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `analyze` prints one line per move and the same JSON twice; a bad threshold is a usage error
 /// and a corrupt record a failure naming the file.
 #[test]
