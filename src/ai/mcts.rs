@@ -65,6 +65,10 @@ pub struct SearchConfig {
     /// knowledge gives move probabilities. `None`: the game's own
     /// ([`Knowledge::prior_exploration`]); a game without one keeps UCT + RAVE.
     pub prior_exploration: Option<f32>,
+    /// With `knowledge`, play the playouts by the game's policy ([`Knowledge::playout_move`]);
+    /// off, uniformly ([`Game::random_move`](crate::rules::Game::random_move)) with the rest of
+    /// the knowledge kept: to screen a playout policy on its own.
+    pub playout_policy: bool,
     /// Prior-led selection: the virtual simulations a new child starts with, at a value of the
     /// mover's running mean reward times `√(γ/γmax)` (Pentobi: 3).
     pub prior_visits: f32,
@@ -92,6 +96,7 @@ impl Default for SearchConfig {
             prior_exploration: None,
             prior_visits: 3.0,
             last_good_reply: None,
+            playout_policy: true,
         }
     }
 }
@@ -100,7 +105,7 @@ impl SearchConfig {
     /// Sets a tunable by name (`exploration`, `rave_bias`, `first_play_urgency`, `expand_after`,
     /// `expand_growth`,
     /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`,
-    /// `last_good_reply` (0, 1 or 2)) from its text, for tuning matches (`triboard gtp
+    /// `last_good_reply` (0, 1 or 2), `playout_policy` (0: uniform playouts)) from its text, for tuning matches (`triboard gtp
     /// --config NAME=VALUE`).
     ///
     /// # Errors
@@ -118,10 +123,11 @@ impl SearchConfig {
             "policy_sharpness" => self.policy_sharpness = number,
             "prior_exploration" => self.prior_exploration = Some(number),
             "prior_visits" => self.prior_visits = number.max(0.0),
+            "playout_policy" => self.playout_policy = number != 0.0,
             "last_good_reply" => self.last_good_reply = Some(number.clamp(0.0, 2.0) as u8),
             _ => {
                 return Err(format!(
-                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply)"
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply, playout_policy)"
                 ));
             }
         }

@@ -452,7 +452,7 @@ impl<G: Knowledge> Tree<G> {
                 };
                 let next = if reply.is_some() {
                     reply
-                } else if self.config.knowledge {
+                } else if self.config.knowledge && self.config.playout_policy {
                     state.playout_move(&mut self.rng, &mut self.moves)
                 } else {
                     state.random_move(&mut self.rng, &mut self.moves)
