@@ -380,36 +380,9 @@ impl Game for Trike {
 /// Trike's search knowledge: learned move features (`features.rs`) as the move probabilities of
 /// the search; uniform playouts ([`Game::random_move`]), no pruning, the rank as reward.
 impl Knowledge for Trike {
-    /// The playout policy: a move that traps the pawn and wins is played at once; a move that
-    /// traps it and loses only when nothing else is left; otherwise uniformly among the rest
-    /// (`docs/rules/trike.md` §End and score).
-    fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrikeMove>) -> Option<TrikeMove> {
-        if self.over || self.pawn == NONE || self.swap_available() {
-            return self.random_move(rng, buf);
-        }
-        let geo = self.geo;
-        let pawn = self.pawn as usize;
-        let mine = if self.color_to_move == Color::White { self.white } else { self.occupied.and_not(&self.white) };
-        buf.clear();
-        for (d, run) in self.runs().into_iter().enumerate() {
-            for k in 1..=run {
-                let t = geo.step(pawn, d, k);
-                let around = &geo.around[t];
-                if around.and_not(&self.occupied).count() == 1 {
-                    // Trapped at t: the mover's checker on t counts for the mover.
-                    let ours = around.and(&mine).count() + 1;
-                    if 2 * ours > around.count() {
-                        return Some(TrikeMove::to(t));
-                    }
-                    continue;
-                }
-                buf.push(TrikeMove::to(t));
-            }
-        }
-        if buf.is_empty() {
-            return self.random_move(rng, buf);
-        }
-        Some(buf[random_index(rng, buf.len())])
+    /// The learned move probabilities as the PUCT term (`ai::SearchConfig::policy_weight`).
+    fn policy_weight(&self) -> f32 {
+        POLICY_WEIGHT
     }
 
     fn feature_weights() -> Option<&'static WeightsCell> {
@@ -434,3 +407,6 @@ impl Knowledge for Trike {
 
 /// The learned logits are divided by this before the search's softmax.
 const PRIOR_TEMPERATURE: f32 = 1.0;
+/// The weight of the PUCT term that carries the learned move probabilities (`features.rs` has the
+/// screens that set it).
+const POLICY_WEIGHT: f32 = 0.5;
