@@ -815,3 +815,94 @@ fn playouts_per_second() {
         }
     }
 }
+
+/// The move features (`src/rules/tri_it_out/features.rs`) equal a naive recount at every ply of
+/// random games on two boards: each move played on a copy, the safe points found with a
+/// brute-force equilateral test on the lattice's axial coordinates.
+#[test]
+fn move_features_equal_a_naive_recount() {
+    use triboard::rules::rng_from_seed;
+    use triboard::rules::tri_it_out::features::FEATURE_SET;
+    let groups = FEATURE_SET.groups.len();
+    let bucket = |g: usize, f: u16| f as usize - FEATURE_SET.offset(g);
+    let safe_bucket = |n: usize| match n {
+        0..=3 => n,
+        4..=5 => 4,
+        6..=8 => 5,
+        9..=12 => 6,
+        _ => 7,
+    };
+    let mut rng = rng_from_seed(9);
+    let (mut checked, mut captures) = (0, 0);
+    for board in [Board::Hex3, Board::Hex34] {
+        for _ in 0..4 {
+            let mut g = game(board, "");
+            let lattice = g.lattice();
+            let d2 = |a: usize, b: usize| {
+                let (dq, dr) = (lattice.q[a] as i32 - lattice.q[b] as i32, lattice.r[a] as i32 - lattice.r[b] as i32);
+                dq * dq + dq * dr + dr * dr
+            };
+            // p completes an equilateral triangle with two counters of `set`.
+            let closes = |set: Points, p: usize| {
+                let c: Vec<usize> = (0..lattice.len).filter(|&x| set >> x & 1 != 0 && x != p).collect();
+                c.iter()
+                    .enumerate()
+                    .any(|(i, &a)| c[i + 1..].iter().any(|&b| d2(a, b) == d2(a, p) && d2(a, b) == d2(b, p)))
+            };
+            let (mut legal, mut active) = (Vec::new(), Vec::new());
+            while g.outcome().is_none() {
+                g.legal_moves(&mut legal);
+                g.move_features(&legal, &mut active);
+                assert_eq!(active.len(), legal.len() * groups);
+                let me = g.to_move().unwrap().index();
+                let filled = (g.counts()[0] + g.counts()[1]) as usize;
+                for (k, &m) in legal.iter().enumerate() {
+                    let a = &active[k * groups..(k + 1) * groups];
+                    let mut after = g.clone();
+                    after.play(m).unwrap();
+                    let sets = after.counter_sets();
+                    let free: Vec<usize> = (0..lattice.len)
+                        .filter(|&p| after.counter(p).is_none() && after.restricted() >> p & 1 == 0)
+                        .collect();
+                    let my_safe = free.iter().filter(|&&p| !closes(sets[1 - me], p)).count();
+                    let their_safe = free.iter().filter(|&&p| !closes(sets[me], p)).count();
+                    let (place, p) = match m {
+                        TriItOutMove::Place(p) => (true, p as usize),
+                        TriItOutMove::Capture(p) => (false, p as usize),
+                    };
+                    captures += !place as usize;
+                    let near =
+                        |seat: usize| (0..lattice.len).filter(|&x| d2(x, p) == 1 && sets[seat] >> x & 1 != 0).count();
+                    let forms = if place { after.capturable().count_ones() as usize } else { 0 };
+                    let change = after.restricted().count_ones() as i32 - g.restricted().count_ones() as i32;
+                    let counts = after.counts();
+                    let ends = match after.outcome() {
+                        None => 0,
+                        Some(o) if o.winners() == vec![Player(me as u8)] => 1,
+                        Some(_) => 2,
+                    };
+                    let expected = [
+                        !place as usize,
+                        forms.min(3),
+                        (change.clamp(-3, 5) + 3) as usize,
+                        safe_bucket(my_safe),
+                        safe_bucket(their_safe),
+                        (free.len() - their_safe).min(4),
+                        near(me).min(3),
+                        near(1 - me).min(3),
+                        ((0..lattice.len).filter(|&x| d2(x, p) == 1).count() < 6) as usize,
+                        (filled * 4 / lattice.len).min(3) * 2 + !place as usize,
+                        ((counts[me] as i32 - counts[1 - me] as i32).clamp(-3, 3) + 3) as usize,
+                        ends,
+                    ];
+                    let found: Vec<usize> = a.iter().enumerate().map(|(i, &f)| bucket(i, f)).collect();
+                    assert_eq!(found, expected, "{} {}", board.id(), g.move_text(m));
+                    checked += 1;
+                }
+                let m = g.random_move(&mut rng, &mut legal).unwrap();
+                g.play(m).unwrap();
+            }
+        }
+    }
+    assert!(checked > 500 && captures > 5, "{checked} moves, {captures} captures");
+}
