@@ -1054,3 +1054,68 @@ fn priors_and_reward() {
     assert_eq!(ranks, [1.0, 0.0]);
     assert!(reward[0] > 0.85 && reward[0] <= 1.0 && reward[1] >= 0.0 && reward[1] < 0.15, "{reward:?}");
 }
+
+/// The move features (`src/rules/tricore/features.rs`) equal a recount at every ply of random
+/// games through the rules' public interface: each move played on a copy, the best groups, Cores,
+/// Rings and stacks read from both positions.
+#[test]
+fn move_features_equal_a_recount() {
+    use triboard::rules::tricore::features::FEATURE_SET;
+    let groups = FEATURE_SET.groups.len();
+    let bucket = |g: usize, f: u16| f as usize - FEATURE_SET.offset(g);
+    let mut rng = rng_from_seed(12);
+    let mut kinds = [0usize; 5];
+    for _ in 0..3 {
+        let mut g = tricore("");
+        let (mut moves, mut active) = (Vec::new(), Vec::new());
+        while g.outcome().is_none() {
+            g.legal_moves(&mut moves);
+            g.move_features(&moves, &mut active);
+            assert_eq!(active.len(), moves.len() * groups);
+            let me = g.to_move().unwrap().index();
+            let value = |s: &TriCore, p: usize| {
+                let (group, reached) = s.best_group(p);
+                (reached.count_ones() as i32, group.count_ones() as i32)
+            };
+            let (mine, theirs) = (value(&g, me), value(&g, 1 - me));
+            let near = |p: u8| {
+                let l = g.lattice();
+                (0..l.len).filter(|&x| l.adjacent[p as usize] >> x & 1 != 0 && g.cores() >> x & 1 != 0).count()
+            };
+            let placed = 24 - g.discs_left(me) as usize;
+            for (k, &m) in moves.iter().enumerate() {
+                let a: Vec<usize> =
+                    active[k * groups..(k + 1) * groups].iter().enumerate().map(|(i, &f)| bucket(i, f)).collect();
+                let mut after = g.clone();
+                after.play(m).unwrap();
+                let (kind, point, dest, covers) = match m {
+                    TriCoreMove::Core(p) => (0, near(p), 0, false),
+                    TriCoreMove::Ring(p) => (1, near(p), 0, false),
+                    TriCoreMove::Drive { ring, to } => (2, near(ring), near(to), false),
+                    TriCoreMove::Climb { to, .. } => (3, near(to), 0, g.top(to as usize) == Some(1 - me as u8)),
+                    TriCoreMove::End => (4, 0, 0, false),
+                };
+                kinds[kind] += 1;
+                let (m2, t2) = (value(&after, me), value(&after, 1 - me));
+                let expected = [
+                    kind,
+                    m2.0 as usize,
+                    ((m2.0 - mine.0).clamp(-1, 2) + 1) as usize,
+                    ((t2.0 - theirs.0).clamp(-2, 1) + 2) as usize,
+                    ((m2.1 - mine.1).clamp(-2, 3) + 2) as usize,
+                    ((t2.1 - theirs.1).clamp(-3, 2) + 3) as usize,
+                    point.min(2),
+                    covers as usize,
+                    dest.min(2),
+                    after.rings().count_ones() as usize,
+                    (placed * 4 / 24).min(3) * 5 + kind,
+                    ((m2.0 - t2.0).clamp(-2, 2) + 2) as usize,
+                ];
+                assert_eq!(a, expected, "{}", g.move_text(m));
+            }
+            let m = g.random_move(&mut rng, &mut moves).unwrap();
+            g.play(m).unwrap();
+        }
+    }
+    assert!(kinds.iter().all(|&n| n > 20), "every kind of move checked: {kinds:?}");
+}

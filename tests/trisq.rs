@@ -388,3 +388,113 @@ fn harness_play_boards() {
     run_trisq(8, 10, 0x7150_0008, Some(100));
     run_trisq(9, 5, 0x7150_0009, Some(100));
 }
+
+/// The move features (`src/rules/trisq/features.rs`) equal a naive recount at every ply of random
+/// games on 5 × 5 and 8 × 8: the slack by a plain Dijkstra over the board's adjacency lists (own
+/// pieces free, open slots one piece), the rest through the rules' public interface; `answer` is
+/// only checked to be 0 or 1.
+#[test]
+fn move_features_equal_a_naive_recount() {
+    use triboard::rules::Knowledge;
+    use triboard::rules::trisq::features::FEATURE_SET;
+    let groups = FEATURE_SET.groups.len();
+    let bucket = |g: usize, f: u16| f as usize - FEATURE_SET.offset(g);
+    // For colour c: each slot's slack (pieces more than the fewest a chain through it needs).
+    let slack = |g: &Trisq, c: u8| -> Vec<u32> {
+        let b = g.board();
+        let n = b.slots();
+        let cost = |s: usize| match g.piece(s) {
+            Some(p) if p == c => Some(0),
+            None if g.available(s) => Some(1),
+            _ => None,
+        };
+        let edge_bits = if c == 0 { [TOP, BOTTOM] } else { [LEFT, RIGHT] };
+        let dist_from = |bit: u8| {
+            let mut dist = vec![u32::MAX; n];
+            let mut done = vec![false; n];
+            for s in 0..n {
+                if b.edges[s] & bit != 0 {
+                    if let Some(k) = cost(s) {
+                        dist[s] = k;
+                    }
+                }
+            }
+            loop {
+                let Some(s) = (0..n).filter(|&s| !done[s] && dist[s] != u32::MAX).min_by_key(|&s| dist[s]) else {
+                    break;
+                };
+                done[s] = true;
+                for &t in &b.edge_adjacent[s] {
+                    let t = t as usize;
+                    if let Some(k) = cost(t) {
+                        dist[t] = dist[t].min(dist[s] + k);
+                    }
+                }
+            }
+            dist
+        };
+        let (da, db) = (dist_from(edge_bits[0]), dist_from(edge_bits[1]));
+        let through: Vec<u32> = (0..n)
+            .map(|s| if da[s] == u32::MAX || db[s] == u32::MAX { u32::MAX } else { da[s] + db[s] - cost(s).unwrap() })
+            .collect();
+        let best = through.iter().copied().min().unwrap();
+        through.iter().map(|&t| if t == u32::MAX { t } else { t - best }).collect()
+    };
+    let mut rng = rng_from_seed(4);
+    let mut checked = 0;
+    for size in [5u8, 8] {
+        for _ in 0..2 {
+            let mut g = trisq(size);
+            let (mut moves, mut active) = (Vec::new(), Vec::new());
+            while g.winner().is_none() {
+                g.legal_moves(&mut moves);
+                g.move_features(&moves, &mut active);
+                assert_eq!(active.len(), moves.len() * groups);
+                let me = g.to_move().unwrap().0;
+                let (mine, theirs) = (slack(&g, me), slack(&g, 1 - me));
+                let b = g.board();
+                let pieces = (0..b.slots()).filter(|&s| g.piece(s).is_some()).count();
+                let phase = match pieces {
+                    0..=3 => 0,
+                    4..=9 => 1,
+                    10..=19 => 2,
+                    _ => 3,
+                };
+                let kind = g.first_placed().is_some() as usize;
+                let own_edges = if me == 0 { TOP | BOTTOM } else { LEFT | RIGHT };
+                for (k, &m) in moves.iter().enumerate() {
+                    let a: Vec<usize> =
+                        active[k * groups..(k + 1) * groups].iter().enumerate().map(|(i, &f)| bucket(i, f)).collect();
+                    assert!(a[5] <= 1);
+                    let Some(s) = m.slot() else {
+                        assert_eq!((a[0], a[9]), (2, phase * 3 + 2), "end");
+                        continue;
+                    };
+                    let near =
+                        |c: u8| b.edge_adjacent[s].iter().filter(|&&t| g.piece(t as usize) == Some(c)).count().min(3);
+                    let sb = |x: u32| if x == u32::MAX { 4 } else { x.min(3) as usize };
+                    let mut after = g.clone();
+                    after.play(m).unwrap();
+                    let expected = [
+                        kind,
+                        sb(mine[s]),
+                        sb(theirs[s]),
+                        near(me),
+                        near(1 - me),
+                        a[5],
+                        (b.edges[s] & own_edges != 0) as usize,
+                        (b.edges[s] & !own_edges & (TOP | BOTTOM | LEFT | RIGHT) != 0) as usize,
+                        (after.winner() == Some(Player(me))) as usize,
+                        phase * 3 + kind,
+                        s % 8 + 8 * me as usize,
+                    ];
+                    assert_eq!(a, expected, "{}", g.move_text(m));
+                    checked += 1;
+                }
+                let m = g.random_move(&mut rng, &mut moves).unwrap();
+                g.play(m).unwrap();
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked} moves checked");
+}
