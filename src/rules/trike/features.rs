@@ -31,7 +31,9 @@
 //! --seed 11|12 --b-config policy_weight=0`, one thread each, seats alternating; B is the search
 //! before the learned knowledge, move for move): A won **82 of 100** (43–7 and 39–11), 95 % interval
 //! 73.3–88.3 %; 0.66 s against 0.68 s a move (the search stops once its best move cannot change),
-//! 58 plies a game.
+//! 58 plies a game. The features cost a fifth of the search's speed: `bench trike --seconds 2`
+//! (the empty board, one thread, run in turn) 474,013 and 487,990 simulations/s against 596,189
+//! and 605,505 with `--config policy_weight=0`.
 
 use super::{Color, Trike, TrikeMove};
 use crate::rules::features::{FeatureSet, WeightsCell};
