@@ -412,17 +412,14 @@ fn move_features_equal_a_naive_recount() {
         let dist_from = |bit: u8| {
             let mut dist = vec![u32::MAX; n];
             let mut done = vec![false; n];
-            for s in 0..n {
-                if b.edges[s] & bit != 0 {
-                    if let Some(k) = cost(s) {
-                        dist[s] = k;
-                    }
+            for (s, d) in dist.iter_mut().enumerate() {
+                if b.edges[s] & bit != 0
+                    && let Some(k) = cost(s)
+                {
+                    *d = k;
                 }
             }
-            loop {
-                let Some(s) = (0..n).filter(|&s| !done[s] && dist[s] != u32::MAX).min_by_key(|&s| dist[s]) else {
-                    break;
-                };
+            while let Some(s) = (0..n).filter(|&s| !done[s] && dist[s] != u32::MAX).min_by_key(|&s| dist[s]) {
                 done[s] = true;
                 for &t in &b.edge_adjacent[s] {
                     let t = t as usize;
