@@ -293,11 +293,17 @@ pub trait Knowledge: Game {
         0.0
     }
     /// The logits of `moves` as the PUCT term's move probabilities (their softmax), for a game with
-    /// a learned move policy: clears `out`, pushes one logit per move and returns true. Default
-    /// false: the search then uses the prior values ([`Knowledge::move_priors`]) times
+    /// a learned move policy: clears `out`, pushes one logit per move and returns true. Default: a
+    /// game with move features ([`Knowledge::feature_weights`]) gives their learned logits
+    /// ([`features::learned_logits`], temperature 1); one without returns false, and the search
+    /// then uses the prior values ([`Knowledge::move_priors`]) times
     /// `ai::SearchConfig::policy_sharpness`.
-    fn move_logits(&self, _moves: &[Self::Move], _out: &mut Vec<f32>) -> bool {
-        false
+    fn move_logits(&self, moves: &[Self::Move], out: &mut Vec<f32>) -> bool {
+        if Self::feature_weights().is_none() || self.to_move().is_none() {
+            return false;
+        }
+        features::learned_logits(self, moves, 1.0, out);
+        true
     }
     /// Prior-led selection for this game (`ai::SearchConfig::prior_exploration`): `Some(c)` makes
     /// the search start each new child at the mover's running mean times `√(γ/γmax)`, where

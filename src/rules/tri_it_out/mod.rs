@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::tables::Board;
 use self::tables::Tables;
-use super::features::{WeightsCell, learned_logits};
+use super::features::WeightsCell;
 use super::geometry::lattice::{Lattice, Points};
 use super::{Game, IllegalMove, Knowledge, MAX_PLAYERS, Outcome, ParamError, Player, Rng, random_index};
 
@@ -756,21 +756,7 @@ impl Knowledge for TriItOut {
     fn move_features(&self, moves: &[TriItOutMove], out: &mut Vec<u16>) {
         self.move_feature_indices(moves, out);
     }
-
-    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
-    fn move_logits(&self, moves: &[TriItOutMove], out: &mut Vec<f32>) -> bool {
-        if self.over {
-            out.clear();
-            out.resize(moves.len(), 0.0);
-        } else {
-            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
-        }
-        true
-    }
 }
-
-/// The learned logits are divided by this before the search's softmax.
-const PRIOR_TEMPERATURE: f32 = 1.0;
 
 #[cfg(test)]
 mod tests {

@@ -23,7 +23,7 @@
 //!   stronger one's not. A direct match of the two would settle it.
 
 use super::{BLACK, Phase, Slots, TriCore, TriCoreMove, around, shift};
-use crate::rules::features::{WeightsCell, learned_logits};
+use crate::rules::features::WeightsCell;
 use crate::rules::{Game, Knowledge, MAX_PLAYERS, Outcome, Rng, random_index};
 
 /// Without a covering climb, how often (in 1/256) the policy ends the turn at once rather than
@@ -177,18 +177,4 @@ impl Knowledge for TriCore {
     fn move_features(&self, moves: &[TriCoreMove], out: &mut Vec<u16>) {
         self.move_feature_indices(moves, out);
     }
-
-    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
-    fn move_logits(&self, moves: &[TriCoreMove], out: &mut Vec<f32>) -> bool {
-        if self.phase() == Phase::Over {
-            out.clear();
-            out.resize(moves.len(), 0.0);
-        } else {
-            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
-        }
-        true
-    }
 }
-
-/// The learned logits are divided by this before the search's softmax.
-const PRIOR_TEMPERATURE: f32 = 1.0;

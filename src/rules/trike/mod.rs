@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod features;
 
-use super::features::{WeightsCell, learned_logits};
+use super::features::WeightsCell;
 use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
 use super::{Game, IllegalMove, Knowledge, Outcome, Player, Rng, random_index};
 
@@ -392,21 +392,8 @@ impl Knowledge for Trike {
     fn move_features(&self, moves: &[TrikeMove], out: &mut Vec<u16>) {
         self.move_feature_indices(moves, out);
     }
-
-    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
-    fn move_logits(&self, moves: &[TrikeMove], out: &mut Vec<f32>) -> bool {
-        if self.over {
-            out.clear();
-            out.resize(moves.len(), 0.0);
-        } else {
-            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
-        }
-        true
-    }
 }
 
-/// The learned logits are divided by this before the search's softmax.
-const PRIOR_TEMPERATURE: f32 = 1.0;
 /// The weight of the PUCT term that carries the learned move probabilities (`features.rs` has the
 /// screens that set it).
 const POLICY_WEIGHT: f32 = 0.5;

@@ -25,7 +25,7 @@
 //! (53.6–67.0 %) — with four times the simulations uniform playouts and RAVE find much of it alone.
 
 use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
-use crate::rules::features::{WeightsCell, learned_logits};
+use crate::rules::features::WeightsCell;
 use crate::rules::{Game, Knowledge};
 
 /// Before this many pieces are on the board the search looks at every legal move.
@@ -299,21 +299,7 @@ impl Knowledge for Trisq {
     fn move_features(&self, moves: &[TrisqMove], out: &mut Vec<u16>) {
         self.move_feature_indices(moves, out);
     }
-
-    /// The learned logits (`features.rs`) over [`PRIOR_TEMPERATURE`].
-    fn move_logits(&self, moves: &[TrisqMove], out: &mut Vec<f32>) -> bool {
-        if self.winner.is_some() {
-            out.clear();
-            out.resize(moves.len(), 0.0);
-        } else {
-            learned_logits(self, moves, PRIOR_TEMPERATURE, out);
-        }
-        true
-    }
 }
-
-/// The learned logits are divided by this before the search's softmax.
-const PRIOR_TEMPERATURE: f32 = 1.0;
 
 #[cfg(test)]
 mod tests {
