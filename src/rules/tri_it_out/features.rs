@@ -15,7 +15,8 @@
 //!
 //! **In the search** (`selfplay tri-it-out --a ai:6 --b ai:6 --seconds 0.2 --games 40`, A with
 //! the weights as the PUCT term, B without): weight 0.5, **45–35** of 80 (seeds 1 and 2; 56 %;
-//! with the first 25 games' weights 23–17); weight 1.5, 21–19. Under the 60 % bar: **not in
+//! with the first 25 games' weights 23–17); weight 1.5, 21–19; as prior-led selection
+//! (`--a-config prior_exploration=0.87`, seed 5), 14–26. Under the 60 % bar: **not in
 //! force** (Tri-It-Out's `policy_weight` stays 0), the weights kept for the next round of data.
 
 use super::{TriItOut, TriItOutMove};
