@@ -42,6 +42,9 @@ const PRIOR_OPPONENT: (f32, f32) = (0.55, 10.0);
 const PRIOR_ALONE: (f32, f32) = (0.35, 10.0);
 const PRIOR_END: (f32, f32) = (0.2, 10.0);
 
+/// Prior-led selection's constant (Trigon's; 1.5 lost 15–25).
+const PRIOR_EXPLORATION: f32 = 0.87;
+
 /// The most answers collected at once.
 pub(super) const MAX_ANSWERS: usize = 16;
 
@@ -290,6 +293,11 @@ impl Knowledge for Trisq {
     /// The priors of [`Trisq::priors`].
     fn move_priors(&self, moves: &[TrisqMove], out: &mut Vec<(f32, f32)>) {
         self.priors(moves, out);
+    }
+
+    /// Prior-led selection with the learned move probabilities (`features.rs` has the screens).
+    fn prior_exploration(&self) -> Option<f32> {
+        Some(PRIOR_EXPLORATION)
     }
 
     fn feature_weights() -> Option<&'static WeightsCell> {
