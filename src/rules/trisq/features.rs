@@ -22,7 +22,9 @@
 //! **As prior-led selection** (`--a-config prior_exploration=C`, 0.2 s a move: the learned
 //! probabilities replace UCT + RAVE and the hand-set priors; the shortest-chain pruning stays):
 //! c = 0.87 won **23–17** (seed 5) and **28–12** (seed 6), 51–29 of 80 (63.8 %, 95 % interval
-//! 52.8–73.4 %); c = 1.5 lost 15–25. In force with c = 0.87 (`knowledge.rs`).
+//! 52.8–73.4 %); c = 1.5 lost 15–25. In force with c = 0.87 (`knowledge.rs`). The ladder after it
+//! (`selfplay trisq --a ai:L+1 --b ai:L --games 40 --seed 2026`): 2 v 1 26–14 (65 %), 3 v 2 32–8
+//! (80 %).
 
 use super::knowledge::MAX_ANSWERS;
 use super::{Trisq, TrisqMove, own_edges};
