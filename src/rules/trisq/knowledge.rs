@@ -23,6 +23,10 @@
 //!
 //! All of it, 200 games with `--seed 2027`: level 1 80.0 % (73.9–85.0 %), level 2 only 60.5 %
 //! (53.6–67.0 %) — with four times the simulations uniform playouts and RAVE find much of it alone.
+//!
+//! Since then the search is led by the learned move probabilities (`features.rs`; prior-led
+//! selection, [`Knowledge::prior_exploration`]): the priors above no longer set the children's
+//! starting values, the shortest-chain pruning still chooses the moves looked at.
 
 use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
 use crate::rules::features::WeightsCell;
