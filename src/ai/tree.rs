@@ -190,12 +190,14 @@ impl<G: Knowledge> Tree<G> {
         } else {
             config.last_good_reply.unwrap_or(0)
         };
-        let mut buf = Vec::new();
-        root.legal_moves(&mut buf);
-        let replies = match buf.first() {
-            Some(&filler) if reply_depth > 0 => Some(Replies::new(reply_depth, root.move_key_space(), filler)),
-            _ => None,
-        };
+        // The table needs a move to fill its empty entries: only then are the legal moves listed.
+        let replies = (reply_depth > 0)
+            .then(|| {
+                let mut buf = Vec::new();
+                root.legal_moves(&mut buf);
+                buf.first().map(|&filler| Replies::new(reply_depth, root.move_key_space(), filler))
+            })
+            .flatten();
         let mut m = Tree {
             replies,
             played: Vec::new(),
