@@ -11,6 +11,7 @@ pub mod learn;
 pub mod levels;
 pub mod mcts;
 mod reply;
+pub mod settings;
 mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};

@@ -25,8 +25,8 @@
 use web_time::Instant;
 
 use super::endgame::Endgame;
-use super::mcts::{SearchConfig, SearchHandle};
 use super::reply::{Replies, stored_reply};
+use super::settings::{Proof, SearchConfig, SearchHandle};
 use crate::rules::{Knowledge, MAX_PLAYERS, RewardStats, Rng, rng_from_seed};
 
 /// A node of the arena: the move leading here and its statistics for the seat that played it.
@@ -81,15 +81,6 @@ const TERMINAL_CHECK_MOVES: usize = 64;
 
 /// How many simulations run between two looks at the stop flag and the clock.
 pub(crate) const CHUNK: u64 = 64;
-
-/// What the search proved of a position, for the seat to move there (MCTS-Solver, two seats).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The seat to move wins whatever the other does; the game ends within this many plies.
-    Win(u16),
-    /// The seat to move loses whatever it does; the game ends within this many plies (at most).
-    Loss(u16),
-}
 
 /// One root move's merged statistics: the move, its simulations, the sum of its rewards for the
 /// mover, and its proof (`1` won for the mover, `-1` lost, `0` unproven) with the plies after it.
