@@ -28,11 +28,6 @@ pub trait AppGame: Knowledge {
     fn new_game_text(&self) -> String;
     /// The status line when a move is sent after the end.
     fn over_text(&self) -> &'static str;
-    /// A move the seat to move must make and has no choice about (Trigon: a colour that cannot place
-    /// passes, `docs/rules/trigon.md` §Play), played by the model at once.
-    fn forced_move(&self) -> Option<Self::Move> {
-        None
-    }
     /// What the status line says of a move just played by `mover` (`text` in notation).
     fn played_text(&self, mover: &str, text: &str) -> String {
         format!("{mover} played {text}")

@@ -329,15 +329,13 @@ fn run_game(
             Ok(Err(reason)) | Err(reason) => return Err((e, reason)),
         }
     }
-    let mut buf = Vec::new();
     while let Some(c) = game.colour_to_move() {
         if args.max_moves.is_some_and(|m| *placements >= m) {
             break;
         }
-        game.legal_moves(&mut buf);
-        if buf.as_slice() == [TrigonMove::PASS] {
-            game.play_unchecked(TrigonMove::PASS);
-            moves.push(TrigonMove::PASS);
+        if let Some(forced) = game.forced_move() {
+            game.play_unchecked(forced);
+            moves.push(forced);
             continue;
         }
         let mover = seats[game.player_of(c).index()];

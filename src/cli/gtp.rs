@@ -162,7 +162,6 @@ fn colour_label(c: usize) -> String {
 pub fn reach_colour(game: &Trigon, c: usize) -> Result<(Trigon, Vec<TrigonMove>), String> {
     let mut g = game.clone();
     let mut passes = Vec::new();
-    let mut buf = Vec::new();
     loop {
         let Some(t) = g.colour_to_move() else { return Err("the game is over".to_string()) };
         if t == c {
@@ -171,12 +170,11 @@ pub fn reach_colour(game: &Trigon, c: usize) -> Result<(Trigon, Vec<TrigonMove>)
         if g.is_out(c) {
             return Err(format!("colour {} is out: it cannot place a piece", colour_label(c)));
         }
-        g.legal_moves(&mut buf);
-        if buf.as_slice() != [TrigonMove::PASS] {
+        let Some(pass) = g.forced_move() else {
             return Err(format!("it is colour {} to play, not {}", colour_label(t), colour_label(c)));
-        }
-        g.play_unchecked(TrigonMove::PASS);
-        passes.push(TrigonMove::PASS);
+        };
+        g.play_unchecked(pass);
+        passes.push(pass);
     }
 }
 

@@ -202,6 +202,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn is_turn_boundary(&self) -> bool {
         true
     }
+    /// The move the player to move must make when the rules leave no choice (Trigon: a colour that
+    /// cannot place passes, `docs/rules/trigon.md` §Play); the app and the referees play it at
+    /// once, without asking the seat. Default: none.
+    fn forced_move(&self) -> Option<Self::Move> {
+        None
+    }
     /// A move from its text in the game's notation.
     ///
     /// # Errors

@@ -733,6 +733,14 @@ impl Game for Trigon {
         self.advance();
     }
 
+    /// A colour that cannot place passes (`docs/rules/trigon.md` §Play): its only legal move.
+    fn forced_move(&self) -> Option<TrigonMove> {
+        self.colour_to_move()?;
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        (moves == [TrigonMove::PASS]).then_some(TrigonMove::PASS)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;

@@ -11,7 +11,6 @@ use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
 use crate::app::input::KeyAction;
 use crate::app::model::{Model, MoveIntent, Status, Step};
-use crate::rules::Game;
 use crate::rules::geometry::trigon::TrigonBoard;
 use crate::rules::trigon::{Tables, Trigon, TrigonMove};
 
@@ -222,13 +221,4 @@ pub fn click_points(world: &mut World, mv: TrigonMove) -> Result<Vec<Vec2>, Stri
         }
     }
     Err("no orientation and cell of the chooser make this placement".into())
-}
-
-/// The move the rules leave no choice about: a colour that cannot place passes
-/// (`docs/rules/trigon.md` §Play).
-pub fn forced_move(game: &Trigon) -> Option<TrigonMove> {
-    game.colour_to_move()?;
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    (moves == [TrigonMove::PASS]).then_some(TrigonMove::PASS)
 }

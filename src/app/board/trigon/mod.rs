@@ -38,9 +38,6 @@ impl AppGame for Trigon {
     fn over_text(&self) -> &'static str {
         "the game is over: no colour can place a piece"
     }
-    fn forced_move(&self) -> Option<TrigonMove> {
-        entities::forced_move(self)
-    }
     fn played_text(&self, mover: &str, text: &str) -> String {
         panel::played_text(self, mover, text)
     }
