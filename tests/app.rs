@@ -10,7 +10,7 @@ use triboard::ai::Level;
 use triboard::app::ai_task::AiRunner;
 use triboard::app::board::BoardCell;
 use triboard::app::board::trike::{Checker, Pawn};
-use triboard::app::share::OpenRecord;
+use triboard::app::session::OpenRecord;
 use triboard::app::{Command, MoveIntent, Screen, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::trike::{Color as Stone, Trike, TrikeMove, TrikeOptions};
@@ -42,7 +42,7 @@ fn humans(size: u8) -> App {
 }
 
 fn cell(app: &App, name: &str) -> usize {
-    app.world().resource::<Model>().game.geometry().parse(name).expect("a cell name")
+    app.world().resource::<Model>().game().geometry().parse(name).expect("a cell name")
 }
 
 fn click(app: &mut App, name: &str) {
@@ -85,7 +85,7 @@ fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
     assert_eq!(board(&mut app), (vec![(d4, Stone::White), (d7, Stone::Black)], Some(d4)));
     assert!(!app.world().resource::<Status>().error);
     // The view catches up: after the slide the pawn entity stands on d4.
-    let target = triboard::app::board::trike::art::cell_center(app.world().resource::<Model>().game.geometry(), d4);
+    let target = triboard::app::board::trike::art::cell_center(app.world().resource::<Model>().game().geometry(), d4);
     let deadline = Instant::now() + Duration::from_secs(3);
     while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -100,11 +100,11 @@ fn an_illegal_click_changes_nothing_and_says_why() {
     click(&mut app, "d7");
     click(&mut app, "d4");
     let before = board(&mut app);
-    let moves_before = app.world().resource::<Model>().moves.clone();
+    let moves_before = app.world().resource::<Model>().moves().to_vec();
     // b7 is not on a line from d4 (row 3, column 3): rows differ by 3, columns by 2.
     click(&mut app, "b7");
     assert_eq!(board(&mut app), before);
-    assert_eq!(app.world().resource::<Model>().moves, moves_before);
+    assert_eq!(app.world().resource::<Model>().moves(), moves_before);
     let status = app.world().resource::<Status>().clone();
     assert!(status.error, "the status line explains the refusal: {status:?}");
     assert!(status.text.contains("not on a straight line"), "{}", status.text);
@@ -158,21 +158,21 @@ fn wait_for(app: &mut App, limit: Duration, mut done: impl FnMut(&mut App) -> bo
 fn an_ai_seat_plays_a_legal_move() {
     let mut app = app_with(7, [Seat::Human, Seat::Ai(Level::new(1).unwrap())]);
     click(&mut app, "c5");
-    let played = wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves.len() == 2);
+    let played = wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves().len() == 2);
     assert!(played, "the AI answered within 20 s");
     let model = app.world().resource::<Model>().clone();
     // Every move went through `play`, so replaying from the start must accept the reply.
-    let mut game = model.start.clone();
-    for &mv in &model.moves {
+    let mut game = model.start().clone();
+    for &mv in model.moves() {
         game.play(mv).expect("a legal move");
     }
     assert!(model.human_to_move());
     let (checkers, pawn) = board(&mut app);
-    if model.moves[1] == TrikeMove::SWAP {
+    if model.moves()[1] == TrikeMove::SWAP {
         assert_eq!(checkers.len(), 1);
     } else {
         assert_eq!(checkers.len(), 2);
-        assert_eq!(pawn, model.moves[1].cell());
+        assert_eq!(pawn, model.moves()[1].cell());
     }
 }
 
@@ -191,7 +191,7 @@ fn undo_while_the_ai_thinks_cancels_the_search() {
         app.update();
     }
     let model = app.world().resource::<Model>();
-    assert!(model.moves.is_empty(), "the cancelled search played nothing: {:?}", model.moves);
+    assert!(model.moves().is_empty(), "the cancelled search played nothing: {:?}", model.moves());
     assert_eq!(board(&mut app), (vec![], None));
 }
 
@@ -234,11 +234,11 @@ fn a_finished_game_has_an_outcome_and_leaving_despawns_the_board() {
     // On side 3: a1 then b2... play until over, always the first legal move.
     for _ in 0..10 {
         let model = app.world().resource::<Model>();
-        if model.game.to_move().is_none() {
+        if model.game().to_move().is_none() {
             break;
         }
         let mut moves = Vec::new();
-        model.game.legal_moves(&mut moves);
+        model.game().legal_moves(&mut moves);
         let mv = *moves.iter().find(|m| m.cell().is_some()).unwrap();
         app.world_mut().write_message(MoveIntent { mv, from_ai: false });
         app.update();
@@ -256,13 +256,13 @@ fn a_finished_game_has_an_outcome_and_leaving_despawns_the_board() {
 fn undo_against_the_ai_goes_back_to_the_humans_turn() {
     let mut app = app_with(7, [Seat::Human, Seat::Ai(Level::new(1).unwrap())]);
     click(&mut app, "c5");
-    assert!(wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves.len() == 2));
+    assert!(wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves().len() == 2));
     app.world_mut().write_message(Command::Undo);
     app.update();
     let model = app.world().resource::<Model>();
-    assert!(model.moves.is_empty(), "both the AI's reply and the person's move are taken back");
+    assert!(model.moves().is_empty(), "both the AI's reply and the person's move are taken back");
     assert!(model.human_to_move());
-    assert_eq!(model.redo.len(), 2);
+    assert_eq!(model.redo().len(), 2);
     assert_eq!(board(&mut app), (vec![], None));
 }
 
@@ -275,8 +275,8 @@ fn swap_exchanges_the_seats_colours_not_the_checkers() {
     app.update();
     assert_eq!(board(&mut app), before);
     let model = app.world().resource::<Model>();
-    assert_eq!(model.game.player_name(triboard::rules::Player(0)), "White");
-    assert_eq!(model.game.to_move(), Some(triboard::rules::Player(0)), "the opener, now White, moves next");
+    assert_eq!(model.game().player_name(triboard::rules::Player(0)), "White");
+    assert_eq!(model.game().to_move(), Some(triboard::rules::Player(0)), "the opener, now White, moves next");
     // A second swap is refused with the pie rule's reason.
     app.world_mut().write_message(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
     app.update();
@@ -338,10 +338,10 @@ fn a_sliced_search_plays_a_legal_move_and_move_now_stops_it() {
     assert!(after_two_frames > after_one_frame, "the next frame ran another slice");
     // Level 6 would take many frames: Move now plays the best move so far.
     app.world().resource::<AiSearch>().move_now();
-    assert!(wait_for(&mut app, Duration::from_secs(5), |app| app.world().resource::<Model>().moves.len() == 2));
+    assert!(wait_for(&mut app, Duration::from_secs(5), |app| app.world().resource::<Model>().moves().len() == 2));
     let model = app.world().resource::<Model>().clone();
-    let mut game = model.start.clone();
-    for &mv in &model.moves {
+    let mut game = model.start().clone();
+    for &mv in model.moves() {
         game.play(mv).expect("a legal move");
     }
     assert!(model.human_to_move());
@@ -367,9 +367,9 @@ fn an_opened_record_starts_its_game_with_its_seats() {
         app.update();
     }
     let model = app.world().resource::<Model>();
-    assert_eq!(model.game.geometry().side, 5);
-    assert_eq!(model.moves.len(), 2);
-    assert_eq!(model.seats, [Seat::Human, Seat::Ai(Level::new(2).unwrap())]);
+    assert_eq!(model.game().geometry().side, 5);
+    assert_eq!(model.moves().len(), 2);
+    assert_eq!(model.seats(), [Seat::Human, Seat::Ai(Level::new(2).unwrap())]);
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
     assert!(!app.world().contains_resource::<OpenRecord>());
     assert_eq!(board(&mut app).0.len(), 2);
@@ -430,9 +430,9 @@ fn placed(app: &mut App) -> Vec<(u16, u8)> {
 /// What the model says is on the board.
 fn placed_in_model(app: &App) -> Vec<(u16, u8)> {
     let model = trigon_model(app);
-    let mut replay = model.start.clone();
+    let mut replay = model.start().clone();
     let mut out = Vec::new();
-    for &mv in &model.moves {
+    for &mv in model.moves() {
         let colour = replay.colour_to_move().unwrap() as u8;
         if mv != TrigonMove::PASS {
             out.push((mv.0, colour));
@@ -445,14 +445,14 @@ fn placed_in_model(app: &App) -> Vec<(u16, u8)> {
 
 /// The piece of `size` triangles with the highest index (pieces are numbered by size).
 fn piece_of_size(app: &App, size: usize) -> u8 {
-    let tables = trigon_model(app).game.tables();
+    let tables = trigon_model(app).game().tables();
     (0..tables.pieces.len()).rev().find(|&k| tables.pieces[k].len() == size).unwrap() as u8
 }
 
 /// Chooses `piece` in orientation `symmetry` for the colour to move and presses `cell`, as the
 /// chooser and a click on the board do.
 fn place(app: &mut App, piece: u8, symmetry: u8, cell: usize) {
-    let colour = trigon_model(app).game.colour_to_move().unwrap() as u8;
+    let colour = trigon_model(app).game().colour_to_move().unwrap() as u8;
     let mut selection = app.world_mut().resource_mut::<Selection>();
     *selection = Selection { piece: Some(piece), symmetry, colour, ..*selection };
     app.world_mut().write_message(CellClicked { cell });
@@ -460,7 +460,7 @@ fn place(app: &mut App, piece: u8, symmetry: u8, cell: usize) {
 }
 
 fn start_cell(app: &App, k: usize) -> usize {
-    trigon_model(app).game.tables().board.starting_points[k] as usize
+    trigon_model(app).game().tables().board.starting_points[k] as usize
 }
 
 #[test]
@@ -469,8 +469,8 @@ fn a_trigon_game_sets_up_its_board() {
         let mut app = trigon_app(variant, &[Seat::Human; 4]);
         assert!(!app.world().contains_resource::<Model>(), "no Trike model beside it");
         let model = trigon_model(&app);
-        assert_eq!(model.seats.len(), seats);
-        assert!(model.moves.is_empty());
+        assert_eq!(model.seats().len(), seats);
+        assert!(model.moves().is_empty());
         let world = app.world_mut();
         assert_eq!(world.query::<&TrigonCell>().iter(world).count(), cells);
         assert_eq!(world.query::<&TrigonCell>().iter(world).filter(|c| c.start).count(), 6);
@@ -489,29 +489,29 @@ fn a_legal_placement_through_the_input_path_is_played() {
     let status = app.world().resource::<Status>().clone();
     assert!(!status.error, "{status:?}");
     let model = trigon_model(&app);
-    assert_eq!(model.moves.len(), 1);
-    let cells = &model.game.tables().placements[model.moves[0].0 as usize].cells;
+    assert_eq!(model.moves().len(), 1);
+    let cells = &model.game().tables().placements[model.moves()[0].0 as usize].cells;
     assert!(cells.contains(&(start as u16)), "the piece covers the cell under the pointer");
-    assert_eq!(model.game.colour_at(start), Some(0));
-    assert_eq!(model.game.colour_to_move(), Some(1), "Yellow is next");
+    assert_eq!(model.game().colour_at(start), Some(0));
+    assert_eq!(model.game().colour_to_move(), Some(1), "Yellow is next");
     assert_eq!(placed(&mut app), vec![(model_move(&app, 0), 0)]);
     assert!(app.world().resource::<Selection>().piece.is_none(), "the placed piece is no longer chosen");
     // Turned and flipped, the same piece is still a placement of the right size for Yellow.
     let five = piece_of_size(&app, 5);
     let other_start = start_cell(&app, 3);
     place(&mut app, five, 7, other_start);
-    assert_eq!(trigon_model(&app).moves.len(), 2, "{:?}", app.world().resource::<Status>());
+    assert_eq!(trigon_model(&app).moves().len(), 2, "{:?}", app.world().resource::<Status>());
     assert_eq!(placed(&mut app), placed_in_model(&app));
 }
 
 fn model_move(app: &App, k: usize) -> u16 {
-    trigon_model(app).moves[k].0
+    trigon_model(app).moves()[k].0
 }
 
 #[test]
 fn an_illegal_placement_is_refused_with_a_reason() {
     let mut app = trigon_app(Variant::Four, &[Seat::Human; 4]);
-    let centre = trigon_model(&app).game.tables().board.at(17, 9).unwrap();
+    let centre = trigon_model(&app).game().tables().board.at(17, 9).unwrap();
     // No piece chosen yet.
     app.world_mut().write_message(CellClicked { cell: centre });
     app.update();
@@ -521,7 +521,7 @@ fn an_illegal_placement_is_refused_with_a_reason() {
     place(&mut app, 0, 0, centre);
     let status = app.world().resource::<Status>().clone();
     assert!(status.error && status.text.contains("starting point"), "{status:?}");
-    assert!(trigon_model(&app).moves.is_empty());
+    assert!(trigon_model(&app).moves().is_empty());
     // Sticking out of the board, at the top-left corner cell.
     let six = piece_of_size(&app, 6);
     place(&mut app, six, 0, 0);
@@ -530,11 +530,11 @@ fn an_illegal_placement_is_refused_with_a_reason() {
     // Onto a covered cell.
     let start = start_cell(&app, 0);
     place(&mut app, 0, 0, start);
-    assert_eq!(trigon_model(&app).moves.len(), 1);
+    assert_eq!(trigon_model(&app).moves().len(), 1);
     place(&mut app, 0, 0, start);
     let status = app.world().resource::<Status>().clone();
     assert!(status.error && status.text.contains("already covered"), "{status:?}");
-    assert_eq!(trigon_model(&app).moves.len(), 1);
+    assert_eq!(trigon_model(&app).moves().len(), 1);
     assert_eq!(placed(&mut app), placed_in_model(&app));
 }
 
@@ -546,11 +546,11 @@ fn trigon_undo_and_redo_keep_the_pieces_in_step() {
         let piece = piece_of_size(&app, 4);
         place(&mut app, piece, 0, start);
     }
-    assert_eq!(trigon_model(&app).moves.len(), 3, "{:?}", app.world().resource::<Status>());
+    assert_eq!(trigon_model(&app).moves().len(), 3, "{:?}", app.world().resource::<Status>());
     assert_eq!(placed(&mut app).len(), 3);
     app.world_mut().write_message(Command::Undo);
     app.update();
-    assert_eq!(trigon_model(&app).moves.len(), 2);
+    assert_eq!(trigon_model(&app).moves().len(), 2);
     assert_eq!(placed(&mut app), placed_in_model(&app));
     assert_eq!(placed(&mut app).len(), 2);
     app.world_mut().write_message(Command::Redo);
@@ -565,19 +565,19 @@ fn a_whole_trigon_game_passes_for_stuck_colours_and_ends_with_the_pieces_on_the_
     let mut moves = Vec::new();
     for _ in 0..200 {
         let model = trigon_model(&app);
-        if model.game.outcome().is_some() {
+        if model.game().outcome().is_some() {
             break;
         }
-        model.game.legal_moves(&mut moves);
+        model.game().legal_moves(&mut moves);
         assert_ne!(moves, vec![TrigonMove::PASS], "a colour that cannot place passes by itself");
         // Not always the first move, so the colours spread out.
-        let mv = moves[model.moves.len() * 7 % moves.len()];
+        let mv = moves[model.moves().len() * 7 % moves.len()];
         app.world_mut().write_message(MoveIntent { mv, from_ai: false });
         app.update();
     }
     let model = trigon_model(&app).clone();
-    assert!(model.game.outcome().is_some(), "the game ended");
-    assert!(model.moves.contains(&TrigonMove::PASS), "the passes are in the move list");
+    assert!(model.game().outcome().is_some(), "the game ended");
+    assert!(model.moves().contains(&TrigonMove::PASS), "the passes are in the move list");
     let result = model.result_text().unwrap();
     assert!(result.contains("Blue/Red") && result.contains("Yellow/Green"), "{result}");
     assert_eq!(placed(&mut app), placed_in_model(&app));
@@ -592,11 +592,11 @@ fn a_whole_trigon_game_passes_for_stuck_colours_and_ends_with_the_pieces_on_the_
 fn ai_seats_play_trigon() {
     let level = Seat::Ai(Level::new(1).unwrap());
     let mut app = trigon_app(Variant::Four, &[level; 4]);
-    let played = wait_for(&mut app, Duration::from_secs(60), |app| trigon_model(app).moves.len() >= 3);
+    let played = wait_for(&mut app, Duration::from_secs(60), |app| trigon_model(app).moves().len() >= 3);
     assert!(played, "the AI seats placed three pieces within a minute");
     let model = trigon_model(&app).clone();
-    let mut game = model.start.clone();
-    for &mv in &model.moves {
+    let mut game = model.start().clone();
+    for &mv in model.moves() {
         game.play(mv).expect("a legal move");
     }
     assert_eq!(placed(&mut app), placed_in_model(&app));
@@ -623,9 +623,9 @@ fn loading_a_trigon_record_in_a_trike_game_switches_the_game() {
     }
     assert!(!app.world().contains_resource::<Model>(), "the Trike game is gone");
     let model = trigon_model(&app);
-    assert_eq!(model.game.options().variant, Variant::Three);
-    assert_eq!(model.moves.len(), 2);
-    assert_eq!(model.seats, [Seat::Human, Seat::Ai(Level::new(2).unwrap()), Seat::Human]);
+    assert_eq!(model.game().options().variant, Variant::Three);
+    assert_eq!(model.moves().len(), 2);
+    assert_eq!(model.seats(), [Seat::Human, Seat::Ai(Level::new(2).unwrap()), Seat::Human]);
     let world = app.world_mut();
     assert_eq!(world.query::<&TrigonCell>().iter(world).count(), 384);
     assert_eq!(world.query::<&Checker>().iter(world).count(), 0);
@@ -660,7 +660,7 @@ fn a_trigon_game_round_trips_through_pentobis_format() {
         let start = start_cell(&app, k);
         place(&mut app, six, 0, start);
     }
-    assert_eq!(trigon_model(&app).moves.len(), 3, "{:?}", app.world().resource::<Status>());
+    assert_eq!(trigon_model(&app).moves().len(), 3, "{:?}", app.world().resource::<Status>());
     let record = trigon_model(&app).record();
     let sgf = triboard::app::files::Format::Sgf.text(&record).expect("SGF");
     assert!(sgf.starts_with("(;GM[Blokus Trigon Two-Player]"), "{sgf}");
@@ -672,8 +672,8 @@ fn a_trigon_game_round_trips_through_pentobis_format() {
         other.update();
     }
     let model = trigon_model(&other);
-    assert_eq!(model.game.options().variant, Variant::Two);
-    assert_eq!(model.moves, trigon_model(&app).moves);
+    assert_eq!(model.game().options().variant, Variant::Two);
+    assert_eq!(model.moves(), trigon_model(&app).moves());
     assert_eq!(placed(&mut other), placed(&mut app));
     // A Trike record is not SGF.
     let mut trike = humans(5);
@@ -688,21 +688,21 @@ fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
     let six = piece_of_size(&app, 6);
     let start = start_cell(&app, 0);
     place(&mut app, six, 0, start);
-    assert_eq!(trigon_model(&app).moves.len(), 1);
+    assert_eq!(trigon_model(&app).moves().len(), 1);
     // While the AI colours think, a press on the board is refused.
     let other = start_cell(&app, 1);
     app.world_mut().write_message(CellClicked { cell: other });
     app.update();
     assert!(app.world().resource::<Status>().error);
-    let answered = wait_for(&mut app, Duration::from_secs(60), |app| trigon_model(app).moves.len() == 4);
+    let answered = wait_for(&mut app, Duration::from_secs(60), |app| trigon_model(app).moves().len() == 4);
     assert!(answered, "Yellow, Red and Green answered");
     assert!(trigon_model(&app).human_to_move());
     assert_eq!(placed(&mut app).len(), 4);
     app.world_mut().write_message(Command::Undo);
     app.update();
     let model = trigon_model(&app);
-    assert!(model.moves.is_empty(), "the AI colours' replies and Blue's piece are taken back");
-    assert_eq!(model.redo.len(), 4);
+    assert!(model.moves().is_empty(), "the AI colours' replies and Blue's piece are taken back");
+    assert_eq!(model.redo().len(), 4);
     assert!(placed(&mut app).is_empty());
 }
 

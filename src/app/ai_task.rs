@@ -25,9 +25,10 @@ use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use web_time::Instant;
 
-use super::Screen;
+use super::flow::Screen;
+use super::flow::{Command, MoveIntent, Step};
 use super::games::AppGame;
-use super::model::{Command, Model, MoveIntent, Step};
+use super::model::Model;
 use crate::ai::{Budget, Level, Mcts, Proof, SearchConfig, SearchHandle, available_threads};
 
 /// A found move is held at least this long after the search began, so the previous move's
@@ -214,7 +215,7 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
               mut thinking: ResMut<AiThinking>,
               mut hint: ResMut<ShownHint>| {
                 thinking.set_if_neq(AiThinking(search.is_thinking()));
-                hint.set_if_neq(ShownHint(search.hint(model.revision).map(|h| h.text.clone())));
+                hint.set_if_neq(ShownHint(search.hint(model.revision()).map(|h| h.text.clone())));
             })
             .after(Step::View)
             .run_if(resource_exists::<Model<G>>),
@@ -232,7 +233,7 @@ fn cancel_without_model<G: AppGame>(mut search: ResMut<AiSearch<G>>) {
 /// Undo, load or a new game while thinking: stop the search in the frame the model changed.
 fn cancel_stale<G: AppGame>(model: Option<Res<Model<G>>>, mut search: ResMut<AiSearch<G>>) {
     if let (Some(model), Some(r)) = (model, &search.running)
-        && r.revision != model.revision
+        && r.revision != model.revision()
     {
         r.handle.stop();
         search.running = None;
@@ -250,7 +251,7 @@ fn drive<G: AppGame>(
     let asked = orders.read().filter(|o| matches!(o, Command::Hint)).count() > 0;
     let Some(model) = model else { return };
     if let Some(r) = &mut search.running {
-        if r.revision != model.revision {
+        if r.revision != model.revision() {
             // Undo, load or a new game while thinking: cancel and forget the result.
             r.handle.stop();
             search.running = None;
@@ -295,8 +296,8 @@ fn drive<G: AppGame>(
         }
         None => return,
     };
-    let game = model.game.clone();
-    let line = model.moves.clone();
+    let game = model.game().clone();
+    let line = model.moves().to_vec();
     let mcts = match search.kept.take() {
         // Tree reuse: the game went on from the kept search's root.
         Some((mut mcts, root_line)) if line.starts_with(&root_line) && mcts.root().options() == game.options() => {
@@ -333,7 +334,7 @@ fn drive<G: AppGame>(
         work,
         handle,
         level,
-        revision: model.revision,
+        revision: model.revision(),
         started: Instant::now(),
         line,
         found: None,
@@ -383,8 +384,8 @@ fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Mo
 /// The panel's line when the search proved its root: who wins, within how many plies after the
 /// AI's move.
 fn verdict_text<G: AppGame>(mcts: &Mcts<G>, model: &Model<G>) -> Option<String> {
-    let seat = model.game.to_move()?;
-    let name = format!("{} ({})", model.game.player_name(seat), model.seats[seat.index()].label());
+    let seat = model.game().to_move()?;
+    let name = format!("{} ({})", model.game().player_name(seat), model.seats()[seat.index()].label());
     Some(match mcts.proof()? {
         Proof::Win(plies) => format!("Solved: {name} wins within {} more plies", plies.saturating_sub(1)),
         Proof::Loss(plies) => format!("Solved: {name} loses, whatever it plays, within {plies} plies"),

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use super::model::Step;
+use super::flow::Step;
 
 /// How long a slide or a drop takes, in seconds.
 pub const DURATION: f32 = 0.25;

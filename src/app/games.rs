@@ -11,7 +11,8 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::board::marks::MoveMarks;
-use super::model::{Model, MoveIntent};
+use super::flow::MoveIntent;
+use super::model::Model;
 use crate::rules::{Knowledge, Outcome, Player};
 
 /// A swatch: fill and outline.

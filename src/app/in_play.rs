@@ -40,8 +40,8 @@ pub struct Summary {
 /// The window title of a game in play: the game, the number of moves and who is to move or who won
 /// (the browser page shows it as its title, and the browser test reads it).
 pub fn title_text<G: AppGame>(model: &Model<G>) -> String {
-    let game = &model.game;
-    let n = model.moves.len();
+    let game = model.game();
+    let n = model.moves().len();
     let state = match (model.result_text(), game.to_move()) {
         (Some(result), _) => result,
         (None, Some(p)) => format!("{} to move", game.player_name(p)),
@@ -57,11 +57,11 @@ impl Summary {
             ids: G::IDS,
             title: title_text(model),
             record: model.record(),
-            revision: model.revision,
-            to_move: model.game.to_move().map(|p| model.game.player_name(p)),
-            over: model.game.outcome().is_some(),
-            shown: model.moves.len(),
-            review: model.review,
+            revision: model.revision(),
+            to_move: model.game().to_move().map(|p| model.game().player_name(p)),
+            over: model.game().outcome().is_some(),
+            shown: model.moves().len(),
+            review: model.review(),
             analysed: model.analysed().len(),
             mistakes: model.analysed().iter().filter(|a| a.mistake).count(),
         }

@@ -9,9 +9,9 @@ use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::Screen;
 use super::board::{BoardCell, CellClicked, Hovered};
-use super::model::{Command, ReviewTo};
+use super::flow::Screen;
+use super::flow::{Command, ReviewTo};
 use super::tools::ShowThinking;
 
 /// What a key (or the wheel over the board) asks of the view in play. Sent by the input plugin

@@ -10,7 +10,7 @@ use bevy_egui::egui;
 
 use super::games::{AppGame, ForGame, for_id};
 use super::hud::side::PanelAction;
-use super::share::OpenRecord;
+use super::session::OpenRecord;
 use crate::rules::lesson::{LESSONS, Lesson, Verdict};
 use crate::rules::record::Record;
 

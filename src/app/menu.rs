@@ -4,16 +4,17 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::Screen;
+use super::flow::Screen;
+use super::flow::Status;
 use super::games::{AppGame, ForEachGame, each_game};
 use super::hud::UiRects;
 use super::hud::side::confirm_drop;
 use super::learn::Learning;
 use super::load_dialog::LoadDialog;
-use super::model::Status;
+use super::session::OpenRecord;
+use super::session::Suspended;
 use super::settings::{EntrySettings, SeatChoice, Settings};
-use super::setup::{GameOptions, Setup, Suspended};
-use super::share::OpenRecord;
+use super::setup::{GameOptions, Setup};
 use crate::ai::Level;
 use crate::ai::Seat;
 use crate::rules::record::Record;

@@ -10,6 +10,7 @@ pub mod ai_task;
 pub mod animation;
 pub mod board;
 pub mod files;
+pub mod flow;
 pub mod frame_log;
 pub mod games;
 pub mod hud;
@@ -20,6 +21,8 @@ pub mod learn;
 pub mod load_dialog;
 pub mod menu;
 pub mod model;
+pub mod play;
+pub mod session;
 pub mod settings;
 pub mod setup;
 pub mod share;
@@ -32,19 +35,10 @@ use bevy::prelude::*;
 use games::{AppGame, ForEachGame, each_game};
 
 pub use crate::ai::Seat;
+pub use flow::{Command, MoveIntent, Screen, Status, TextIntent};
 pub use in_play::{InPlay, title_text};
-pub use model::{Command, Model, MoveIntent, Status, TextIntent};
+pub use model::Model;
 pub use setup::{GameOptions, Setup};
-
-/// The screens of the app.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Screen {
-    /// The egui start screen: game, options, seats.
-    #[default]
-    Menu,
-    /// A game on the board.
-    Playing,
-}
 
 /// Everything that runs headless: the screen state's users, the model and its validation, the
 /// board's entities, animation and AI tasks, for every game of the registry. Needs `StatesPlugin`
@@ -52,18 +46,18 @@ pub enum Screen {
 pub fn core_plugin(app: &mut App) {
     app.init_state::<Screen>();
     settings::plugin(app);
-    model::plugin(app);
+    play::plugin(app);
+    session::plugin(app);
     board::plugin(app);
     animation::plugin(app);
     ai_task::plugin(app);
-    share::plugin(app);
     tools::plugin(app);
-    app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.remove_resource::<learn::Learning>());
     input::messages(app);
     struct Core<'a>(&'a mut App);
     impl ForEachGame for Core<'_> {
         fn game<G: AppGame>(&mut self) {
-            model::game_plugin::<G>(self.0);
+            play::game_plugin::<G>(self.0);
+            session::game_plugin::<G>(self.0);
             ai_task::game_plugin::<G>(self.0);
             tools::game_plugin::<G>(self.0);
             G::plugin(self.0);
@@ -158,7 +152,7 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
             .and_then(|text| files::parse(&text)),
     };
     match read {
-        Ok(record) => commands.insert_resource(share::OpenRecord(record)),
+        Ok(record) => commands.insert_resource(session::OpenRecord(record)),
         Err(e) => *status = Status::error(format!("TRIBOARD_OPEN: {e}")),
     }
 }

@@ -1,14 +1,12 @@
-//! The model — one resource holding the rules state, the move list and the redo stack — and the
-//! validation system, the only system that writes it.
+//! The game line ([`Model`]): the start position, the position shown, the moves to it, the redo
+//! stack, the variations the line left, who sits in each seat, and the review, undo and redo over
+//! them. Its fields are private: the validation system ([`super::play`]) and the session
+//! ([`super::session`]) change it through its methods, and every change bumps its revision.
 
 use bevy::prelude::*;
 
-use super::Screen;
+use super::flow::ReviewTo;
 use super::games::AppGame;
-use super::in_play::{InPlay, summarise};
-use super::learn::Learning;
-use super::setup::{GameOptions, Setup, Suspended, start_game};
-use super::share::OpenRecord;
 use crate::ai::{Level, Seat};
 use crate::rules::Player;
 use crate::rules::record::{AnalysedMove, Analysis, Record};
@@ -18,29 +16,29 @@ use crate::rules::record::{AnalysedMove, Analysis, Record};
 #[derive(Resource, Clone, Debug)]
 pub struct Model<G: AppGame> {
     /// The start position (for replaying after an undo).
-    pub start: G,
+    start: G,
     /// The current position.
-    pub game: G,
+    game: G,
     /// The moves from `start` to `game`.
-    pub moves: Vec<G::Move>,
+    moves: Vec<G::Move>,
     /// Undone moves, the next one to redo last.
-    pub redo: Vec<G::Move>,
+    redo: Vec<G::Move>,
     /// Who plays each seat.
-    pub seats: Vec<Seat>,
+    seats: Vec<Seat>,
     /// Bumped by every change, so an AI search started before it knows it is stale.
-    pub revision: u64,
+    revision: u64,
     /// The analysis a loaded record carried and the moves it analysed (`triboard analyze --write`):
     /// saved again for the moves the game still shares with them, so a save never drops it.
-    pub analysis: Option<(Analysis, Vec<G::Move>)>,
+    analysis: Option<(Analysis, Vec<G::Move>)>,
     /// Reviewing: the board shows an earlier position of the line ([`Model::review_to`]; the moves
     /// after it wait in the redo stack). Nobody moves, the AI included, until Play from here or the
     /// line's end.
-    pub review: bool,
+    review: bool,
     /// Lines the game left (Pentobi's variations): each a whole line from the start, kept when a
     /// move was played where an undone or reviewed line went on otherwise. Saved in the record.
-    pub variations: Vec<Vec<G::Move>>,
+    variations: Vec<Vec<G::Move>>,
     /// Hints asked for, by seat.
-    pub hints: Vec<u32>,
+    hints: Vec<u32>,
 }
 
 impl<G: AppGame> Model<G> {
@@ -66,6 +64,111 @@ impl<G: AppGame> Model<G> {
         };
         model.play_forced();
         Ok(model)
+    }
+
+    /// The position shown.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+    /// The start position.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+    /// The moves from the start to the position shown.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+    /// Undone moves (or those after the position reviewed), the next one to redo last.
+    pub fn redo(&self) -> &[G::Move] {
+        &self.redo
+    }
+    /// Who plays each seat, in seat order.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+    /// Bumped by every change, so an AI search started before it knows it is stale.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+    /// True while an earlier position of the line is shown ([`Model::review_to`]).
+    pub fn review(&self) -> bool {
+        self.review
+    }
+    /// The lines the game left, each a whole line from the start ([`Model::switch_line`]).
+    pub fn variations(&self) -> &[Vec<G::Move>] {
+        &self.variations
+    }
+    /// Hints asked for, by seat (empty when none was).
+    pub fn hints(&self) -> &[u32] {
+        &self.hints
+    }
+    /// The analysis kept and the line it analysed, if any.
+    pub fn analysis(&self) -> Option<&(Analysis, Vec<G::Move>)> {
+        self.analysis.as_ref()
+    }
+
+    /// The game of `record` (checked move by move: one replay), with `seats`, or with the seats
+    /// the record names when `None` (people where it names none, or not one per seat). Its
+    /// analysis, variations and hint counts come with it; then the moves the rules force are
+    /// played.
+    ///
+    /// # Errors
+    /// A record that is not a game of `G`, or a move that is not legal, with its place and reason.
+    pub fn from_record(record: &Record, seats: Option<&[Seat]>) -> Result<Model<G>, String> {
+        let (start, game, moves) = record.replay::<G>().map_err(|e| e.to_string())?;
+        let players = game.num_players();
+        let mut seats = match seats {
+            Some(seats) => seats.to_vec(),
+            None => {
+                let named: Vec<Seat> = record.players.iter().filter_map(|p| Seat::from_label(p)).collect();
+                if named.len() == players { named } else { Vec::new() }
+            }
+        };
+        seats.resize(players, Seat::Human);
+        let analysis = record.analysis.clone().map(|a| (a, moves.clone()));
+        let variations = record.variation_lines(&start).unwrap_or_default();
+        let mut hints = record.hints.clone();
+        hints.resize(players, 0);
+        let mut model = Model {
+            start,
+            game,
+            moves,
+            redo: Vec::new(),
+            seats,
+            revision: 0,
+            analysis,
+            review: false,
+            variations,
+            hints,
+        };
+        model.play_forced();
+        Ok(model)
+    }
+
+    /// Puts `other` in this model's place, with a later revision (so a search of the game replaced
+    /// knows it is stale).
+    pub fn replace(&mut self, other: Model<G>) {
+        let revision = self.revision + 1;
+        *self = Model { revision, ..other };
+    }
+
+    /// Keeps a finished analysis of `line` (saved with the record for the moves the line still
+    /// shares with it). The position is the same: the revision stays.
+    pub fn keep_analysis(&mut self, analysis: Analysis, line: Vec<G::Move>) {
+        self.analysis = Some((analysis, line));
+    }
+
+    /// Counts a hint for the person to move (the search for it is `ai_task`'s; the revision stays,
+    /// so the hint found is for this position).
+    ///
+    /// # Errors
+    /// No person may move now ([`Model::person_may_move`]): why not.
+    pub fn count_hint(&mut self) -> Result<(), String> {
+        self.person_may_move()?;
+        let seat = self.game.to_move().expect("a person is to move").index();
+        self.hints.resize(self.game.num_players(), 0);
+        self.hints[seat] += 1;
+        Ok(())
     }
 
     /// Who plays the seat to move, or `None` once the game is over.
@@ -227,7 +330,10 @@ impl<G: AppGame> Model<G> {
     /// Plays a move after checking it, then any moves the rules force. A move equal to the next
     /// redo keeps the rest of the redo stack; any other clears it. Returns the forced moves' texts
     /// with their movers.
-    fn play(&mut self, mv: G::Move) -> Result<Vec<String>, crate::rules::IllegalMove> {
+    ///
+    /// # Errors
+    /// An illegal move, with the rule's reason; the model is then unchanged.
+    pub fn play(&mut self, mv: G::Move) -> Result<Vec<String>, crate::rules::IllegalMove> {
         self.game.play(mv)?;
         self.push(mv);
         Ok(self.play_forced())
@@ -328,67 +434,6 @@ fn result_of<G: AppGame>(game: &G) -> Option<String> {
     Some(format!("{} ({verdict})", scores.join(" – ")))
 }
 
-/// A request to play a move: from a click on the board, the Swap button, or a finished search.
-/// One message type per game's move type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveIntent<M> {
-    /// The move.
-    pub mv: M,
-    /// True when an AI search produced it (people may not move for an AI seat, nor it for them).
-    pub from_ai: bool,
-}
-
-impl<M: Send + Sync + 'static> Message for MoveIntent<M> {}
-
-/// Requests that change the game other than by a move.
-#[derive(Message, Clone, Debug)]
-pub enum Command {
-    /// Take back the last turn (in Human vs AI, back to the person's last turn).
-    Undo,
-    /// Replay an undone turn.
-    Redo,
-    /// Back to the start screen, dropping the game (the side panel asks first when it is unfinished).
-    NewGame,
-    /// Back to the start screen keeping the game: its Resume brings it back as it was, until
-    /// another game starts ([`Suspended`]).
-    Menu,
-    /// The same board again, the seats moved round by one (the next seat opens).
-    Rematch,
-    /// Replace the game by a saved record (checked move by move; a bad record changes nothing).
-    /// The seats stay as they are; a record of another game opens as a share link does, with its
-    /// own seats.
-    Load(Record),
-    /// Like [`Command::Load`], but the seats become those of the start screen's [`Setup`], which
-    /// `share::OpenRecord` set from the record (a share link names its own seats).
-    Open(Record),
-    /// Show another position of the line (the move list's clicks, ←/→/Home/End, the graph's
-    /// points, Next mistake): [`Model::review_to`].
-    Review(ReviewTo),
-    /// Play on from the position reviewed ([`Model::play_from_here`]).
-    PlayFromHere,
-    /// Make variation `k` the line ([`Model::switch_line`]).
-    SwitchLine(usize),
-    /// A hint for the person to move: counted here, searched by `ai_task`.
-    Hint,
-}
-
-/// Which position of the line to show in review.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReviewTo {
-    /// The position after this many moves.
-    Ply(usize),
-    /// One move back (←).
-    Back,
-    /// One move on (→).
-    Forward,
-    /// The start (Home).
-    Start,
-    /// The line's end, where the game goes on (End).
-    End,
-    /// The position before the next move the analysis marked a mistake, after the one shown.
-    NextMistake,
-}
-
 impl<G: AppGame> Model<G> {
     /// The ply [`ReviewTo`] names from the position shown; `None` for a next mistake there is not.
     pub fn review_target(&self, to: ReviewTo) -> Option<usize> {
@@ -404,275 +449,5 @@ impl<G: AppGame> Model<G> {
                 (now + 1..analysed.len()).find(|&k| analysed[k].mistake)?
             }
         })
-    }
-}
-
-/// A finished analysis of the game's line (the app's Analyze game), for the validation system to
-/// keep in the model.
-#[derive(Clone, Debug)]
-pub struct Analysed<M> {
-    /// The analysis, as a record keeps it.
-    pub analysis: Analysis,
-    /// The line it analysed.
-    pub line: Vec<M>,
-}
-
-impl<M: Send + Sync + 'static> Message for Analysed<M> {}
-
-/// The status line: what just happened, or why a move was refused.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Status {
-    /// The sentence shown.
-    pub text: String,
-    /// True when it explains a refusal or an error (shown in red).
-    pub error: bool,
-}
-
-impl Status {
-    /// A sentence of what happened.
-    pub fn info(text: impl Into<String>) -> Status {
-        Status { text: text.into(), error: false }
-    }
-    /// A refusal or an error, shown in red.
-    pub fn error(text: impl Into<String>) -> Status {
-        Status { text: text.into(), error: true }
-    }
-}
-
-/// Ordering of the systems of one frame: intents are produced, then validated and applied, then the
-/// board's entities catch up.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Step {
-    /// Input, buttons and AI results send [`MoveIntent`]s and [`Command`]s.
-    Intents,
-    /// The validation system applies them to the [`Model`].
-    Apply,
-    /// Views follow the model (entities, highlights, animation).
-    View,
-}
-
-/// A move in the game's notation, from the page's scripts (`triboard_play`) or a test: played for
-/// the person to move as a click would be, after the same checks; text that names no move is
-/// refused in the status line.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct TextIntent(pub String);
-
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Setup>()
-        .init_resource::<Suspended>()
-        .init_resource::<Status>()
-        .init_resource::<InPlay>()
-        .add_message::<Command>()
-        .add_message::<TextIntent>()
-        .configure_sets(Update, (Step::Intents, Step::Apply, Step::View).chain())
-        .add_systems(OnEnter(Screen::Playing), start_game)
-        .add_systems(OnExit(Screen::Playing), |mut in_play: ResMut<InPlay>| in_play.0 = None)
-        .add_systems(Update, no_game_for_text.in_set(Step::Apply).run_if(not(in_state(Screen::Playing))));
-}
-
-/// The model's systems for one game type (called by the registry for every game).
-pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
-    app.add_message::<MoveIntent<G::Move>>()
-        .add_message::<Analysed<G::Move>>()
-        .add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.remove_resource::<Model<G>>())
-        .add_systems(
-            Update,
-            (text_intents::<G>, validate::<G>).chain().in_set(Step::Apply).run_if(resource_exists::<Model<G>>),
-        )
-        .add_systems(Update, summarise::<G>.in_set(Step::View).run_if(resource_exists_and_changed::<Model<G>>));
-}
-
-/// Moves in notation become move intents of the game in play.
-fn text_intents<G: AppGame>(
-    mut texts: MessageReader<TextIntent>,
-    model: Res<Model<G>>,
-    mut status: ResMut<Status>,
-    mut intents: MessageWriter<MoveIntent<G::Move>>,
-) {
-    for TextIntent(text) in texts.read() {
-        match model.game.parse_move(text) {
-            Ok(mv) => {
-                intents.write(MoveIntent { mv, from_ai: false });
-            }
-            Err(e) => *status = Status::error(format!("{text}: {e}")),
-        }
-    }
-}
-
-fn no_game_for_text(mut texts: MessageReader<TextIntent>, mut status: ResMut<Status>) {
-    for TextIntent(text) in texts.read() {
-        *status = Status::error(format!("{text}: no game in play"));
-    }
-}
-
-/// The validation system: the only writer of [`Model`].
-#[allow(clippy::too_many_arguments)]
-fn validate<G: AppGame>(
-    mut commands: Commands,
-    mut intents: MessageReader<MoveIntent<G::Move>>,
-    mut orders: MessageReader<Command>,
-    mut analysed: MessageReader<Analysed<G::Move>>,
-    mut model: ResMut<Model<G>>,
-    mut status: ResMut<Status>,
-    mut setup: ResMut<Setup>,
-    mut suspended: ResMut<Suspended>,
-    mut next: ResMut<NextState<Screen>>,
-    mut learning: Option<ResMut<Learning>>,
-) {
-    for intent in intents.read() {
-        if intent.from_ai {
-            // A search finishing after the seat changed hands (a person took over) plays nothing.
-            if model.ai_to_move().is_none() {
-                continue;
-            }
-        } else if let Err(why) = model.person_may_move() {
-            *status = Status::error(why);
-            continue;
-        } else if let Some(learning) = learning.as_deref_mut()
-            && let Err(why) = learning.answer(&model.game, intent.mv)
-        {
-            *status = Status::error(why);
-            continue;
-        }
-        let mover = model.game.player_name(model.game.to_move().expect("not over"));
-        let text = model.game.move_text(intent.mv);
-        let said = model.game.played_text(mover, &text);
-        match model.play(intent.mv) {
-            Ok(forced) => {
-                let mut line = said;
-                for f in forced {
-                    line = format!("{line}. {f}");
-                }
-                *status = match model.result_text() {
-                    Some(result) => Status::info(format!("{line}. Game over: {result}")),
-                    None => Status::info(line),
-                };
-            }
-            Err(e) => *status = Status::error(format!("{text}: {e}")),
-        }
-    }
-    for done in analysed.read() {
-        let mistakes = done.analysis.moves.iter().filter(|m| m.mistake).count();
-        model.analysis = Some((done.analysis.clone(), done.line.clone()));
-        *status = Status::info(format!(
-            "Analysed {} moves: {mistakes} mistake{}",
-            done.analysis.moves.len(),
-            if mistakes == 1 { "" } else { "s" }
-        ));
-    }
-    for order in orders.read() {
-        // A record other than the lesson's step ends the lesson: it loads as any record does.
-        if let Command::Load(record) | Command::Open(record) = order
-            && learning.as_deref().is_some_and(|l| *record != l.record())
-        {
-            learning = None;
-            commands.remove_resource::<Learning>();
-        }
-        match order {
-            Command::Review(to) => match model.review_target(*to) {
-                Some(ply) => {
-                    model.review_to(ply);
-                    *status = Status::info(if model.review {
-                        "Reviewing: the arrow keys step through the game, End goes back to it".to_string()
-                    } else {
-                        "Back to the game".to_string()
-                    });
-                }
-                None => *status = Status::error("no mistake after this move (Analyze game marks them)"),
-            },
-            Command::PlayFromHere => {
-                let forced = model.play_from_here();
-                *status = Status::info(
-                    std::iter::once(format!("Playing on from move {}", model.moves.len()))
-                        .chain(forced)
-                        .collect::<Vec<_>>()
-                        .join(". "),
-                );
-            }
-            Command::SwitchLine(k) if *k < model.variations.len() => {
-                model.switch_line(*k);
-                *status = Status::info(format!(
-                    "Variation {} is the line now; the line before is kept as a variation",
-                    k + 1
-                ));
-            }
-            Command::SwitchLine(_) => *status = Status::error("no such variation"),
-            Command::Hint => match model.person_may_move() {
-                Ok(()) => {
-                    let seat = model.game.to_move().expect("a person is to move").index();
-                    let players = model.game.num_players();
-                    model.hints.resize(players, 0);
-                    model.hints[seat] += 1;
-                }
-                Err(why) => *status = Status::error(format!("no hint: {why}")),
-            },
-            Command::Undo => {
-                *status = if model.undo_turn() { Status::info("Undone") } else { Status::error("nothing to undo") }
-            }
-            Command::Redo => {
-                *status = if model.redo_turn() { Status::info("Redone") } else { Status::error("nothing to redo") }
-            }
-            Command::NewGame => next.set(Screen::Menu),
-            Command::Menu => {
-                *suspended = Suspended::keep(&model);
-                next.set(Screen::Menu);
-            }
-            Command::Rematch => {
-                // A rematch is a game, no longer the lesson.
-                learning = None;
-                commands.remove_resource::<Learning>();
-                let mut seats = model.seats.clone();
-                seats.rotate_left(1);
-                if let Ok(fresh) = Model::<G>::with(model.game.options(), &seats) {
-                    setup.game = GameOptions::of::<G>(fresh.game.options());
-                    setup.seats = seats;
-                    let revision = model.revision + 1;
-                    *model = Model { revision, ..fresh };
-                    *status = Status::info(if model.seats.len() == 2 {
-                        "Rematch: the seats are exchanged"
-                    } else {
-                        "Rematch: the seats move round by one"
-                    });
-                }
-            }
-            Command::Load(record) | Command::Open(record) if !G::IDS.contains(&record.game.as_str()) => {
-                // Another game: opened like a share link, which restarts the board with the record's seats.
-                commands.insert_resource(OpenRecord(record.clone()));
-            }
-            Command::Load(record) | Command::Open(record) => match record.replay::<G>() {
-                Ok((start, game, moves)) => {
-                    let revision = model.revision + 1;
-                    let mut seats =
-                        if matches!(order, Command::Open(_)) { setup.seats.clone() } else { model.seats.clone() };
-                    seats.resize(game.num_players(), Seat::Human);
-                    let analysis = record.analysis.clone().map(|a| (a, moves.clone()));
-                    let variations = record.variation_lines(&start).unwrap_or_default();
-                    let mut hints = record.hints.clone();
-                    hints.resize(game.num_players(), 0);
-                    *model = Model {
-                        start,
-                        game,
-                        moves,
-                        redo: Vec::new(),
-                        seats,
-                        revision,
-                        analysis,
-                        review: false,
-                        variations,
-                        hints,
-                    };
-                    model.play_forced();
-                    setup.game = GameOptions::of::<G>(model.game.options());
-                    setup.seats = model.seats.clone();
-                    *status = match learning.as_deref() {
-                        Some(l) => {
-                            Status::info(format!("Step {} of {}: make the move", l.step + 1, l.lesson.steps.len()))
-                        }
-                        None => Status::info(format!("Loaded a game of {} moves", model.moves.len())),
-                    };
-                }
-                Err(e) => *status = Status::error(format!("cannot load: {e}")),
-            },
-        }
     }
 }

@@ -67,10 +67,9 @@ fn model_with_moves(n: usize) -> Model<Trike> {
     let mut model = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Human, Seat::Human]).expect("a board");
     for _ in 0..n {
         let mut moves = Vec::new();
-        model.game.legal_moves(&mut moves);
+        model.game().legal_moves(&mut moves);
         let mv = *moves.iter().find(|m| m.cell().is_some()).expect("a cell move");
-        model.game.play(mv).expect("legal");
-        model.moves.push(mv);
+        model.play(mv).expect("legal");
     }
     model
 }
@@ -175,16 +174,15 @@ fn the_move_list_keeps_a_turn_of_several_plies_in_one_cell() {
     let mut moves = Vec::new();
     // Red's opening turn is one piece; every later turn two (or one and `end`).
     for _ in 0..7 {
-        model.game.legal_moves(&mut moves);
+        model.game().legal_moves(&mut moves);
         let mv = moves[moves.len() / 2];
-        model.game.play(mv).expect("legal");
-        model.moves.push(mv);
+        model.play(mv).expect("legal");
     }
     let turns = turns(&model);
     let plies: Vec<usize> = turns.iter().map(|t| t.plies.len()).collect();
     assert_eq!(plies, [1, 2, 2, 2], "{turns:?}");
     assert_ne!(turns[0].swatch, turns[1].swatch, "turns alternate colours");
     assert_eq!(turns[1].swatch, turns[3].swatch);
-    let rows = rows(&turns, model.game.turns_per_row());
+    let rows = rows(&turns, model.game().turns_per_row());
     assert_eq!(rows.iter().map(|(n, r)| (*n, r.len())).collect::<Vec<_>>(), [(1, 2), (2, 2)], "numbered by rounds");
 }

@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use triboard::app::menu::Choices;
+use triboard::app::session::Suspended;
 use triboard::app::settings::{SeatChoice, Settings, SettingsFile};
-use triboard::app::setup::Suspended;
 use triboard::app::{Command, Screen, Setup};
 
 use super::{Model, board, click, humans};
@@ -25,7 +25,7 @@ fn menu_keeps_the_game_and_resume_brings_it_back_as_it_was() {
     let before = board(&mut app);
     let (moves, redo) = {
         let model = app.world().resource::<Model>();
-        (model.moves.clone(), model.redo.clone())
+        (model.moves().to_vec(), model.redo().to_vec())
     };
     assert_eq!((moves.len(), redo.len()), (2, 1));
 
@@ -46,7 +46,7 @@ fn menu_keeps_the_game_and_resume_brings_it_back_as_it_was() {
     app.update();
     app.update();
     let model = app.world().resource::<Model>();
-    assert_eq!((&model.moves, &model.redo), (&moves, &redo), "moves and redo stack as they were");
+    assert_eq!((model.moves(), model.redo()), (&moves[..], &redo[..]), "moves and redo stack as they were");
     assert_eq!(board(&mut app), before);
     assert!(app.world().resource::<Suspended>().game.is_none());
 }
@@ -62,7 +62,7 @@ fn starting_another_game_drops_the_one_menu_kept() {
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
     app.update();
     app.update();
-    assert!(app.world().resource::<Model>().moves.is_empty(), "a new game");
+    assert!(app.world().resource::<Model>().moves().is_empty(), "a new game");
     assert!(app.world().resource::<Suspended>().game.is_none());
 }
 

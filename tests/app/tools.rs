@@ -9,11 +9,11 @@ use bevy::prelude::*;
 use triboard::ai::exhaustive::{Solved, move_values};
 use triboard::app::ai_task::AiRunner;
 use triboard::app::board::marks::heat;
+use triboard::app::flow::ReviewTo;
 use triboard::app::games::AppGame;
 use triboard::app::hud::graph::points;
 use triboard::app::learn::{Learning, LessonAction};
-use triboard::app::model::ReviewTo;
-use triboard::app::share::OpenRecord;
+use triboard::app::session::OpenRecord;
 use triboard::app::tools::analysis::Analyzing;
 use triboard::app::{Command, MoveIntent, Seat, Setup, Status};
 use triboard::rules::record::Record;
@@ -68,34 +68,34 @@ fn a_hint_on_a_position_with_one_winning_move_names_it_marks_it_and_is_counted()
     let (moves, winning) = one_winning_move();
     let mut app = humans(5);
     order(&mut app, Command::Load(record("trike", serde_json::json!({"size": 5}), &moves)));
-    assert_eq!(app.world().resource::<Model>().moves.len(), moves.len());
+    assert_eq!(app.world().resource::<Model>().moves().len(), moves.len());
     order(&mut app, Command::Hint);
     let found = wait_for(&mut app, Duration::from_secs(60), |app| {
-        let revision = app.world().resource::<Model>().revision;
+        let revision = app.world().resource::<Model>().revision();
         app.world().resource::<AiSearch>().hint(revision).is_some()
     });
     assert!(found, "the hint's search ends");
     let model = app.world().resource::<Model>();
-    let hint = app.world().resource::<AiSearch>().hint(model.revision).unwrap().clone();
+    let hint = app.world().resource::<AiSearch>().hint(model.revision()).unwrap().clone();
     assert_eq!(hint.mv, winning, "the hint is the one winning move: {}", hint.text);
-    assert!(hint.text.starts_with(&model.game.move_text(winning)), "{}", hint.text);
+    assert!(hint.text.starts_with(&model.game().move_text(winning)), "{}", hint.text);
     // What the board draws for it: the winning cell's hexagon, and the pawn's path to it.
-    let marks = model.game.move_marks(hint.mv);
-    let centre = triboard::app::board::trike::art::cell_center(model.game.geometry(), winning.cell().unwrap());
+    let marks = model.game().move_marks(hint.mv);
+    let centre = triboard::app::board::trike::art::cell_center(model.game().geometry(), winning.cell().unwrap());
     assert_eq!(marks.shapes.len(), 1);
     let middle = marks.shapes[0].iter().copied().sum::<Vec2>() / marks.shapes[0].len() as f32;
     assert!(middle.distance(centre) < 0.01);
     assert_eq!(marks.path.last().copied(), Some(centre));
-    let seat = model.game.to_move().unwrap().index();
-    assert_eq!(model.hints[seat], 1);
+    let seat = model.game().to_move().unwrap().index();
+    assert_eq!(model.hints()[seat], 1);
     let saved = model.record();
     assert_eq!(saved.hints.iter().sum::<u32>(), 1);
     assert_eq!(saved.hints[seat], 1, "the record counts the hint for the seat that asked");
     // The hint is gone once the position changes.
-    let text = app.world().resource::<Model>().game.move_text(winning);
+    let text = app.world().resource::<Model>().game().move_text(winning);
     click(&mut app, &text);
     let model = app.world().resource::<Model>();
-    assert!(app.world().resource::<AiSearch>().hint(model.revision).is_none());
+    assert!(app.world().resource::<AiSearch>().hint(model.revision()).is_none());
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn no_hint_for_the_ai_or_a_finished_game() {
     app.update();
     let status = app.world().resource::<Status>().clone();
     assert!(status.error && status.text.starts_with("no hint"), "{status:?}");
-    assert_eq!(app.world().resource::<Model>().hints.iter().sum::<u32>(), 0);
+    assert_eq!(app.world().resource::<Model>().hints().iter().sum::<u32>(), 0);
 }
 
 /// Six moves of a Trike-7 game: each the first legal move onto a cell.
@@ -140,8 +140,8 @@ fn clicking_move_k_shows_the_position_after_k_moves_and_play_from_here_keeps_the
     }
     order(&mut app, Command::Review(ReviewTo::Ply(2)));
     let model = app.world().resource::<Model>();
-    assert!(model.review);
-    assert_eq!(model.moves.len(), 2);
+    assert!(model.review());
+    assert_eq!(model.moves().len(), 2);
     assert_eq!(model.line_len(), 6, "the game in play is not lost");
     let (checkers, pawn) = board(&mut app);
     assert_eq!(checkers.len(), 2, "the board shows the position after two moves");
@@ -153,20 +153,20 @@ fn clicking_move_k_shows_the_position_after_k_moves_and_play_from_here_keeps_the
     assert!(status.error && status.text.contains("looking at move 2 of 6"), "{status:?}");
     // The keys step through the line; End goes back to the game.
     order(&mut app, Command::Review(ReviewTo::Forward));
-    assert_eq!(app.world().resource::<Model>().moves.len(), 3);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 3);
     order(&mut app, Command::Review(ReviewTo::End));
-    assert!(!app.world().resource::<Model>().review);
-    assert_eq!(app.world().resource::<Model>().moves.len(), 6);
+    assert!(!app.world().resource::<Model>().review());
+    assert_eq!(app.world().resource::<Model>().moves().len(), 6);
     order(&mut app, Command::Review(ReviewTo::Start));
     assert_eq!(board(&mut app), (vec![], None));
     // Play from here after move 2, and another move there: the old line is a variation.
     order(&mut app, Command::Review(ReviewTo::Ply(2)));
     order(&mut app, Command::PlayFromHere);
-    assert!(!app.world().resource::<Model>().review);
+    assert!(!app.world().resource::<Model>().review());
     click(&mut app, &third);
     let model = app.world().resource::<Model>();
     assert_eq!(model.line_len(), 3);
-    let mut replay = model.start.clone();
+    let mut replay = model.start().clone();
     let old: Vec<TrikeMove> = line
         .iter()
         .map(|m| {
@@ -175,18 +175,18 @@ fn clicking_move_k_shows_the_position_after_k_moves_and_play_from_here_keeps_the
             mv
         })
         .collect();
-    assert_eq!(model.variations, vec![old]);
+    assert_eq!(model.variations(), vec![old]);
     let saved = model.record();
     assert_eq!(saved.variations, vec![line.clone()]);
     // The record keeps it through a load, and switching lines brings the old line back.
     let text = saved.to_json();
     order(&mut app, Command::Load(Record::from_json(&text).unwrap()));
-    assert_eq!(app.world().resource::<Model>().variations.len(), 1);
+    assert_eq!(app.world().resource::<Model>().variations().len(), 1);
     order(&mut app, Command::SwitchLine(0));
     let model = app.world().resource::<Model>();
     assert_eq!(model.line_len(), 6);
-    assert_eq!(model.moves.len(), 3, "shown from the move where the lines part");
-    assert_eq!(model.variations.len(), 1, "the line before is the variation now");
+    assert_eq!(model.moves().len(), 3, "shown from the move where the lines part");
+    assert_eq!(model.variations().len(), 1, "the line before is the variation now");
     assert_eq!(model.record().variations[0], vec![line[0].clone(), line[1].clone(), third]);
 }
 
@@ -199,22 +199,22 @@ fn play_from_here_is_undone_by_redo_and_the_ai_waits_in_review() {
     order(&mut app, Command::Review(ReviewTo::Ply(4)));
     order(&mut app, Command::PlayFromHere);
     order(&mut app, Command::Redo);
-    assert_eq!(app.world().resource::<Model>().moves.len(), 5, "Redo brings the old line back, a turn at a time");
+    assert_eq!(app.world().resource::<Model>().moves().len(), 5, "Redo brings the old line back, a turn at a time");
     order(&mut app, Command::Redo);
-    assert_eq!(app.world().resource::<Model>().moves.len(), 6);
-    assert!(app.world().resource::<Model>().variations.is_empty());
+    assert_eq!(app.world().resource::<Model>().moves().len(), 6);
+    assert!(app.world().resource::<Model>().variations().is_empty());
 
     // Against the AI: in review its turn waits.
     let mut app = app_with(7, [Seat::Human, Seat::Ai(triboard::ai::Level::new(1).unwrap())]);
     click(&mut app, "d7");
-    assert!(wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves.len() == 2));
+    assert!(wait_for(&mut app, Duration::from_secs(20), |app| app.world().resource::<Model>().moves().len() == 2));
     order(&mut app, Command::Review(ReviewTo::Back));
     for _ in 0..30 {
         app.update();
         std::thread::sleep(Duration::from_millis(10));
     }
     let model = app.world().resource::<Model>();
-    assert_eq!((model.moves.len(), model.line_len()), (1, 2), "the AI does not play in review");
+    assert_eq!((model.moves().len(), model.line_len()), (1, 2), "the AI does not play in review");
     assert!(!app.world().resource::<AiSearch>().is_thinking());
 }
 
@@ -261,8 +261,8 @@ fn analysis_of_a_seeded_game_gives_the_same_graph_twice_and_survives_a_save() {
     order(&mut app, Command::Load(Record::from_json(&text).unwrap()));
     assert_eq!(points(app.world().resource::<Model>()).len(), moves.len());
     order(&mut app, Command::Load(record("trike", serde_json::json!({"size": 5}), &moves[..3])));
-    assert!(app.world().resource::<Model>().analysis.is_none());
-    assert_eq!(app.world().resource::<Model>().moves.len(), 3);
+    assert!(app.world().resource::<Model>().analysis().is_none());
+    assert_eq!(app.world().resource::<Model>().moves().len(), 3);
 }
 
 #[test]
@@ -287,10 +287,10 @@ fn next_mistake_jumps_to_the_position_before_a_marked_move() {
     order(&mut app, Command::Load(rec));
     order(&mut app, Command::Review(ReviewTo::Start));
     order(&mut app, Command::Review(ReviewTo::NextMistake));
-    assert_eq!(app.world().resource::<Model>().moves.len(), 3, "the position where move 4 was played");
+    assert_eq!(app.world().resource::<Model>().moves().len(), 3, "the position where move 4 was played");
     order(&mut app, Command::Review(ReviewTo::NextMistake));
     assert!(app.world().resource::<Status>().error, "no mistake after it");
-    assert_eq!(app.world().resource::<Model>().moves.len(), 3);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 3);
 }
 
 #[test]
@@ -321,7 +321,7 @@ fn a_running_search_shows_its_root_moves() {
     let view = app.world().resource::<AiSearch>().root_view().unwrap();
     let model = app.world().resource::<Model>();
     assert_eq!(view.len(), 91, "every opening cell of Trike-13 is a root move");
-    assert!(!heat(&model.game, &view).is_empty());
+    assert!(!heat(model.game(), &view).is_empty());
     app.world().resource::<AiSearch>().move_now();
 }
 
@@ -335,25 +335,25 @@ fn a_lesson_judges_the_learners_moves_and_moves_on() {
     app.update();
     app.update();
     app.update();
-    assert_eq!(app.world().resource::<Model>().moves.len(), 1, "step 2 is set up: one move played");
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1, "step 2 is set up: one move played");
     // Legal but not what the step asks (it asks for the swap).
     click(&mut app, "a1");
     let status = app.world().resource::<Status>().clone();
     assert!(status.error && status.text.contains("legal, but not what this step asks"), "{status:?}");
-    assert_eq!(app.world().resource::<Model>().moves.len(), 1);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1);
     // Illegal: the rules' reason.
     click(&mut app, "c3");
     assert!(app.world().resource::<Status>().text.contains("already"), "{:?}", app.world().resource::<Status>());
     // The answer: played and explained.
     app.world_mut().write_message(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
     app.update();
-    assert_eq!(app.world().resource::<Model>().moves.len(), 2);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 2);
     let learning = app.world().resource::<Learning>();
     assert!(learning.solved(), "{:?}", learning.feedback);
     // Next step sets up its position.
     let next = app.world_mut().resource_mut::<Learning>().go(LessonAction::Next).unwrap();
     order(&mut app, Command::Load(next));
-    assert_eq!(app.world().resource::<Model>().moves.len(), 2, "step 3's two setup moves");
+    assert_eq!(app.world().resource::<Model>().moves().len(), 2, "step 3's two setup moves");
     assert!(!app.world().resource::<Learning>().solved());
 }
 
@@ -392,14 +392,14 @@ fn loading_another_game_or_a_rematch_ends_the_lesson() {
     assert!(app.world().get_resource::<Learning>().is_some());
     order(&mut app, Command::Load(record("trike", serde_json::json!({"size": 5}), &["c3".to_string()])));
     assert!(app.world().get_resource::<Learning>().is_none(), "a saved game is not the lesson");
-    assert_eq!(app.world().resource::<Model>().moves.len(), 1);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1);
     // Its moves are the game's again: any legal move is played.
-    let game = &app.world().resource::<Model>().game;
+    let game = &app.world().resource::<Model>().game();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let text = game.move_text(*moves.iter().find(|m| m.cell().is_some()).unwrap());
     click(&mut app, &text);
-    assert_eq!(app.world().resource::<Model>().moves.len(), 2, "{:?}", app.world().resource::<Status>());
+    assert_eq!(app.world().resource::<Model>().moves().len(), 2, "{:?}", app.world().resource::<Status>());
 
     let learning = Learning::for_game("trike").unwrap();
     app.insert_resource(learning);

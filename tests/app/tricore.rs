@@ -27,7 +27,7 @@ fn model(app: &App) -> &Model<TriCore> {
 }
 
 fn point(app: &App, name: &str) -> usize {
-    model(app).game.lattice().parse(name).expect("a point name")
+    model(app).game().lattice().parse(name).expect("a point name")
 }
 
 fn press(app: &mut App, name: &str) {
@@ -70,7 +70,7 @@ fn discs(app: &mut App) -> Vec<(usize, u8, u8)> {
 type Pieces = (Vec<usize>, Vec<usize>, Vec<(usize, u8, u8)>);
 
 fn model_pieces(app: &App) -> Pieces {
-    let game = &model(app).game;
+    let game = &model(app).game();
     let set = |points: u64| (0..game.lattice().len).filter(|p| points & (1 << p) != 0).collect::<Vec<_>>();
     let mut all = Vec::new();
     for p in 0..game.lattice().len {
@@ -104,7 +104,7 @@ fn a_game_set_up_has_51_points_and_no_pieces() {
     let world = app.world_mut();
     assert_eq!(world.query::<&LatticePoint>().iter(world).count(), 51);
     assert_eq!(shown(&mut app), (vec![], vec![], vec![]));
-    assert_eq!(model(&app).game.phase(), Phase::Cores);
+    assert_eq!(model(&app).game().phase(), Phase::Cores);
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn cores_and_rings_placed_by_clicks_become_entities() {
     for name in &OPENING[..3] {
         press(&mut app, name);
     }
-    assert_eq!(model(&app).game.phase(), Phase::Rings);
+    assert_eq!(model(&app).game().phase(), Phase::Rings);
     let want: Vec<usize> = {
         let mut v: Vec<usize> = OPENING[..3].iter().map(|n| point(&app, n)).collect();
         v.sort();
@@ -123,7 +123,7 @@ fn cores_and_rings_placed_by_clicks_become_entities() {
     for name in &OPENING[3..] {
         press(&mut app, name);
     }
-    assert_eq!(model(&app).game.phase(), Phase::Drive);
+    assert_eq!(model(&app).game().phase(), Phase::Drive);
     assert_eq!(shown(&mut app), model_pieces(&app));
     assert_eq!(rings(&mut app).len(), 3);
 }
@@ -132,7 +132,7 @@ fn cores_and_rings_placed_by_clicks_become_entities() {
 fn a_drive_by_two_clicks_moves_the_ring_and_drops_a_disc() {
     let mut app = opened();
     let a1 = point(&app, "a1");
-    let game = &model(&app).game;
+    let game = &model(&app).game();
     let to = (0..51).find(|&p| game.ring_destinations(a1) & (1 << p) != 0).expect("a destination");
     let to_name = game.lattice().name(to);
     let ring_entity = {
@@ -141,10 +141,10 @@ fn a_drive_by_two_clicks_moves_the_ring_and_drops_a_disc() {
     };
     press(&mut app, "a1");
     assert_eq!(app.world().resource::<Chosen>().get(model(&app)), Some(a1), "the first click chooses the Ring");
-    assert_eq!(model(&app).moves.len(), 6, "choosing is not a move");
+    assert_eq!(model(&app).moves().len(), 6, "choosing is not a move");
     press(&mut app, &to_name);
     assert_eq!(model(&app).last_move(), Some(TriCoreMove::Drive { ring: a1 as u8, to: to as u8 }));
-    assert_eq!(model(&app).game.phase(), Phase::Climb);
+    assert_eq!(model(&app).game().phase(), Phase::Climb);
     // The same entity glides to the destination; the disc stands where the Ring was.
     let world = app.world_mut();
     let (ring, slide) = world.query::<(&Ring, Option<&Slide>)>().get(world, ring_entity).expect("the ring lives on");
@@ -162,21 +162,21 @@ fn a_refused_click_changes_nothing_and_says_why() {
     press(&mut app, "a1");
     let s = status(&app);
     assert!(s.error && s.text.contains("peripheral"), "{s:?}");
-    assert!(model(&app).moves.is_empty());
+    assert!(model(&app).moves().is_empty());
     assert!(cores(&mut app).is_empty());
 
     let mut app = opened();
     // No Ring chosen: a click on an empty point says to choose one.
     press(&mut app, "d4");
     assert!(status(&app).error);
-    assert_eq!(model(&app).moves.len(), 6);
+    assert_eq!(model(&app).moves().len(), 6);
     // A Ring chosen, a point off its lines: the rules' reason, and nothing moves.
     press(&mut app, "a1");
     let before = shown(&mut app);
     press(&mut app, "b3");
     let s = status(&app);
     assert!(s.error && s.text.starts_with("a1-b3"), "{s:?}");
-    assert_eq!(model(&app).moves.len(), 6);
+    assert_eq!(model(&app).moves().len(), 6);
     assert_eq!(shown(&mut app), before);
 }
 
@@ -186,7 +186,7 @@ fn end_turn_passes_to_the_other_player_and_a_climb_stacks_a_disc() {
     // Drive by two clicks each turn and end it, until a climb is possible: then climb by two clicks.
     let mut climbed = false;
     for _ in 0..40 {
-        let game = model(&app).game.clone();
+        let game = model(&app).game().clone();
         match game.phase() {
             Phase::Drive => {
                 let mut moves = Vec::new();
@@ -195,7 +195,7 @@ fn end_turn_passes_to_the_other_player_and_a_climb_stacks_a_disc() {
                 let lattice = game.lattice();
                 press(&mut app, &lattice.name(ring as usize));
                 press(&mut app, &lattice.name(to as usize));
-                assert_eq!(model(&app).game.phase(), Phase::Climb, "{}", status(&app).text);
+                assert_eq!(model(&app).game().phase(), Phase::Climb, "{}", status(&app).text);
             }
             Phase::Climb => {
                 let mover = game.to_move().unwrap();
@@ -206,7 +206,7 @@ fn end_turn_passes_to_the_other_player_and_a_climb_stacks_a_disc() {
                     press(&mut app, &lattice.name(from as usize));
                     press(&mut app, &lattice.name(to as usize));
                     assert_eq!(model(&app).last_move(), Some(TriCoreMove::Climb { from, to }), "{}", status(&app).text);
-                    assert_eq!(model(&app).game.height(to as usize), 2);
+                    assert_eq!(model(&app).game().height(to as usize), 2);
                     assert_eq!(shown(&mut app), model_pieces(&app));
                     climbed = true;
                     break;
@@ -215,7 +215,7 @@ fn end_turn_passes_to_the_other_player_and_a_climb_stacks_a_disc() {
                 app.world_mut().write_message(MoveIntent { mv: TriCoreMove::End, from_ai: false });
                 app.update();
                 assert_eq!(model(&app).last_move(), Some(TriCoreMove::End));
-                assert_ne!(model(&app).game.to_move(), Some(mover));
+                assert_ne!(model(&app).game().to_move(), Some(mover));
                 assert_eq!(shown(&mut app), model_pieces(&app));
             }
             _ => break,
@@ -228,7 +228,7 @@ fn end_turn_passes_to_the_other_player_and_a_climb_stacks_a_disc() {
 fn undo_restores_the_entities() {
     let mut app = opened();
     let before = shown(&mut app);
-    let game = model(&app).game.clone();
+    let game = model(&app).game().clone();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let TriCoreMove::Drive { ring, to } = moves[0] else { unreachable!() };
@@ -239,17 +239,17 @@ fn undo_restores_the_entities() {
     app.update();
     assert_ne!(shown(&mut app), before);
     // A Ring chosen in the next turn is dropped by the undo.
-    let next = (0..51).find(|&p| model(&app).game.rings() & (1 << p) != 0).unwrap();
+    let next = (0..51).find(|&p| model(&app).game().rings() & (1 << p) != 0).unwrap();
     press(&mut app, &lattice.name(next));
     assert!(app.world().resource::<Chosen>().get(model(&app)).is_some());
     app.world_mut().write_message(Command::Undo);
     app.update();
-    assert_eq!(model(&app).moves.len(), 6);
+    assert_eq!(model(&app).moves().len(), 6);
     assert_eq!(shown(&mut app), before);
     assert_eq!(app.world().resource::<Chosen>().get(model(&app)), None);
     app.world_mut().write_message(Command::Redo);
     app.update();
-    assert_eq!(model(&app).moves.len(), 8);
+    assert_eq!(model(&app).moves().len(), 8);
     assert_eq!(shown(&mut app), model_pieces(&app));
 }
 
@@ -257,11 +257,11 @@ fn undo_restores_the_entities() {
 fn ai_seats_play_a_whole_game_to_its_end() {
     let level = Level::new(1).unwrap();
     let mut app = tricore_app([Seat::Ai(level), Seat::Ai(level)]);
-    let over = super::wait_for(&mut app, Duration::from_secs(240), |app| model(app).game.outcome().is_some());
-    assert!(over, "the game ended within 4 minutes ({} moves)", model(&app).moves.len());
+    let over = super::wait_for(&mut app, Duration::from_secs(240), |app| model(app).game().outcome().is_some());
+    assert!(over, "the game ended within 4 minutes ({} moves)", model(&app).moves().len());
     let model = model(&app).clone();
-    let mut game = model.start.clone();
-    for &mv in &model.moves {
+    let mut game = model.start().clone();
+    for &mv in model.moves() {
         game.play(mv).expect("a legal move");
     }
     assert!(game.outcome().is_some());
@@ -298,11 +298,11 @@ fn a_trapped_ring_shrinks_away_and_the_status_says_so() {
     let record = triboard::rules::record::Record::new(&game, &moves);
     app.world_mut().write_message(Command::Load(record));
     app.update();
-    assert_eq!(model(&app).moves, moves);
+    assert_eq!(model(&app).moves(), moves);
     assert_eq!(shown(&mut app), model_pieces(&app));
     app.world_mut().write_message(MoveIntent { mv: trapping, from_ai: false });
     app.update();
-    assert_eq!(model(&app).game.rings(), game.rings());
+    assert_eq!(model(&app).game().rings(), game.rings());
     let world = app.world_mut();
     let going: Vec<usize> = world.query_filtered::<&Ring, With<Vanish>>().iter(world).map(|r| r.point).collect();
     assert!(!going.is_empty() && going.iter().all(|&p| trapped & (1 << p) != 0), "{going:?}");

@@ -51,12 +51,11 @@ fn the_choosers_pieces_keep_their_slots_through_placements_and_colours() {
     let mut moves = Vec::new();
     // Blue, Yellow, Red, Green and Blue again each place their first legal piece.
     for _ in 0..5 {
-        let colour = model.game.colour_to_move().unwrap();
-        model.game.legal_moves(&mut moves);
+        let colour = model.game().colour_to_move().unwrap();
+        model.game().legal_moves(&mut moves);
         let mv = moves[0];
-        let piece = model.game.tables().placements[mv.0 as usize].piece as usize;
-        model.game.play(mv).unwrap();
-        model.moves.push(mv);
+        let piece = model.game().tables().placements[mv.0 as usize].piece as usize;
+        model.play(mv).unwrap();
         let after = settled(&ctx, &model, &mut selection);
         assert_eq!(
             after,
@@ -66,12 +65,12 @@ fn the_choosers_pieces_keep_their_slots_through_placements_and_colours() {
         );
     }
     // Yellow to move again, its first piece placed: that slot cannot be chosen, another one can.
-    assert_eq!(model.game.colour_to_move(), Some(1));
-    let yellows = model.game.tables().placements[model.moves[1].0 as usize].piece as usize;
-    assert_eq!(model.game.pieces_left(1) & (1 << yellows), 0);
+    assert_eq!(model.game().colour_to_move(), Some(1));
+    let yellows = model.game().tables().placements[model.moves()[1].0 as usize].piece as usize;
+    assert_eq!(model.game().pieces_left(1) & (1 << yellows), 0);
     press(&ctx, &model, &mut selection, before[yellows].1.center());
     assert_eq!(selection.piece, None, "a placed piece is not chosen again");
-    let other = (0..22).find(|&p| model.game.pieces_left(1) & (1 << p) != 0).unwrap();
+    let other = (0..22).find(|&p| model.game().pieces_left(1) & (1 << p) != 0).unwrap();
     press(&ctx, &model, &mut selection, before[other].1.center());
     assert_eq!(selection.piece, Some(other as u8));
 }
@@ -89,23 +88,23 @@ fn a_press_with_the_pointer_places_the_piece_centred_on_it() {
 
     let mut app = super::trigon_app(Variant::Four, &[Seat::Human; 4]);
     let mut moves = Vec::new();
-    super::trigon_model(&app).game.legal_moves(&mut moves);
+    super::trigon_model(&app).game().legal_moves(&mut moves);
     assert!(moves.len() > 100);
     for &mv in moves.iter().step_by(moves.len() / 40) {
         let at = click_points(app.world_mut(), mv).expect("a press makes it")[0];
-        let board = super::trigon_model(&app).game.tables().board;
+        let board = super::trigon_model(&app).game().tables().board;
         let cell = (0..board.cells()).find(|&c| cell_center(board, c) == at).expect("a cell's centre");
         app.world_mut().resource_mut::<BoardPointer>().0 = Some(at);
         app.world_mut().write_message(CellClicked { cell });
         app.update();
         assert_eq!(
-            super::trigon_model(&app).moves.last(),
+            super::trigon_model(&app).moves().last(),
             Some(&mv),
             "{:?}",
             app.world().resource::<triboard::app::Status>()
         );
         app.world_mut().write_message(Command::Undo);
         app.update();
-        assert!(super::trigon_model(&app).moves.is_empty());
+        assert!(super::trigon_model(&app).moves().is_empty());
     }
 }

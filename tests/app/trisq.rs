@@ -34,12 +34,12 @@ fn status(app: &App) -> Status {
 }
 
 fn slot(app: &App, name: &str) -> usize {
-    model(app).game.parse_move(name).expect("a slot name").slot().expect("a placement")
+    model(app).game().parse_move(name).expect("a slot name").slot().expect("a placement")
 }
 
 /// A press on the slot's square with the pointer on the slot's centre, as the view sends it.
 fn press_slot(app: &mut App, s: usize) {
-    let at = slot_centre(model(app).game.board(), s);
+    let at = slot_centre(model(app).game().board(), s);
     app.world_mut().resource_mut::<SlotPointer>().0 = Some(at);
     app.world_mut().write_message(CellClicked { cell: s / 8 });
     app.update();
@@ -66,7 +66,7 @@ fn tiles(app: &mut App) -> Vec<(usize, u8)> {
 
 /// The model's pieces in the same form.
 fn pieces(app: &App) -> Vec<(usize, u8)> {
-    let game = &model(app).game;
+    let game = &model(app).game();
     (0..game.board().slots()).filter_map(|s| game.piece(s).map(|c| (s, c))).collect()
 }
 
@@ -88,7 +88,7 @@ fn a_game_set_up_has_one_entity_per_square_and_no_tiles() {
 #[test]
 fn the_pointer_aims_at_the_slot_under_it() {
     let app = humans(6);
-    let game = &model(&app).game;
+    let game = &model(&app).game();
     let legal = app.world().resource::<TrisqLegal>();
     for s in 8 * 14..8 * 15 {
         let at = slot_centre(game.board(), s);
@@ -101,16 +101,16 @@ fn a_click_on_a_slot_places_it_and_it_becomes_a_tile() {
     let mut app = humans(6);
     press(&mut app, "c3H1");
     let c3h1 = slot(&app, "c3H1");
-    assert_eq!(model(&app).moves, vec![TrisqMove::place(c3h1)]);
+    assert_eq!(model(&app).moves(), vec![TrisqMove::place(c3h1)]);
     assert_eq!(tiles(&mut app), vec![(c3h1, 0)]);
     let world = app.world_mut();
     assert_eq!(world.query_filtered::<&Tile, With<DropIn>>().iter(world).count(), 1, "the new tile drops in");
     // Red's opening is a single piece: Blue is to move and places two.
-    assert_eq!(model(&app).game.to_move().map(|p| p.index()), Some(1));
+    assert_eq!(model(&app).game().to_move().map(|p| p.index()), Some(1));
     assert!(marks(&mut app, c3h1).last);
     press(&mut app, "e5V0");
     press(&mut app, "a1V3");
-    assert_eq!(model(&app).game.to_move().map(|p| p.index()), Some(0), "a second piece ends the turn");
+    assert_eq!(model(&app).game().to_move().map(|p| p.index()), Some(0), "a second piece ends the turn");
     assert_eq!(tiles(&mut app), pieces(&app));
     assert_eq!(tiles(&mut app).len(), 3);
     let e5v0 = slot(&app, "e5V0");
@@ -124,30 +124,30 @@ fn a_click_on_a_slot_that_may_not_be_played_changes_nothing_and_says_why() {
     // The other filling of c3 is gone: a press in one of its slots aims at the H slot under the
     // pointer there (c3V1's centre lies in the free H1), ...
     let c3v1 = slot(&app, "c3V1");
-    let at = slot_centre(model(&app).game.board(), c3v1);
+    let at = slot_centre(model(&app).game().board(), c3v1);
     let legal = app.world().resource::<TrisqLegal>().clone();
-    assert_eq!(aim(&model(&app).game, &legal, c3v1 / 8, Some(at)), Aim::Slot(slot(&app, "c3H1")));
+    assert_eq!(aim(&model(&app).game(), &legal, c3v1 / 8, Some(at)), Aim::Slot(slot(&app, "c3H1")));
     // ... but a press on Red's piece (c3V0's centre lies in H0) is refused and places nothing.
-    let before = (model(&app).moves.clone(), tiles(&mut app));
+    let before = (model(&app).moves().to_vec(), tiles(&mut app));
     let c3v0 = slot(&app, "c3V0");
-    let at = slot_centre(model(&app).game.board(), c3v0);
-    assert_eq!(aimed_slot(&model(&app).game, &legal, c3v0 / 8, Some(at)), None);
+    let at = slot_centre(model(&app).game().board(), c3v0);
+    assert_eq!(aimed_slot(&model(&app).game(), &legal, c3v0 / 8, Some(at)), None);
     press_slot(&mut app, c3v0);
-    assert_eq!((model(&app).moves.clone(), tiles(&mut app)), before, "a press on a piece changes nothing");
+    assert_eq!((model(&app).moves().to_vec(), tiles(&mut app)), before, "a press on a piece changes nothing");
     let said = status(&app);
     assert!(said.error && said.text.contains("c3H0") && said.text.contains("taken by Red"), "{said:?}");
     // Blue's first piece in c3's corner; a second one in d4 touching it only at that corner has no
     // bridge.
     press(&mut app, "c3H3");
-    let game = model(&app).game.clone();
+    let game = model(&app).game().clone();
     let refused = slot(&app, "d4H0");
     assert!(game.available(refused) && !legal_now(&app, refused));
-    let before = (model(&app).moves.clone(), tiles(&mut app));
+    let before = (model(&app).moves().to_vec(), tiles(&mut app));
     press_slot(&mut app, refused);
     let said = status(&app);
     assert!(said.error && said.text.contains(&game.slot_name(refused)), "{said:?}");
     assert!(said.text.contains("without a bridge"), "{said:?}");
-    assert_eq!((model(&app).moves.clone(), tiles(&mut app)), before);
+    assert_eq!((model(&app).moves().to_vec(), tiles(&mut app)), before);
 }
 
 fn legal_now(app: &App, s: usize) -> bool {
@@ -160,15 +160,15 @@ fn end_turn_after_one_piece_passes_the_turn() {
     press(&mut app, "a1H0");
     press(&mut app, "f6V3");
     let f6v3 = slot(&app, "f6V3");
-    assert_eq!(model(&app).game.first_placed(), Some(f6v3));
+    assert_eq!(model(&app).game().first_placed(), Some(f6v3));
     assert!(marks(&mut app, f6v3).this_turn, "the piece of the turn in progress is marked");
     let a1h0 = slot(&app, "a1H0");
     assert!(marks(&mut app, a1h0).last, "and the last turn's still");
     assert!(app.world().resource::<TrisqLegal>().end);
     send(&mut app, TrisqMove::END);
     assert!(!status(&app).error, "{:?}", status(&app));
-    assert_eq!(model(&app).game.to_move().map(|p| p.index()), Some(0));
-    assert_eq!(model(&app).moves.last(), Some(&TrisqMove::END));
+    assert_eq!(model(&app).game().to_move().map(|p| p.index()), Some(0));
+    assert_eq!(model(&app).moves().last(), Some(&TrisqMove::END));
     assert_eq!(marks(&mut app, f6v3), TileMarks { last: true, ..TileMarks::default() });
 }
 
@@ -210,9 +210,9 @@ fn a_refused_end_changes_nothing_and_marks_the_two_pieces() {
     }
     app.world_mut().write_message(Command::Load(Record::new(&game, &moves)));
     app.update();
-    assert_eq!(model(&app).moves, moves);
+    assert_eq!(model(&app).moves(), moves);
     assert_eq!(tiles(&mut app), pieces(&app));
-    let (a, b) = model(&app).game.end_blocker().expect("the turn may not end");
+    let (a, b) = model(&app).game().end_blocker().expect("the turn may not end");
     assert!(!app.world().resource::<TrisqLegal>().end);
     app.update();
     assert!(marks(&mut app, a).blocker && marks(&mut app, b).blocker, "the pair is marked");
@@ -221,9 +221,9 @@ fn a_refused_end_changes_nothing_and_marks_the_two_pieces() {
     send(&mut app, TrisqMove::END);
     let said = status(&app);
     assert!(said.error, "{said:?}");
-    let names = [model(&app).game.slot_name(a), model(&app).game.slot_name(b)];
+    let names = [model(&app).game().slot_name(a), model(&app).game().slot_name(b)];
     assert!(said.text.contains(&names[0]) && said.text.contains(&names[1]), "{said:?} {names:?}");
-    assert_eq!(model(&app).moves, moves, "nothing changed");
+    assert_eq!(model(&app).moves(), moves, "nothing changed");
     assert_eq!(tiles(&mut app), pieces(&app));
 }
 
@@ -236,12 +236,12 @@ fn undo_takes_back_the_turn_and_its_tiles() {
     assert_eq!(tiles(&mut app).len(), 3);
     app.world_mut().write_message(Command::Undo);
     app.update();
-    assert_eq!(model(&app).moves.len(), 1, "Blue's whole turn is undone");
+    assert_eq!(model(&app).moves().len(), 1, "Blue's whole turn is undone");
     assert_eq!(tiles(&mut app), pieces(&app));
     assert_eq!(tiles(&mut app), vec![(slot(&app, "c3H0"), 0)]);
     app.world_mut().write_message(Command::Redo);
     app.update();
-    assert_eq!(model(&app).moves.len(), 3);
+    assert_eq!(model(&app).moves().len(), 3);
     assert_eq!(tiles(&mut app), pieces(&app));
 }
 
@@ -249,11 +249,11 @@ fn undo_takes_back_the_turn_and_its_tiles() {
 fn ai_seats_play_a_small_board_to_a_win_with_its_chain_marked() {
     let level = Level::new(1).unwrap();
     let mut app = trisq_app(4, [Seat::Ai(level), Seat::Ai(level)]);
-    let over = super::wait_for(&mut app, Duration::from_secs(120), |app| model(app).game.outcome().is_some());
-    assert!(over, "the game ended within 2 minutes ({} moves)", model(&app).moves.len());
+    let over = super::wait_for(&mut app, Duration::from_secs(120), |app| model(app).game().outcome().is_some());
+    assert!(over, "the game ended within 2 minutes ({} moves)", model(&app).moves().len());
     let model_now = model(&app).clone();
-    let mut game = model_now.start.clone();
-    for &mv in &model_now.moves {
+    let mut game = model_now.start().clone();
+    for &mv in model_now.moves() {
         game.play(mv).expect("a legal move");
     }
     assert!(game.winner().is_some());

@@ -271,7 +271,7 @@ pub fn fit_camera<G: LatticeGame>(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
 ) {
-    let rows = &model.game.board().rows;
+    let rows = &model.game().board().rows;
     let widest = rows.iter().copied().max().unwrap_or(1) as f32;
     let panel = panel.map_or(0.0, |p| p.0);
     let board_w = (widest - 1.0 + 2.6) * SPACING;

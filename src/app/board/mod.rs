@@ -20,7 +20,7 @@ use std::hash::Hash;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::Screen;
+use super::flow::Screen;
 
 /// A cell of the board: whatever a press may target (Trike's cell, Trigon's triangle, a lattice
 /// point, a Trisq square), with its index in the game's geometry. Picking reports presses on it.
@@ -197,7 +197,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// What the lattice boards share of the view, and the pointer's place on every board.
 pub(super) fn view_plugin(app: &mut App) {
-    app.add_systems(Update, aim.before(super::model::Step::Intents).run_if(in_state(Screen::Playing)));
+    app.add_systems(Update, aim.before(crate::app::flow::Step::Intents).run_if(in_state(Screen::Playing)));
     lattice::view_plugin(app);
 }
 

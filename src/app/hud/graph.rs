@@ -6,8 +6,9 @@
 use bevy_egui::egui;
 
 use super::side::PanelAction;
+use crate::app::flow::{Command, ReviewTo};
 use crate::app::games::{AppGame, Swatch};
-use crate::app::model::{Command, Model, ReviewTo};
+use crate::app::model::Model;
 use crate::app::tools::MISTAKE;
 use crate::rules::Player;
 
@@ -35,7 +36,7 @@ pub struct Point {
 /// The graph's points: one per analysed move the game's line still shares with the analysis.
 pub fn points<G: AppGame>(model: &Model<G>) -> Vec<Point> {
     let analysed = model.analysed();
-    let mut replay = model.start.clone();
+    let mut replay = model.start().clone();
     let mut out = Vec::with_capacity(analysed.len());
     for (ply, (mv, a)) in model.line().into_iter().zip(analysed).enumerate() {
         let Some(mover) = replay.to_move() else { break };
@@ -70,9 +71,9 @@ pub fn graph_area<G: AppGame>(
         return;
     }
     ui.separator();
-    let two = model.game.num_players() == 2;
+    let two = model.game().num_players() == 2;
     let caption = if two {
-        format!("{}'s win rate, move by move (click to see)", model.game.player_name(Player(0)))
+        format!("{}'s win rate, move by move (click to see)", model.game().player_name(Player(0)))
     } else {
         "each mover's win rate, move by move (click to see)".to_string()
     };
@@ -94,10 +95,10 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point]) -> O
     let y = |rate: f32| inner.bottom() - inner.height() * rate.clamp(0.0, 1.0);
     let grid = egui::Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.4));
     painter.line_segment([egui::pos2(inner.left(), y(0.5)), egui::pos2(inner.right(), y(0.5))], grid);
-    let two = model.game.num_players() == 2;
+    let two = model.game().num_players() == 2;
     let value = |p: &Point| if two && p.mover != Player(0) { 1.0 - p.win_rate } else { p.win_rate };
     // The position shown.
-    let shown = model.moves.len();
+    let shown = model.moves().len();
     if shown <= n {
         let at = x(shown);
         painter.line_segment(
@@ -106,7 +107,7 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point]) -> O
         );
     }
     // One line per seat (two seats: the first seat's win rate throughout).
-    let seats = if two { 1 } else { model.game.num_players() };
+    let seats = if two { 1 } else { model.game().num_players() };
     for seat in 0..seats {
         let own: Vec<egui::Pos2> = points
             .iter()
@@ -135,7 +136,7 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point]) -> O
     if let Some(pos) = response.hover_pos()
         && let Some(p) = nearest(pos)
     {
-        let name = model.game.player_name(p.mover);
+        let name = model.game().player_name(p.mover);
         let mistake = if p.mistake { " — then a mistake" } else { "" };
         response.clone().on_hover_text(format!(
             "After {} moves: {name} to move, win rate {:.0}%{mistake}",

@@ -19,13 +19,14 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub use side::{PanelAction, PanelIn, PanelWindows, side_panel};
 
-use super::Screen;
 use super::ai_task::{AiRunner, AiSearch};
 use super::files;
+use super::flow::Screen;
+use super::flow::{Command, MoveIntent, Status};
 use super::games::{AppGame, Swatch};
 use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
-use super::model::{Command, Model, MoveIntent, Status};
+use super::model::Model;
 use super::tools::ShowThinking;
 use super::tools::analysis::Analyzing;
 
@@ -167,9 +168,9 @@ fn panels<G: AppGame>(
         model: &model,
         status: &status,
         progress: search.progress(),
-        verdict: search.verdict(model.moves.len()),
+        verdict: search.verdict(model.moves().len()),
         searching: search.purpose(),
-        hint: search.hint(model.revision).map(|h| h.text.as_str()),
+        hint: search.hint(model.revision()).map(|h| h.text.as_str()),
         analyzing: analyzing.progress(),
         show_thinking: show_thinking.0,
         lesson: learning.as_deref(),

@@ -37,7 +37,7 @@ impl Turn {
 /// The turns of `model`'s whole line ([`Model::line`]): a turn ends where the rules say one does
 /// ([`crate::rules::Game::is_turn_boundary`]).
 pub fn turns<G: AppGame>(model: &Model<G>) -> Vec<Turn> {
-    let mut replay = model.start.clone();
+    let mut replay = model.start().clone();
     let mut turns: Vec<Turn> = Vec::new();
     let mut open = false;
     let analysed = model.analysed();
@@ -81,7 +81,7 @@ pub fn rows(turns: &[Turn], per_row: usize) -> Vec<(usize, &[Turn])> {
 /// asks to show (the end of the clicked turn).
 pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usize> {
     let turns = turns(model);
-    let round = model.game.turns_per_row().max(1);
+    let round = model.game().turns_per_row().max(1);
     // The number's column is about 28 points; the scroll bar takes some 12.
     let column = |per_line: usize| (ui.available_width() - 40.0 - per_line as f32 * 10.0) / per_line as f32;
     let mut per_line = round;
@@ -90,9 +90,9 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usiz
     }
     let width = column(per_line).max(48.0);
     let rounds = rows(&turns, round);
-    let shown = model.moves.len();
+    let shown = model.moves().len();
     let mut clicked = None;
-    egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(!model.review).show(ui, |ui| {
+    egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(!model.review()).show(ui, |ui| {
         egui::Grid::new("moves").num_columns(per_line + 1).min_col_width(20.0).spacing([10.0, 4.0]).striped(true).show(
             ui,
             |ui| {
@@ -126,7 +126,7 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usiz
                                     hover = format!("{}\n{hover}", turn.mistakes.join("\n"));
                                 }
                                 let label = label.on_hover_cursor(egui::CursorIcon::PointingHand).on_hover_text(hover);
-                                if current && model.review && !ui.clip_rect().contains_rect(label.rect) {
+                                if current && model.review() && !ui.clip_rect().contains_rect(label.rect) {
                                     label.scroll_to_me(None);
                                 }
                                 if label.clicked() {

@@ -11,9 +11,10 @@ use super::{UiRects, stone, title};
 use crate::ai::Level;
 use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
+use crate::app::flow::{Command, MoveIntent, ReviewTo, Status};
 use crate::app::games::AppGame;
 use crate::app::learn::{Learning, LessonAction, lesson_panel};
-use crate::app::model::{Command, Model, MoveIntent, ReviewTo, Status};
+use crate::app::model::Model;
 use crate::rules::{Outcome, Player};
 
 /// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
@@ -95,7 +96,7 @@ impl PanelWindows {
     /// `order` at once when the game in play is finished or has no move yet; else `None`, and the
     /// confirmation asks first ("Drop the game in play?"), which sends it only on Drop.
     pub fn drop_game<G: AppGame>(&mut self, model: &Model<G>, order: Command) -> Option<Command> {
-        if model.moves.is_empty() || model.game.outcome().is_some() {
+        if model.moves().is_empty() || model.game().outcome().is_some() {
             return Some(order);
         }
         self.confirm = Some(order);
@@ -112,7 +113,7 @@ pub fn side_panel<G: AppGame>(
     rects: &mut UiRects,
 ) -> (f32, Vec<PanelAction<G::Move>>) {
     let model = input.model;
-    let game = &model.game;
+    let game = model.game();
     let mut actions = Vec::new();
     let mut root = crate::app::menu::root_ui(ctx, "hud");
     let width = side_width(ctx.content_rect().width());
@@ -174,9 +175,9 @@ pub fn side_panel<G: AppGame>(
         } else {
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new(format!("Moves ({})", model.line_len())).strong());
-                if !model.variations.is_empty() {
-                    ui.menu_button(format!("Variations ({})", model.variations.len()), |ui| {
-                        for (k, line) in model.variations.iter().enumerate() {
+                if !model.variations().is_empty() {
+                    ui.menu_button(format!("Variations ({})", model.variations().len()), |ui| {
+                        for (k, line) in model.variations().iter().enumerate() {
                             let branch = model.line().iter().zip(line).take_while(|(a, b)| a == b).count();
                             let label =
                                 format!("{}: leaves the line at move {}, {} moves", k + 1, branch + 1, line.len());
@@ -204,7 +205,7 @@ pub fn side_panel<G: AppGame>(
 
 /// One row per seat: its colours, name, who plays it, and its score or "to move".
 fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
-    let game = &model.game;
+    let game = model.game();
     let outcome = game.outcome();
     // What the numbers on the right count.
     if game.live_score(Player(0)).is_some() {
@@ -222,7 +223,7 @@ fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
             let to_move = game.to_move() == Some(player);
             let name = egui::RichText::new(game.player_name(player)).size(17.0);
             ui.label(if to_move { name.strong() } else { name });
-            ui.label(egui::RichText::new(model.seats[seat].label()).weak());
+            ui.label(egui::RichText::new(model.seats()[seat].label()).weak());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if let Some(outcome) = &outcome {
                     let won = outcome.winners().contains(&player);
@@ -269,11 +270,17 @@ fn buttons<G: AppGame>(
     };
     // Wrapped, so that a row never pushes the panel wider (it fits at the narrowest panel).
     ui.horizontal_wrapped(|ui| {
-        if button(ui, "undo", egui::Button::new("⟲ Undo"), !model.moves.is_empty(), "Take back your last turn (Ctrl+Z)")
-        {
+        if button(
+            ui,
+            "undo",
+            egui::Button::new("⟲ Undo"),
+            !model.moves().is_empty(),
+            "Take back your last turn (Ctrl+Z)",
+        ) {
             actions.push(PanelAction::Order(Command::Undo));
         }
-        if button(ui, "redo", egui::Button::new("⟳ Redo"), !model.redo.is_empty(), "Replay an undone turn (Ctrl+Y)") {
+        if button(ui, "redo", egui::Button::new("⟳ Redo"), !model.redo().is_empty(), "Replay an undone turn (Ctrl+Y)")
+        {
             actions.push(PanelAction::Order(Command::Redo));
         }
         if button(ui, "save", egui::Button::new("Save"), true, "Save the game to the saved games' folder") {
@@ -370,7 +377,7 @@ fn tool_buttons<G: AppGame>(
         }
     });
     ui.horizontal(|ui| {
-        let now = model.moves.len();
+        let now = model.moves().len();
         let end = model.line_len();
         let mut step = |ui: &mut egui::Ui, name: &'static str, text: &str, enabled: bool, hover: &str, to: ReviewTo| {
             let response = ui.add_enabled(enabled, egui::Button::new(text)).on_hover_text(hover);
@@ -382,7 +389,7 @@ fn tool_buttons<G: AppGame>(
         step(ui, "review start", "⏮", now > 0, "The start (Home)", ReviewTo::Start);
         step(ui, "review back", "◀", now > 0, "One move back (Left arrow)", ReviewTo::Back);
         step(ui, "review forward", "▶", now < end, "One move on (Right arrow)", ReviewTo::Forward);
-        step(ui, "review end", "⏭", now < end || model.review, "Back to the game (End)", ReviewTo::End);
+        step(ui, "review end", "⏭", now < end || model.review(), "Back to the game (End)", ReviewTo::End);
         let next = model.review_target(ReviewTo::NextMistake).is_some();
         step(
             ui,
@@ -400,7 +407,7 @@ fn tool_buttons<G: AppGame>(
 fn review_line<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
     let model = input.model;
     ui.horizontal(|ui| {
-        ui.label(egui::RichText::new(format!("Move {} of {}", model.moves.len(), model.line_len())).strong());
+        ui.label(egui::RichText::new(format!("Move {} of {}", model.moves().len(), model.line_len())).strong());
         let play = ui.button("Play from here").on_hover_text(
             "Play on from this position; the moves that followed stay as Redo, and as a variation once another move is played",
         );
@@ -418,12 +425,12 @@ fn review_line<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut 
 /// What review says of the move played next from the position shown: its text, and with an
 /// analysis the mover's win rate before and after and the better move.
 pub fn review_text<G: AppGame>(model: &Model<G>) -> String {
-    let Some(next) = model.redo.last().copied() else { return "The last position of the line".to_string() };
-    let game = &model.game;
+    let Some(next) = model.redo().last().copied() else { return "The last position of the line".to_string() };
+    let game = model.game();
     let mover = game.to_move().map_or("", |p| game.player_name(p));
     let mut text = format!("Next: {mover} {}", game.move_text(next));
     let (_, better, mistake) = crate::app::tools::review_marks(model);
-    if let Some(a) = model.analysed().get(model.moves.len()) {
+    if let Some(a) = model.analysed().get(model.moves().len()) {
         let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
         text += &format!(", win rate {:.0}% to {kept}", a.win_rate * 100.0);
         if let Some(better) = better {
@@ -457,7 +464,7 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let line = ui.text_style_height(&egui::TextStyle::Body);
     fixed_height(ui, row + line * 3.0 + 4.0, |ui| {
-        if input.model.review {
+        if input.model.review() {
             review_line(ui, input, actions);
         } else if let Some((level, sims, fraction)) = input.progress {
             if input.searching == Some(Purpose::Hint) {
@@ -511,10 +518,10 @@ fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui))
 /// The result once the game is over, in the panel (it covers neither the board nor the move list),
 /// foldable.
 fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, windows: &mut PanelWindows) {
-    let game = &model.game;
+    let game = model.game();
     let winners = outcome.winners();
     let names: Vec<String> =
-        winners.iter().map(|w| format!("{} ({})", game.player_name(*w), model.seats[w.index()].label())).collect();
+        winners.iter().map(|w| format!("{} ({})", game.player_name(*w), model.seats()[w.index()].label())).collect();
     let verdict = if winners.len() == 1 {
         format!("{} wins", names[0])
     } else if winners.len() == game.num_players() {
@@ -522,7 +529,7 @@ fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, wi
     } else {
         format!("{} share first place", names.join(" and "))
     };
-    let open = windows.folded != Some(model.revision);
+    let open = windows.folded != Some(model.revision());
     // The frame's margin and stroke inside the panel's width: what it holds wraps at its edge.
     let inner = ui.available_width() - 14.0;
     egui::Frame::group(ui.style()).inner_margin(6).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
@@ -532,7 +539,7 @@ fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, wi
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let fold = if open { "Hide" } else { "Show" };
                 if ui.small_button(fold).clicked() {
-                    windows.folded = if open { Some(model.revision) } else { None };
+                    windows.folded = if open { Some(model.revision()) } else { None };
                 }
             });
         });
@@ -565,9 +572,9 @@ fn confirm<G: AppGame>(
         Command::Load(_) => ("The saved game takes its place.", "Drop it, load"),
         _ => ("New game goes to the start screen without it; Menu would keep it.", "Drop it"),
     };
-    let n = model.moves.len();
+    let n = model.moves().len();
     let played =
-        format!("{} is unfinished: {n} move{} played.", model.game.display_name(), if n == 1 { "" } else { "s" });
+        format!("{} is unfinished: {n} move{} played.", model.game().display_name(), if n == 1 { "" } else { "s" });
     match confirm_drop(ctx, rects, "Drop the game in play?", &played, what, drop) {
         Some(true) => actions.extend(windows.confirm.take().map(PanelAction::Order)),
         Some(false) => windows.confirm = None,

@@ -16,8 +16,9 @@ use web_time::Instant;
 use crate::ai::analysis::THRESHOLD;
 use crate::ai::{Analyzer, MoveAnalysis, SearchConfig, available_threads, record_analysis};
 use crate::app::ai_task::AiRunner;
+use crate::app::flow::{Analysed, Step};
 use crate::app::games::AppGame;
-use crate::app::model::{Analysed, Model, Step};
+use crate::app::model::Model;
 
 /// Simulations between two looks at the clock in a slice.
 const SLICE_STEP: u64 = 32;
@@ -65,7 +66,7 @@ impl<G: AppGame> Analyzing<G> {
         let line = model.line();
         let threads = if runner == AiRunner::Thread { available_threads() } else { 1 };
         let config = SearchConfig { seed: 0, threads, ..SearchConfig::default() };
-        let mut analyzer = Box::new(Analyzer::new(&model.start, &line, simulations, &config, THRESHOLD));
+        let mut analyzer = Box::new(Analyzer::new(model.start(), &line, simulations, &config, THRESHOLD));
         let work = match runner {
             AiRunner::Thread => {
                 let fraction = Arc::new(AtomicU32::new(0));
@@ -83,7 +84,7 @@ impl<G: AppGame> Analyzing<G> {
             }
             AiRunner::Slices(per_frame) => Work::Sliced { analyzer, per_frame },
         };
-        self.job = Some(Job { start: model.start.clone(), line, simulations, work });
+        self.job = Some(Job { start: model.start().clone(), line, simulations, work });
     }
 
     /// Stops the analysis in progress; nothing is kept.

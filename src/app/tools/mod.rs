@@ -8,10 +8,10 @@ pub mod analysis;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::Screen;
 use super::ai_task::AiSearch;
 use super::board::marks::{HINT, HeatCell, heat, paint_heat, paint_marks};
 use super::board::{BoardCamera, WorldPainter};
+use super::flow::Screen;
 use super::games::AppGame;
 use super::model::Model;
 
@@ -52,9 +52,9 @@ pub(super) fn view_plugin<G: AppGame>(app: &mut App) {
 /// What the review shows of the position after `model.moves`: the move the line goes on with, and
 /// the analysis's best move there when it differs (`(next, better, mistake)`).
 pub fn review_marks<G: AppGame>(model: &Model<G>) -> (Option<G::Move>, Option<G::Move>, bool) {
-    let next = model.redo.last().copied();
-    let Some(a) = model.analysed().get(model.moves.len()) else { return (next, None, false) };
-    let better = model.game.parse_move(&a.best).ok().filter(|&b| Some(b) != next);
+    let next = model.redo().last().copied();
+    let Some(a) = model.analysed().get(model.moves().len()) else { return (next, None, false) };
+    let better = model.game().parse_move(&a.best).ok().filter(|&b| Some(b) != next);
     (next, better, a.mistake)
 }
 
@@ -73,21 +73,21 @@ fn overlay<G: AppGame>(
     {
         // The view changes four times a second: its cells are worked out once per change.
         let visits: u64 = view.iter().map(|v| u64::from(v.1)).sum();
-        if (cached.0, cached.1) != (model.revision, visits) {
-            *cached = (model.revision, visits, heat(&model.game, &view));
+        if (cached.0, cached.1) != (model.revision(), visits) {
+            *cached = (model.revision(), visits, heat(model.game(), &view));
         }
         paint_heat(&world, &cached.2);
     }
-    if let Some(hint) = search.hint(model.revision) {
-        paint_marks(&world, &model.game.move_marks(hint.mv), HINT);
+    if let Some(hint) = search.hint(model.revision()) {
+        paint_marks(&world, &model.game().move_marks(hint.mv), HINT);
     }
-    if model.review {
+    if model.review() {
         let (next, better, mistake) = review_marks(&model);
         if let Some(next) = next {
-            paint_marks(&world, &model.game.move_marks(next), if mistake { MISTAKE } else { NEXT });
+            paint_marks(&world, &model.game().move_marks(next), if mistake { MISTAKE } else { NEXT });
         }
         if let Some(better) = better {
-            paint_marks(&world, &model.game.move_marks(better), HINT);
+            paint_marks(&world, &model.game().move_marks(better), HINT);
         }
     }
     Ok(())

@@ -17,12 +17,13 @@ use wasm_bindgen::prelude::*;
 
 use super::ai_task::{AiThinking, ShownHint};
 use super::files;
+use super::flow::{Command, Status, Step, TextIntent};
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
 use super::hud::UiRects;
 use super::in_play::InPlay;
 use super::learn::Learning;
-use super::model::{Command, Model, Status, Step, TextIntent};
+use super::model::Model;
 use super::share::{self, OpenRecord};
 
 /// Moves sent by the page's scripts, waiting for the next frame.

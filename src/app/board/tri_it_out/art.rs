@@ -10,7 +10,8 @@ use crate::app::Screen;
 use crate::app::animation::Vanish;
 use crate::app::board::Hovered;
 use crate::app::board::lattice::{LatticeArt, LatticePoint, Mark, SPACING, fit_camera, paint_points};
-use crate::app::model::{Model, Step};
+use crate::app::flow::Step;
+use crate::app::model::Model;
 use crate::rules::tri_it_out::{TriItOut, TriItOutMove};
 
 /// The counters' colours as sRGB bytes by colour (0 Red, 1 Blue): fill, then outline.
@@ -114,7 +115,7 @@ fn paint(
     art: Res<LatticeArt>,
     mut points: Query<(&LatticePoint, &mut MeshMaterial2d<ColorMaterial>)>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let restricted = game.restricted();
     let mut marks = vec![Mark::Plain; lattice.len];
@@ -145,8 +146,8 @@ fn glow(
     mut glows: Query<GlowParts, (With<Glow>, Without<LastDot>)>,
     mut dots: Query<&mut Visibility, (With<LastDot>, Without<Glow>)>,
 ) {
-    let capturable = model.game.capturable();
-    let last = model.moves.iter().rev().find_map(|mv| match mv {
+    let capturable = model.game().capturable();
+    let last = model.moves().iter().rev().find_map(|mv| match mv {
         TriItOutMove::Place(p) => Some(*p as usize),
         TriItOutMove::Capture(_) => None,
     });

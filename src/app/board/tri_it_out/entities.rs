@@ -8,7 +8,8 @@ use crate::app::Screen;
 use crate::app::animation::{DropIn, Vanish};
 use crate::app::board::lattice::{point_center, spawn_board};
 use crate::app::board::{BoardPiece, BoardShown, CellClicked, reconcile};
-use crate::app::model::{Model, MoveIntent, Status, Step};
+use crate::app::flow::{MoveIntent, Status, Step};
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tri_it_out::{TriItOut, TriItOutMove};
@@ -45,7 +46,7 @@ fn clicks(
             *status = Status::error(why);
             continue;
         }
-        let game = &model.game;
+        let game = model.game();
         let p = press.cell;
         let mv = if game.capture_pending() {
             if game.counter(p).is_none() {
@@ -69,7 +70,7 @@ pub(super) fn sync(
     everything: Query<Entity, With<BoardPiece>>,
     counters: Query<(Entity, &Counter), Without<Vanish>>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let key = format!("tri-it-out-{}", game.options().board.id());
     let rebuilt = shown.ensure(key, &mut commands, everything.iter(), |commands| spawn_board(commands, lattice));

@@ -101,7 +101,7 @@ impl AppGame for TriItOut {
         MoveMarks { points: vec![point_center(self.lattice(), p as usize)], radius, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TriItOutMove) -> Result<Vec<Vec2>, String> {
-        let lattice = world.resource::<Model<TriItOut>>().game.lattice();
+        let lattice = world.resource::<Model<TriItOut>>().game().lattice();
         let (TriItOutMove::Place(p) | TriItOutMove::Capture(p)) = mv;
         Ok(vec![point_center(lattice, p as usize)])
     }

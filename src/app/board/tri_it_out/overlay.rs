@@ -24,7 +24,7 @@ fn overlay(
     hovered: Res<Hovered>,
     camera: BoardCamera,
 ) -> Result {
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
     label_points(&world, lattice, &hovered);

@@ -25,7 +25,7 @@ pub fn swatch(colour: usize) -> Swatch {
 
 /// What a person to move should do: capture, place again, or place.
 pub fn hint(model: &Model<TriItOut>) -> String {
-    let game = &model.game;
+    let game = model.game();
     let me = game.to_move().map_or(0, |p| p.index());
     if game.capture_pending() {
         format!("Capture: click one of the glowing {} counters.", NAMES[1 - me])
@@ -82,7 +82,7 @@ pub fn rules(ui: &mut egui::Ui) {
 }
 /// The game-over window: the counts, and the tie rule or the variant when it decided.
 pub fn game_over(ui: &mut egui::Ui, model: &Model<TriItOut>, outcome: &Outcome) {
-    let game = &model.game;
+    let game = model.game();
     let [red, blue] = game.counts();
     ui.label(format!("Red {red} – Blue {blue} counters on the board; fewest wins."));
     if game.tie_decided() {

@@ -11,7 +11,8 @@ use crate::app::Screen;
 use crate::app::animation::Vanish;
 use crate::app::board::Hovered;
 use crate::app::board::lattice::{LatticeArt, LatticePoint, Mark, SPACING, fit_camera, paint_points, point_center};
-use crate::app::model::{Model, Step};
+use crate::app::flow::Step;
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::geometry::lattice::{Lattice, Points};
 use crate::rules::tricore::{Phase, TriCore, TriCoreMove};
@@ -156,7 +157,7 @@ fn paint(
     art: Res<LatticeArt>,
     mut points: Query<(&LatticePoint, &mut MeshMaterial2d<ColorMaterial>)>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let mut marks = vec![Mark::Plain; lattice.len];
     let mut set = |points: Points, mark: Mark| {
@@ -207,9 +208,9 @@ fn halos(
     mut halos: Query<&mut Visibility, (With<Halo>, Without<LastDot>)>,
     mut dots: Query<&mut Visibility, (With<LastDot>, Without<Halo>)>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let gold = if game.phase() == Phase::Over { game.best_group(0).0 | game.best_group(1).0 } else { 0 };
-    let last = model.moves.iter().rev().find_map(|mv| match *mv {
+    let last = model.moves().iter().rev().find_map(|mv| match *mv {
         TriCoreMove::Drive { ring, .. } => Some(ring as usize),
         TriCoreMove::Climb { to, .. } => Some(to as usize),
         _ => None,

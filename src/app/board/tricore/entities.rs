@@ -10,9 +10,10 @@ use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide, Vanish};
 use crate::app::board::lattice::{point_center, spawn_board};
 use crate::app::board::{BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::games::AppGame;
 use crate::app::input::KeyAction;
-use crate::app::model::{Model, MoveIntent, Status, Step};
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::geometry::lattice::{Lattice, Points};
 use crate::rules::tricore::{Phase, TriCore, TriCoreMove};
@@ -62,7 +63,7 @@ pub struct Chosen {
 impl Chosen {
     /// The chosen point, if it was chosen in the model's current revision.
     pub fn get(&self, model: &Model<TriCore>) -> Option<usize> {
-        self.point.filter(|_| self.revision == model.revision)
+        self.point.filter(|_| self.revision == model.revision())
     }
 }
 
@@ -83,11 +84,11 @@ pub(super) fn plugin(app: &mut App) {
 /// the status line gives the rules' reason.
 fn press(model: &Model<TriCore>, chosen: &mut Chosen, p: usize) -> Result<Option<TriCoreMove>, String> {
     model.person_may_move()?;
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let bit = |set: Points| set & (1 << p) != 0;
     let choose = |chosen: &mut Chosen, point: Option<usize>| {
-        *chosen = Chosen { point, revision: model.revision };
+        *chosen = Chosen { point, revision: model.revision() };
         Ok(None)
     };
     let held = chosen.get(model);
@@ -156,9 +157,9 @@ fn piece(component: impl Component, at: Vec3) -> impl Bundle {
 /// position's Rings by point, then each placement), its point where the drives since took it.
 /// Replays the model's moves, as the rules keep only the set of the Rings' points.
 pub fn ring_places(model: &Model<TriCore>) -> Vec<(usize, usize)> {
-    let mut game = model.start.clone();
+    let mut game = model.start().clone();
     let mut places: Vec<Option<usize>> = Lattice::iter(game.rings()).map(Some).collect();
-    for &mv in &model.moves {
+    for &mv in model.moves() {
         game.play_unchecked(mv);
         match mv {
             TriCoreMove::Ring(p) => places.push(Some(p as usize)),
@@ -194,7 +195,7 @@ pub(super) fn sync(
     mut rings: Query<(Entity, &mut Ring, &Transform), Without<Vanish>>,
     discs: Query<(Entity, &Disc), Without<Vanish>>,
 ) {
-    let lattice = model.game.lattice();
+    let lattice = model.game().lattice();
     let rebuilt = shown.ensure("tricore".to_string(), &mut commands, everything.iter(), |commands| {
         spawn_board(commands, lattice);
     });
@@ -209,7 +210,7 @@ pub(super) fn sync(
 
 /// The Cores, by value (they never move): the one just placed drops in.
 fn place_cores(commands: &mut Commands, model: &Model<TriCore>, shown: Vec<(Entity, Core)>) {
-    let (game, last) = (&model.game, model.last_move());
+    let (game, last) = (model.game(), model.last_move());
     let lattice = game.lattice();
     reconcile(
         commands,
@@ -234,7 +235,7 @@ fn place_rings(
     rings: &mut Query<(Entity, &mut Ring, &Transform), Without<Vanish>>,
     status: &mut Status,
 ) {
-    let (game, last) = (&model.game, model.last_move());
+    let (game, last) = (model.game(), model.last_move());
     let lattice = game.lattice();
     let places = ring_places(model);
     let place = |id: usize| places.iter().find(|&&(i, _)| i == id).map(|&(_, p)| p);
@@ -288,7 +289,7 @@ fn place_rings(
 /// The discs, by value, one per level of every stack: one placed by a drive drops in; a climbing
 /// one, if `shown` on the stack it left, glides from there onto its new stack.
 fn place_discs(commands: &mut Commands, model: &Model<TriCore>, shown: Vec<(Entity, Disc)>) {
-    let (game, last) = (&model.game, model.last_move());
+    let (game, last) = (model.game(), model.last_move());
     let lattice = game.lattice();
     let climber = match last {
         Some(TriCoreMove::Climb { from, to }) => {
@@ -338,7 +339,7 @@ fn keys(
 ) {
     for action in actions.read() {
         match action {
-            KeyAction::EndTurn if model.human_to_move() && model.game.phase() == Phase::Climb => {
+            KeyAction::EndTurn if model.human_to_move() && model.game().phase() == Phase::Climb => {
                 intents.write(MoveIntent { mv: TriCoreMove::End, from_ai: false });
             }
             KeyAction::Cancel => chosen.point = None,
@@ -356,17 +357,16 @@ mod tests {
     fn a_driven_ring_keeps_its_id() {
         let mut model = Model::<TriCore>::with(&Default::default(), &[]).expect("a new game");
         let play = |model: &mut Model<TriCore>, mv: TriCoreMove| {
-            model.game.play(mv).expect("a legal move");
-            model.moves.push(mv);
+            model.play(mv).expect("a legal move");
         };
-        let at = |name: &str| model.game.lattice().parse(name).expect("a point");
+        let at = |name: &str| model.game().lattice().parse(name).expect("a point");
         let [f1, a1, a7] = [at("f1"), at("a1"), at("a7")];
         for name in ["c3", "f3", "d5", "f1", "a1", "a7"] {
-            let mv = model.game.parse_move(name).expect("a placement");
+            let mv = model.game().parse_move(name).expect("a placement");
             play(&mut model, mv);
         }
         assert_eq!(ring_places(&model), vec![(0, f1), (1, a1), (2, a7)]);
-        let to = model.game.ring_destinations(a1).trailing_zeros() as usize;
+        let to = model.game().ring_destinations(a1).trailing_zeros() as usize;
         play(&mut model, TriCoreMove::Drive { ring: a1 as u8, to: to as u8 });
         assert_eq!(ring_places(&model), vec![(0, f1), (1, to), (2, a7)]);
     }

@@ -22,8 +22,9 @@ pub use entities::{Chosen, Core, Disc, Ring};
 
 use super::lattice::{LatticeGame, point_center};
 use crate::app::board::marks::MoveMarks;
+use crate::app::flow::MoveIntent;
 use crate::app::games::{AppGame, Swatch};
-use crate::app::model::{Model, MoveIntent};
+use crate::app::model::Model;
 use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tricore::{TriCore, TriCoreMove, TriCoreOptions};
 use crate::rules::{Game, Outcome, Player};
@@ -109,7 +110,7 @@ impl AppGame for TriCore {
         MoveMarks { points, radius, path, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TriCoreMove) -> Result<Vec<Vec2>, String> {
-        let lattice = world.resource::<Model<TriCore>>().game.lattice();
+        let lattice = world.resource::<Model<TriCore>>().game().lattice();
         let at = |p: u8| point_center(lattice, p as usize);
         match mv {
             TriCoreMove::Core(p) | TriCoreMove::Ring(p) => Ok(vec![at(p)]),

@@ -25,7 +25,7 @@ fn overlay(
     hovered: Res<Hovered>,
     camera: BoardCamera,
 ) -> Result {
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let ctx = contexts.ctx_mut()?;
     let world = WorldPainter::new(ctx, *camera);

@@ -7,9 +7,10 @@ use bevy_egui::egui;
 
 use super::art::{FILL, OUTLINE};
 use crate::app::board::lattice;
+use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
 use crate::app::hud::rules_paragraph;
-use crate::app::model::{Model, MoveIntent};
+use crate::app::model::Model;
 use crate::rules::Outcome;
 use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tricore::{Phase, TriCore, TriCoreMove};
@@ -62,7 +63,7 @@ pub fn subtitle(game: &TriCore) -> String {
 
 /// What a person to move should do in the phase.
 pub fn hint(model: &Model<TriCore>) -> String {
-    match model.game.phase() {
+    match model.game().phase() {
         Phase::Cores => "Place a Core (red): click a lit inner point that is not next to a Core.",
         Phase::Rings => "Place a Ring (blue): click a lit point not next to a Core or another Ring.",
         Phase::Drive => {
@@ -80,7 +81,7 @@ pub fn hint(model: &Model<TriCore>) -> String {
 
 /// The discs and Rings left once discs are played, and the End turn button in the climb step.
 pub fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
-    let game = &model.game;
+    let game = model.game();
     if matches!(game.phase(), Phase::Drive | Phase::Climb | Phase::Over) {
         ui.label(
             egui::RichText::new(format!(
@@ -144,7 +145,7 @@ pub fn rules(ui: &mut egui::Ui) {
 
 /// The game-over window: each player's best group, the Cores it reaches, and what decided.
 pub fn game_over(ui: &mut egui::Ui, model: &Model<TriCore>, outcome: &Outcome) {
-    let game = &model.game;
+    let game = model.game();
     let lattice = game.lattice();
     let groups = [game.best_group(0), game.best_group(1)];
     // Kept narrow: the window stands over the board's corner.

@@ -13,9 +13,10 @@ use super::entities::{Frame, PlacedPiece, TrigonCell, last_placement};
 use super::ghost::Selection;
 use crate::app::Screen;
 use crate::app::board::{BoardPiece, fit_board, reconcile};
+use crate::app::flow::Step;
 use crate::app::games::Swatch;
 use crate::app::hud::{LeftPanelWidth, PanelWidth};
-use crate::app::model::{Model, Step};
+use crate::app::model::Model;
 use crate::rules::geometry::polyiamond::Tri;
 use crate::rules::geometry::trigon::TrigonBoard;
 use crate::rules::trigon::Trigon;
@@ -169,7 +170,7 @@ fn dress_cell(
     mut commands: Commands,
 ) {
     let (Ok(cell), Some(model)) = (cells.get(add.entity), model) else { return };
-    let up = model.game.tables().board.is_up(cell.cell);
+    let up = model.game().tables().board.is_up(cell.cell);
     let material = if cell.start { &art.start } else { &art.cell };
     let mut entity = commands.entity(add.entity);
     entity.insert((Mesh2d(if up { art.up.clone() } else { art.down.clone() }), MeshMaterial2d(material.clone())));
@@ -192,7 +193,7 @@ fn dress_piece(
     mut commands: Commands,
 ) {
     let (Ok((piece, transform)), Some(model)) = (pieces.get(add.entity), model) else { return };
-    let tables = model.game.tables();
+    let tables = model.game().tables();
     let board = tables.board;
     let tris: Vec<[Vec2; 3]> = tables.placements[piece.placement as usize]
         .cells
@@ -225,7 +226,7 @@ fn dress_frame(
     mut commands: Commands,
 ) {
     let Some(model) = model else { return };
-    let board = model.game.tables().board;
+    let board = model.game().tables().board;
     let (n, shift) = (board.side as f32, shift(board));
     // The hexagon's corners in the shape grid, pushed out a little from its centre, clockwise.
     let points = [
@@ -253,12 +254,12 @@ fn paint_cells(
     mut cells: Query<(&TrigonCell, &mut MeshMaterial2d<ColorMaterial>)>,
     mut shown: Local<Option<(u64, bool)>>,
 ) {
-    let key = (model.revision, selection.show_attach);
+    let key = (model.revision(), selection.show_attach);
     if *shown == Some(key) && !model.is_changed() {
         return;
     }
-    let colour = model.game.colour_to_move();
-    let attach = colour.filter(|_| selection.show_attach).map(|c| (c, model.game.attach_points(c)));
+    let colour = model.game().colour_to_move();
+    let attach = colour.filter(|_| selection.show_attach).map(|c| (c, model.game().attach_points(c)));
     for (cell, mut material) in &mut cells {
         let want = match &attach {
             Some((c, points)) if points.contains(cell.cell) => &art.attach[*c],
@@ -279,9 +280,9 @@ struct LastMark {
 }
 
 fn mark_last(model: Res<Model<Trigon>>, marks: Query<(Entity, &LastMark)>, art: Res<Art>, mut commands: Commands) {
-    let board = model.game.tables().board;
+    let board = model.game().tables().board;
     let wanted = last_placement(&model).and_then(|placement| {
-        let cells = &model.game.tables().placements[placement as usize].cells;
+        let cells = &model.game().tables().placements[placement as usize].cells;
         let centre = cells_center(board, cells);
         let distance = |c: u16| cell_center(board, c as usize).distance(centre);
         cells.iter().copied().min_by(|&a, &b| distance(a).total_cmp(&distance(b)))
@@ -314,7 +315,7 @@ fn fit_camera(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
 ) {
-    let n = model.game.tables().board.side as f32;
+    let n = model.game().tables().board.side as f32;
     let right = right.map_or(0.0, |p| p.0);
     let left = left.map_or(0.0, |p| p.0);
     let board_w = 2.0 * n * SIDE + 2.2 * SIDE;

@@ -69,7 +69,7 @@ pub fn chooser_ui(
     model: &Model<Trigon>,
     selection: &mut Selection,
 ) -> (f32, Vec<(usize, egui::Rect)>) {
-    let colours = model.game.options().variant.colours();
+    let colours = model.game().options().variant.colours();
     let choosing = model.human_to_move();
     let mut root = crate::app::menu::root_ui(ctx, "chooser");
     let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(10, 8));
@@ -79,7 +79,7 @@ pub fn chooser_ui(
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             ui.set_max_width(ui.available_width());
             // The colour to move (the last one once the game is over) on top.
-            let shown = model.game.colour_to_move().unwrap_or_else(|| last_mover(model));
+            let shown = model.game().colour_to_move().unwrap_or_else(|| last_mover(model));
             slots = large_grid(ui, model, shown, selection);
             footer(ui, choosing, selection);
             ui.separator();
@@ -95,9 +95,9 @@ pub fn chooser_ui(
 
 /// The colour that made the last move (Blue before any).
 fn last_mover(model: &Model<Trigon>) -> usize {
-    let mut replay = model.start.clone();
+    let mut replay = model.start().clone();
     let mut last = 0;
-    for &mv in &model.moves {
+    for &mv in model.moves() {
         last = replay.colour_to_move().unwrap_or(last);
         replay.play_unchecked(mv);
     }
@@ -112,7 +112,7 @@ fn large_grid(
     c: usize,
     selection: &mut Selection,
 ) -> Vec<(usize, egui::Rect)> {
-    let game = &model.game;
+    let game = model.game();
     let active = game.colour_to_move() == Some(c) && model.human_to_move();
     let title = if active {
         format!("{}: choose a piece", COLOURS[c])
@@ -170,7 +170,7 @@ fn large_grid(
 
 /// Colour `c`'s pieces small, each in its fixed slot, placed ones left empty.
 fn small_grid(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
-    let game = &model.game;
+    let game = model.game();
     let side = ((ui.available_width() - (SMALL_PER_ROW as f32 - 1.0)) / SMALL_PER_ROW as f32).floor();
     let cell = egui::vec2(side, side * 0.9);
     let origin = ui.cursor().min;
@@ -187,13 +187,13 @@ fn small_grid(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
 /// A colour's row: its swatch and name (strong while it is to move), its seat, then on the right its
 /// score and "out" or "to move".
 fn colour_heading(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
-    let game = &model.game;
+    let game = model.game();
     let is_turn = game.colour_to_move() == Some(c);
     ui.horizontal(|ui| {
         stone(ui, colour_swatch(c), 8.0);
         let name = egui::RichText::new(COLOURS[c]).size(16.0);
         ui.label(if is_turn { name.strong() } else { name });
-        let seat = model.seats[game.player_of(c).index()];
+        let seat = model.seats()[game.player_of(c).index()];
         ui.label(egui::RichText::new(seat_text(seat)).weak());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.label(egui::RichText::new(format!("{}", game.colour_score(c))).size(16.0).strong());

@@ -9,8 +9,9 @@ use super::ghost::{BoardPointer, Selection, anchor_near, oriented, placement_at}
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::input::KeyAction;
-use crate::app::model::{Model, MoveIntent, Status, Step};
+use crate::app::model::Model;
 use crate::rules::geometry::trigon::TrigonBoard;
 use crate::rules::trigon::{Tables, Trigon, TrigonMove};
 
@@ -96,7 +97,7 @@ fn clicks(
             *status = Status::error(why);
             continue;
         }
-        let tables = model.game.tables();
+        let tables = model.game().tables();
         let anchor = match selection.piece {
             Some(piece) if press.cell < tables.board.cells() => {
                 anchor_near(tables.board, &oriented(tables, piece as usize, selection.symmetry), press.cell, pointer.0)
@@ -129,8 +130,8 @@ fn keys(mut actions: MessageReader<KeyAction>, mut selection: ResMut<Selection>)
 /// A chosen piece goes once it is placed or another colour is to move.
 fn drop_stale_selection(model: Res<Model<Trigon>>, mut selection: ResMut<Selection>) {
     let Some(piece) = selection.piece else { return };
-    let keep = match model.game.colour_to_move() {
-        Some(c) => c == selection.colour as usize && model.game.pieces_left(c) & (1 << piece) != 0,
+    let keep = match model.game().colour_to_move() {
+        Some(c) => c == selection.colour as usize && model.game().pieces_left(c) & (1 << piece) != 0,
         None => false,
     };
     if !keep {
@@ -147,7 +148,7 @@ pub(super) fn sync(
     everything: Query<Entity, With<BoardPiece>>,
     pieces: Query<(Entity, &PlacedPiece)>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let tables = game.tables();
     let board = tables.board;
     let rebuilt = shown.ensure(format!("trigon-{}", board.side), &mut commands, everything.iter(), |commands| {
@@ -158,7 +159,7 @@ pub(super) fn sync(
     });
     let last = last_placement(&model);
     // A placed piece's cells are its colour's in the position.
-    let wanted = model.moves.iter().filter(|&&mv| mv != TrigonMove::PASS).map(|mv| {
+    let wanted = model.moves().iter().filter(|&&mv| mv != TrigonMove::PASS).map(|mv| {
         let cells = &tables.placements[mv.0 as usize].cells;
         PlacedPiece { placement: mv.0, colour: game.colour_at(cells[0] as usize).unwrap_or(0) as u8 }
     });
@@ -178,7 +179,7 @@ pub(super) fn sync(
 
 /// The last placement played (passes skipped), as its index in [`Tables::placements`].
 pub fn last_placement(model: &Model<Trigon>) -> Option<u16> {
-    model.moves.iter().rev().find(|&&mv| mv != TrigonMove::PASS).map(|mv| mv.0)
+    model.moves().iter().rev().find(|&&mv| mv != TrigonMove::PASS).map(|mv| mv.0)
 }
 
 /// A press that makes `mv` (not a pass): the piece chosen in the orientation and on the cell that
@@ -191,9 +192,9 @@ pub fn click_points(world: &mut World, mv: TrigonMove) -> Result<Vec<Vec2>, Stri
     if mv == TrigonMove::PASS {
         return Err("a pass is played by the rules, not by a press".into());
     }
-    let tables = model.game.tables();
+    let tables = model.game().tables();
     let piece = tables.placements[mv.0 as usize].piece;
-    let colour = model.game.colour_to_move().unwrap_or(0) as u8;
+    let colour = model.game().colour_to_move().unwrap_or(0) as u8;
     let current = *world.resource::<Selection>();
     for symmetry in 0..12 {
         let selection = Selection { piece: Some(piece), symmetry, colour, ..current };

@@ -11,7 +11,8 @@ use bevy::prelude::*;
 use super::art::{SIDE, cell_center, shade, tri_corners, triangles_mesh};
 use crate::app::Screen;
 use crate::app::board::Hovered;
-use crate::app::model::{Model, Step};
+use crate::app::flow::Step;
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::geometry::polyiamond::{Tri, normalize, transform};
 use crate::rules::geometry::trigon::TrigonBoard;
@@ -113,7 +114,7 @@ fn tri_centroid_world(board: &TrigonBoard, t: Tri) -> Vec2 {
 /// # Errors
 /// No piece chosen, or the piece would stick out of the board.
 pub fn placement_at(model: &Model<Trigon>, selection: &Selection, anchor: usize) -> Result<TrigonMove, String> {
-    let tables = model.game.tables();
+    let tables = model.game().tables();
     let piece = selection.piece.ok_or("choose a piece first (in the panel on the left)")?;
     let shape = oriented(tables, piece as usize, selection.symmetry);
     let mut cells = Vec::with_capacity(shape.len());
@@ -196,22 +197,22 @@ fn ghost(
     mut shown: Local<Option<GhostKey>>,
 ) {
     let Ok((mut visibility, mut material)) = ghosts.single_mut() else { return };
-    let board = model.game.tables().board;
+    let board = model.game().tables().board;
     let anchor = match (selection.piece, hovered.0) {
         (Some(piece), Some(cell)) if cell < board.cells() => Some(anchor_near(
             board,
-            &oriented(model.game.tables(), piece as usize, selection.symmetry),
+            &oriented(model.game().tables(), piece as usize, selection.symmetry),
             cell,
             pointer.0,
         )),
         _ => hovered.0,
     };
-    let key = (selection.piece, selection.symmetry, anchor, model.revision);
+    let key = (selection.piece, selection.symmetry, anchor, model.revision());
     if *shown == Some(key) {
         return;
     }
     *shown = Some(key);
-    let (Some(piece), Some(anchor), Some(colour)) = (selection.piece, anchor, model.game.colour_to_move()) else {
+    let (Some(piece), Some(anchor), Some(colour)) = (selection.piece, anchor, model.game().colour_to_move()) else {
         *visibility = Visibility::Hidden;
         return;
     };
@@ -219,13 +220,13 @@ fn ghost(
         *visibility = Visibility::Hidden;
         return;
     }
-    if legal.revision != Some(model.revision) {
+    if legal.revision != Some(model.revision()) {
         let mut moves = Vec::new();
-        model.game.legal_moves(&mut moves);
+        model.game().legal_moves(&mut moves);
         legal.moves = moves.iter().map(|m| m.0).collect();
-        legal.revision = Some(model.revision);
+        legal.revision = Some(model.revision());
     }
-    let shape = oriented(model.game.tables(), piece as usize, selection.symmetry);
+    let shape = oriented(model.game().tables(), piece as usize, selection.symmetry);
     let tris: Vec<[Vec2; 3]> = ghost_tris(board, &shape, anchor).into_iter().map(|t| tri_corners(board, t)).collect();
     let ok = placement_at(&model, &selection, anchor).is_ok_and(|mv| legal.moves.contains(&mv.0));
     if let Some(mut mesh) = meshes.get_mut(&art.mesh) {

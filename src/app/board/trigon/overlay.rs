@@ -20,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Column letters above and below the board, row numbers at both ends of each row, painted by egui
 /// at the cells' places on screen.
 fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trigon>>, camera: BoardCamera) -> Result {
-    let board = model.game.tables().board;
+    let board = model.game().tables().board;
     let overlay = WorldPainter::new(contexts.ctx_mut()?, *camera);
     // About half a triangle's side on screen (two columns are one side), between 11 and 18 points:
     // readable on a small window, and a two-letter name still fits the two columns it stands for.

@@ -10,8 +10,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::entities::{Checker, Pawn, TrikeCell};
 use crate::app::Screen;
 use crate::app::board::{BoardCamera, BoardCell, Hovered, WorldPainter, fit_board};
+use crate::app::flow::Step;
 use crate::app::hud::PanelWidth;
-use crate::app::model::{Model, Step};
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::geometry::triangle::Triangle;
 use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
@@ -146,7 +147,7 @@ fn dress_pawn(add: On<Add, Pawn>, art: Res<Art>, mut commands: Commands) {
 /// (where each column, a line running down-left, begins). Painted by egui at the cells' places on
 /// screen (so the app needs no second text engine), the size following the camera's zoom.
 fn label_edges(mut contexts: EguiContexts, model: Res<Model<Trike>>, camera: BoardCamera) -> Result {
-    let geo = model.game.geometry();
+    let geo = model.game().geometry();
     let n = geo.side;
     let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
     let font = egui::FontId::monospace(15.0 / world.scale);
@@ -176,21 +177,21 @@ fn paint_cells(
     mut cells: Query<(&BoardCell, &mut MeshMaterial2d<ColorMaterial>), With<TrikeCell>>,
     mut legal: Local<Vec<TrikeMove>>,
 ) {
-    let geo = model.game.geometry();
+    let geo = model.game().geometry();
     let mut marks = vec![0u8; geo.cells];
-    if let Some(scored) = model.game.scored_cells() {
+    if let Some(scored) = model.game().scored_cells() {
         for (cell, mark) in marks.iter_mut().enumerate() {
             if scored.contains(cell) {
                 *mark = 3;
             }
         }
-    } else if model.human_to_move() && model.game.pawn().is_none() {
+    } else if model.human_to_move() && model.game().pawn().is_none() {
         // The opening may go anywhere: only the hovered cell is marked.
         if let Some(cell) = hovered.0.filter(|&c| c < geo.cells) {
             marks[cell] = 2;
         }
     } else if model.human_to_move() {
-        model.game.legal_moves(&mut legal);
+        model.game().legal_moves(&mut legal);
         for cell in legal.iter().filter_map(|mv| mv.cell()) {
             marks[cell] = if hovered.0 == Some(cell) { 2 } else { 1 };
         }
@@ -215,7 +216,7 @@ fn fit_camera(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
 ) {
-    let n = model.game.geometry().side as f32;
+    let n = model.game().geometry().side as f32;
     let panel = panel.map_or(0.0, |p| p.0);
     let board_w = (n * SQRT3 + 3.2) * HEX_RADIUS;
     let board_h = ((n - 1.0) * 1.5 + 2.2 + 2.6) * HEX_RADIUS;

@@ -7,7 +7,8 @@ use super::art::{cell_center, pawn_translation};
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide};
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
-use crate::app::model::{Model, MoveIntent, Step};
+use crate::app::flow::{MoveIntent, Step};
+use crate::app::model::Model;
 use crate::rules::geometry::triangle::Triangle;
 use crate::rules::trike::{Color as Stone, Trike, TrikeMove};
 
@@ -89,7 +90,7 @@ pub(super) fn sync(
     checkers: Query<(Entity, &Checker)>,
     mut pawns: Query<(Entity, &mut Pawn, &Transform, &mut Visibility)>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let geo = game.geometry();
     let rebuilt = shown.ensure(format!("trike-{}", geo.side), &mut commands, everything.iter(), |commands| {
         for c in 0..geo.cells {

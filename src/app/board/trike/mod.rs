@@ -13,8 +13,9 @@ use bevy_egui::egui;
 pub use entities::{Checker, Pawn, TrikeCell};
 
 use crate::app::board::marks::{MoveMarks, regular};
+use crate::app::flow::MoveIntent;
 use crate::app::games::{AppGame, Swatch};
-use crate::app::model::{Model, MoveIntent};
+use crate::app::model::Model;
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Outcome, Player};
 
@@ -87,7 +88,7 @@ impl AppGame for Trike {
         MoveMarks { shapes: vec![hexagon], path, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TrikeMove) -> Result<Vec<Vec2>, String> {
-        let game = &world.resource::<Model<Trike>>().game;
+        let game = &world.resource::<Model<Trike>>().game();
         let cell = mv.cell().ok_or("a swap is the Swap button, not a press on the board")?;
         Ok(vec![art::cell_center(game.geometry(), cell)])
     }

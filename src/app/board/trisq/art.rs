@@ -12,8 +12,9 @@ use super::entities::{Backdrop, Tile, TileMarks, TrisqLegal, TrisqSquare, mark_t
 use super::geometry::{BAND, BAND_GAP, MARGIN, QUARTER, SQUARE, ccw, centroid, inset, square_slots};
 use crate::app::Screen;
 use crate::app::board::{Hovered, fit_board};
+use crate::app::flow::Step;
 use crate::app::hud::PanelWidth;
-use crate::app::model::{Model, Step};
+use crate::app::model::Model;
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V};
 use crate::rules::trisq::Trisq;
 
@@ -137,7 +138,7 @@ fn dress_square(
     mut commands: Commands,
 ) {
     let Ok(square) = squares.get(add.entity) else { return };
-    let material = art.squares[shade(model.game.board().side, square.square)].clone();
+    let material = art.squares[shade(model.game().board().side, square.square)].clone();
     commands.entity(add.entity).insert((Mesh2d(art.square.clone()), MeshMaterial2d(material)));
 }
 
@@ -150,7 +151,7 @@ fn dress_backdrop(
     mut commands: Commands,
 ) {
     let Ok(part) = parts.get(add.entity) else { return };
-    let span = model.game.board().side as f32 * SQUARE;
+    let span = model.game().board().side as f32 * SQUARE;
     let (mesh, material) = match *part {
         Backdrop::Frame => {
             let s = span + 2.0 * (BAND_GAP + BAND + MARGIN);
@@ -200,7 +201,7 @@ fn paint(
     mut fills: Query<&mut MeshMaterial2d<ColorMaterial>, (With<TileFill>, Without<Tile>, Without<TrisqSquare>)>,
     mut dots: Query<&mut Visibility, With<LastDot>>,
 ) {
-    let n = model.game.board().side;
+    let n = model.game().board().side;
     let lit = hovered.0.filter(|&sq| sq < n * n && model.human_to_move() && square_slots(sq).any(|s| legal.slot(s)));
     for (square, mut material) in &mut squares {
         let want = if lit == Some(square.square) { &art.hover } else { &art.squares[shade(n, square.square)] };
@@ -246,7 +247,7 @@ fn fit_camera(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
 ) {
-    let n = model.game.board().side;
+    let n = model.game().board().side;
     let panel = panel.map_or(0.0, |p| p.0);
     let extent = n as f32 * SQUARE + 2.0 * (BAND_GAP + BAND + MARGIN + SQUARE * 0.62);
     fit_board(camera, &window, [0.0, panel], Vec2::new(extent, extent), 0.0);

@@ -9,8 +9,9 @@ use super::geometry::{Aim, BAND, BAND_GAP, SQUARE, aim, slot_centre, square_cent
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::input::KeyAction;
-use crate::app::model::{Model, MoveIntent, Status, Step};
+use crate::app::model::Model;
 use crate::rules::Game;
 use crate::rules::geometry::trisq::TrisqBoard;
 use crate::rules::trisq::{Trisq, TrisqMove};
@@ -91,7 +92,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The legal moves, once per position (hover and clicks read them every frame).
 fn refresh_legal(model: Res<Model<Trisq>>, mut legal: ResMut<TrisqLegal>) {
-    let game = &model.game;
+    let game = model.game();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let mut fresh = TrisqLegal { slots: vec![false; game.board().slots()], end: false };
@@ -119,7 +120,7 @@ fn clicks(
             *status = Status::error(why);
             continue;
         }
-        let game = &model.game;
+        let game = model.game();
         let n = game.board().side;
         if press.cell >= n * n {
             continue;
@@ -161,7 +162,7 @@ fn keys(
     mut intents: MessageWriter<MoveIntent<TrisqMove>>,
 ) {
     for action in actions.read() {
-        if *action == KeyAction::EndTurn && model.human_to_move() && model.game.first_placed().is_some() {
+        if *action == KeyAction::EndTurn && model.human_to_move() && model.game().first_placed().is_some() {
             intents.write(MoveIntent { mv: TrisqMove::END, from_ai: false });
         }
     }
@@ -176,7 +177,7 @@ pub(super) fn sync(
     everything: Query<Entity, With<BoardPiece>>,
     tiles: Query<(Entity, &Tile)>,
 ) {
-    let game = &model.game;
+    let game = model.game();
     let board = game.board();
     let n = board.side;
     let rebuilt = shown.ensure(format!("trisq-{n}"), &mut commands, everything.iter(), |commands| {
@@ -247,7 +248,7 @@ pub fn tile(board: &TrisqBoard, slot: usize, owner: u8) -> impl Bundle {
 /// Sets every tile's marks when the model changes: the last finished turn's pieces, the turn in
 /// progress, the winning chain, and the pair that keeps the turn from ending.
 pub(super) fn mark_tiles(model: Res<Model<Trisq>>, mut tiles: Query<(&Tile, &mut TileMarks)>) {
-    let game = &model.game;
+    let game = model.game();
     let last = game.last_turn();
     // A winning second piece ends the game with the turn's first still recorded.
     let current = game.first_placed().filter(|_| game.winner().is_none());

@@ -24,8 +24,9 @@ pub use entities::{SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare};
 pub use geometry::{Aim, aim, aimed_slot, slot_centre};
 
 use crate::app::board::marks::MoveMarks;
+use crate::app::flow::MoveIntent;
 use crate::app::games::{AppGame, Swatch};
-use crate::app::model::{Model, MoveIntent};
+use crate::app::model::Model;
 use crate::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
 use crate::rules::{Game, Outcome, Player};
 
@@ -99,7 +100,7 @@ impl AppGame for Trisq {
         MoveMarks { shapes: vec![geometry::inset(&geometry::ccw(corners), 2.0)], ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TrisqMove) -> Result<Vec<Vec2>, String> {
-        let board = world.resource::<Model<Trisq>>().game.board();
+        let board = world.resource::<Model<Trisq>>().game().board();
         let slot = mv.slot().ok_or("end is the End turn button (or Enter), not a press on the board")?;
         Ok(vec![slot_centre(board, slot)])
     }

@@ -36,7 +36,7 @@ fn overlay(
     camera: BoardCamera,
     tiles: Query<(&Tile, &TileMarks)>,
 ) -> Result {
-    let game = &model.game;
+    let game = model.game();
     let board = game.board();
     let n = board.side;
     let ctx = contexts.ctx_mut()?;

@@ -6,9 +6,10 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::art::{FILL, FRESH, OUTLINE, colour32};
+use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
 use crate::app::hud::rules_paragraph;
-use crate::app::model::{Model, MoveIntent};
+use crate::app::model::Model;
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V};
 use crate::rules::trisq::{NAMES, Trisq, TrisqMove, TrisqOptions};
 use crate::rules::{Game, Outcome};
@@ -34,7 +35,7 @@ pub fn options_ui(ui: &mut egui::Ui, options: &mut TrisqOptions) {
 /// What a person to move should do: hover and click, or place a second piece (naming the pair that
 /// keeps the turn from ending), or end the turn.
 pub fn hint(model: &Model<Trisq>) -> String {
-    let game = &model.game;
+    let game = model.game();
     if game.first_placed().is_some() {
         match game.end_blocker() {
             Some((a, b)) => format!(
@@ -58,7 +59,7 @@ pub fn hint(model: &Model<Trisq>) -> String {
 
 /// The turn's count of pieces, and End turn once a person has placed the first.
 pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIntent<TrisqMove>>) {
-    let game = &model.game;
+    let game = model.game();
     let Some(mover) = game.to_move() else { return };
     let name = NAMES[mover.index()];
     let placed = game.first_placed().is_some() as usize;
@@ -126,7 +127,7 @@ pub fn rules(ui: &mut egui::Ui) {
 
 /// The game-over window's lines: whose chain joined which edges, and its length.
 pub fn game_over(ui: &mut egui::Ui, model: &Model<Trisq>, outcome: &Outcome) {
-    let game = &model.game;
+    let game = model.game();
     let Some(winner) = outcome.winners().first().map(|w| w.index()) else { return };
     let edges = if winner == 0 { "top and bottom" } else { "left and right" };
     let chain = game.winning_chain().len();

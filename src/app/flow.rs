@@ -1,0 +1,129 @@
+//! What the app's systems tell each other, and the screen they run on: the messages
+//! ([`MoveIntent`], [`Command`], [`TextIntent`], [`Analysed`]), the status line ([`Status`]), the
+//! order of a frame ([`Step`]) and the [`Screen`] state. It imports nothing else of the app, so
+//! every system and panel can use it without importing the others.
+
+use bevy::prelude::*;
+
+use crate::rules::record::{Analysis, Record};
+
+/// The screens of the app.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// The egui start screen: game, options, seats.
+    #[default]
+    Menu,
+    /// A game on the board.
+    Playing,
+}
+
+/// A request to play a move: from a click on the board, the Swap button, or a finished search.
+/// One message type per game's move type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveIntent<M> {
+    /// The move.
+    pub mv: M,
+    /// True when an AI search produced it (people may not move for an AI seat, nor it for them).
+    pub from_ai: bool,
+}
+
+impl<M: Send + Sync + 'static> Message for MoveIntent<M> {}
+
+/// Requests that change the game other than by a move.
+#[derive(Message, Clone, Debug)]
+pub enum Command {
+    /// Take back the last turn (in Human vs AI, back to the person's last turn).
+    Undo,
+    /// Replay an undone turn.
+    Redo,
+    /// Back to the start screen, dropping the game (the side panel asks first when it is unfinished).
+    NewGame,
+    /// Back to the start screen keeping the game: its Resume brings it back as it was, until
+    /// another game starts (`session::Suspended`).
+    Menu,
+    /// The same board again, the seats moved round by one (the next seat opens).
+    Rematch,
+    /// Replace the game by a saved record (checked move by move; a bad record changes nothing).
+    /// The seats stay as they are; a record of another game opens as a share link does, with its
+    /// own seats.
+    Load(Record),
+    /// Like [`Command::Load`], but the seats become those the record names (people where it names
+    /// none, or not one per seat): a share link's, a lesson's step (`session::OpenRecord`).
+    Open(Record),
+    /// Show another position of the line (the move list's clicks, ←/→/Home/End, the graph's
+    /// points, Next mistake): `Model::review_to`.
+    Review(ReviewTo),
+    /// Play on from the position reviewed (`Model::play_from_here`).
+    PlayFromHere,
+    /// Make variation `k` the line (`Model::switch_line`).
+    SwitchLine(usize),
+    /// A hint for the person to move: counted here, searched by `ai_task`.
+    Hint,
+}
+
+/// Which position of the line to show in review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewTo {
+    /// The position after this many moves.
+    Ply(usize),
+    /// One move back (←).
+    Back,
+    /// One move on (→).
+    Forward,
+    /// The start (Home).
+    Start,
+    /// The line's end, where the game goes on (End).
+    End,
+    /// The position before the next move the analysis marked a mistake, after the one shown.
+    NextMistake,
+}
+
+/// A finished analysis of the game's line (the app's Analyze game), for the validation system to
+/// keep in the model.
+#[derive(Clone, Debug)]
+pub struct Analysed<M> {
+    /// The analysis, as a record keeps it.
+    pub analysis: Analysis,
+    /// The line it analysed.
+    pub line: Vec<M>,
+}
+
+impl<M: Send + Sync + 'static> Message for Analysed<M> {}
+
+/// The status line: what just happened, or why a move was refused.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    /// The sentence shown.
+    pub text: String,
+    /// True when it explains a refusal or an error (shown in red).
+    pub error: bool,
+}
+
+impl Status {
+    /// A sentence of what happened.
+    pub fn info(text: impl Into<String>) -> Status {
+        Status { text: text.into(), error: false }
+    }
+    /// A refusal or an error, shown in red.
+    pub fn error(text: impl Into<String>) -> Status {
+        Status { text: text.into(), error: true }
+    }
+}
+
+/// Ordering of the systems of one frame: intents are produced, then validated and applied, then the
+/// board's entities catch up.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Input, buttons and AI results send [`MoveIntent`]s and [`Command`]s.
+    Intents,
+    /// The validation system applies them to the `Model`.
+    Apply,
+    /// Views follow the model (entities, highlights, animation).
+    View,
+}
+
+/// A move in the game's notation, from the page's scripts (`triboard_play`) or a test: played for
+/// the person to move as a click would be, after the same checks; text that names no move is
+/// refused in the status line.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct TextIntent(pub String);
