@@ -15,8 +15,7 @@ use super::flow::MoveIntent;
 use super::model::Model;
 use crate::rules::{Knowledge, Outcome, Player};
 
-/// A swatch: fill and outline.
-pub type Swatch = (egui::Color32, egui::Color32);
+pub use super::ui::Swatch;
 
 /// What the app needs of a game: implemented once per game in `src/app/board/<game>/mod.rs`,
 /// each method a door to the file of the view that holds the job.

@@ -3,14 +3,12 @@
 //! which the validation system judges through [`Learning::answer`] before playing it: a move the
 //! step teaches is played and explained, an illegal one is refused with the rules' reason, another
 //! legal one is "legal, but not what this step asks". The side panel shows the step and its
-//! buttons ([`lesson_panel`]) in place of the move list.
+//! buttons (`hud::lesson`) in place of the move list; the session opens a step's position
+//! ([`super::session::open_lesson`]).
 
 use bevy::prelude::*;
-use bevy_egui::egui;
 
 use super::games::{AppGame, ForGame, for_id};
-use super::hud::side::PanelAction;
-use super::session::OpenRecord;
 use crate::rules::lesson::{LESSONS, Lesson, Verdict};
 use crate::rules::record::Record;
 
@@ -66,13 +64,6 @@ impl Learning {
         for_id(id, Has).unwrap_or(false)
     }
 
-    /// Opens the lesson at its step: the step's position as the game in play (from any screen,
-    /// as a share link opens), and the lesson beside it.
-    pub fn open(self, commands: &mut Commands) {
-        commands.insert_resource(OpenRecord(self.record()));
-        commands.insert_resource(self);
-    }
-
     /// The record that sets up the step shown: the lesson's game and options, the step's moves, every
     /// seat a person's.
     pub fn record(&self) -> Record {
@@ -122,51 +113,4 @@ impl Learning {
         self.feedback = None;
         Some(self.record())
     }
-}
-
-const GREEN: egui::Color32 = egui::Color32::from_rgb(0x7f, 0xd0, 0x7a);
-const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
-
-/// The lesson's part of the side panel: its title, the step and what it asks, what was said of the
-/// answer, and Back / Try again / Next / Leave.
-pub fn lesson_panel<M>(ui: &mut egui::Ui, learning: &Learning, actions: &mut Vec<PanelAction<M>>) {
-    let steps = learning.lesson.steps.len();
-    ui.label(egui::RichText::new(&learning.lesson.title).strong());
-    ui.label(egui::RichText::new(format!("Step {} of {steps}", learning.step + 1)).weak());
-    ui.add_space(4.0);
-    ui.horizontal_wrapped(|ui| {
-        let mut press = |ui: &mut egui::Ui, text: &str, enabled: bool, action: LessonAction| {
-            if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
-                actions.push(PanelAction::Lesson(action));
-            }
-        };
-        press(ui, "◀ Back", learning.step > 0, LessonAction::Back);
-        press(ui, "Try again", true, LessonAction::Retry);
-        press(ui, "Next ▶", learning.step + 1 < steps, LessonAction::Next);
-        press(ui, "Leave", true, LessonAction::Leave);
-    });
-    ui.add_space(4.0);
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        ui.add(egui::Label::new(egui::RichText::new(&learning.lesson.steps[learning.step].text).size(16.0)).wrap());
-        ui.add_space(8.0);
-        match &learning.feedback {
-            Some((true, text)) => {
-                // The lessons' explanations mostly begin "Right: …"; that word is the heading.
-                let text = text.strip_prefix("Right: ").or_else(|| text.strip_prefix("Right. ")).unwrap_or(text);
-                ui.label(egui::RichText::new("Right!").strong().color(GREEN));
-                ui.add(egui::Label::new(text).wrap());
-                if learning.step + 1 == steps {
-                    ui.add_space(6.0);
-                    ui.label(egui::RichText::new("That was the last step: Leave, then Start a game.").strong());
-                }
-            }
-            Some((false, text)) => {
-                ui.label(egui::RichText::new("Not this one").strong().color(RED));
-                ui.add(egui::Label::new(text.as_str()).wrap());
-            }
-            None => {
-                ui.label(egui::RichText::new("Make the move on the board.").weak());
-            }
-        }
-    });
 }

@@ -7,8 +7,8 @@ use bevy_egui::egui;
 
 use super::files;
 use super::games::{AppGame, ForGame, for_id};
-use super::hud::title;
 use super::setup::unknown_game;
+use super::ui::title;
 use crate::rules::record::Record;
 
 /// A saved game as the dialog lists it.

@@ -7,14 +7,13 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::flow::Screen;
 use super::flow::Status;
 use super::games::{AppGame, ForEachGame, each_game};
-use super::hud::UiRects;
-use super::hud::side::confirm_drop;
 use super::learn::Learning;
 use super::load_dialog::LoadDialog;
 use super::session::OpenRecord;
 use super::session::Suspended;
 use super::settings::{EntrySettings, SeatChoice, Settings};
 use super::setup::{GameOptions, Setup};
+use super::ui::{UiRects, confirm_drop, root_ui};
 use crate::ai::Level;
 use crate::ai::Seat;
 use crate::rules::record::Record;
@@ -196,15 +195,6 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
-/// A root `Ui` covering the window, for panels (egui 0.36 shows panels inside a `Ui`).
-pub(super) fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
-    egui::Ui::new(
-        ctx.clone(),
-        id.into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    )
-}
-
 #[allow(clippy::too_many_arguments)]
 fn start_screen(
     mut contexts: EguiContexts,
@@ -321,7 +311,7 @@ fn start_screen(
             }
             Some(Pending::Learn(learning)) => {
                 suspended.game = None;
-                learning.open(&mut commands);
+                super::session::open_lesson(learning, &mut commands);
             }
             None => {}
         }

@@ -27,6 +27,7 @@ pub mod settings;
 pub mod setup;
 pub mod share;
 pub mod tools;
+pub mod ui;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
@@ -135,7 +136,7 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
                 for _ in 1..step.parse::<usize>().unwrap_or(1) {
                     learning.go(learn::LessonAction::Next);
                 }
-                learning.open(&mut commands);
+                session::open_lesson(learning, &mut commands);
             }
             None => *status = Status::error(format!("TRIBOARD_LEARN: no lesson for '{id}'")),
         }
@@ -160,7 +161,7 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
 /// The window opens at 1280×800 logical pixels, then, once its monitor is known, takes 85 % of a
 /// larger screen (1632×918 on 1920×1080) or shrinks to fit a smaller one (less room for a taskbar
 /// and the title bar), centred there. The panels narrow on small windows
-/// ([`hud::side::side_width`]) and egui zooms on large ones ([`hud::zoom_for`]).
+/// ([`ui::side_width`]) and egui zooms on large ones ([`hud::zoom_for`]).
 fn fit_window_to_monitor(
     mut done: Local<bool>,
     monitors: Query<(&bevy::window::Monitor, Has<bevy::window::PrimaryMonitor>)>,

@@ -38,6 +38,13 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
 #[derive(Resource, Clone, Debug)]
 pub struct OpenRecord(pub Record);
 
+/// Opens `learning`'s lesson at its step: the step's position as the game in play (from any
+/// screen, as a share link opens), and the lesson beside it.
+pub fn open_lesson(learning: Learning, commands: &mut Commands) {
+    commands.insert_resource(OpenRecord(learning.record()));
+    commands.insert_resource(learning);
+}
+
 /// A game left for the start screen by Menu, kept until Resume brings it back or another game
 /// starts.
 #[derive(Resource, Default)]

@@ -5,7 +5,8 @@
 use bevy_egui::egui;
 use triboard::ai::Level;
 use triboard::app::Seat;
-use triboard::app::hud::{PanelAction, PanelIn, PanelWindows, UiRects, side_panel};
+use triboard::app::hud::{PanelAction, PanelIn, PanelWindows, side_panel};
+use triboard::app::ui::UiRects;
 use triboard::app::{Command, Model, Status};
 use triboard::rules::Game;
 use triboard::rules::trike::{Trike, TrikeMove, TrikeOptions};

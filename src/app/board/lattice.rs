@@ -14,8 +14,8 @@ use bevy_egui::egui;
 use super::{BoardCell, BoardPiece, Hovered, WorldPainter, fit_board};
 use crate::app::Screen;
 use crate::app::games::{AppGame, Swatch};
-use crate::app::hud::PanelWidth;
 use crate::app::model::Model;
+use crate::app::ui::PanelWidth;
 use crate::rules::geometry::lattice::{Lattice, NONE};
 
 /// Distance between neighbouring points in world units (pixels at camera scale 1).

@@ -9,7 +9,7 @@ use super::side::PanelAction;
 use crate::app::flow::{Command, ReviewTo};
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::tools::MISTAKE;
+use crate::app::ui::MISTAKE;
 use crate::rules::Player;
 
 /// The graph's height in egui points at most; on a short window it shrinks (to 36) so that the

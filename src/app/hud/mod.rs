@@ -10,6 +10,7 @@
 //! gathers the resources and carries the actions out.
 
 pub mod graph;
+pub mod lesson;
 pub mod move_list;
 pub mod side;
 
@@ -23,60 +24,13 @@ use super::ai_task::{AiRunner, AiSearch};
 use super::files;
 use super::flow::Screen;
 use super::flow::{Command, MoveIntent, Status};
-use super::games::{AppGame, Swatch};
+use super::games::AppGame;
 use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
 use super::model::Model;
 use super::tools::ShowThinking;
 use super::tools::analysis::Analyzing;
-
-/// Width of the side panel in logical window pixels (egui's width times its zoom); the board view
-/// keeps the board left of it.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct PanelWidth(pub f32);
-
-impl Default for PanelWidth {
-    fn default() -> Self {
-        PanelWidth(side::SIDE_PANEL_MAX)
-    }
-}
-
-/// Width of a panel left of the board (Trigon's piece chooser) in logical window pixels, 0 when
-/// there is none.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct LeftPanelWidth(pub f32);
-
-/// Where named widgets were drawn last frame, in egui points (the start screen's `start`, the side
-/// panel's buttons `undo`, `redo`, `save`, `load`, `menu`, `new game`, `rematch`, the confirmation's
-/// `keep` and `drop`): for the page's test hook (`triboard_ui_rect`) and the tests that check a
-/// button stays where it is. `zoom` is egui's zoom factor: a point is `zoom` logical pixels.
-#[derive(Resource, Clone, Debug, PartialEq)]
-pub struct UiRects {
-    /// The rectangles by name.
-    pub rects: std::collections::BTreeMap<&'static str, egui::Rect>,
-    /// Logical window pixels per egui point.
-    pub zoom: f32,
-}
-
-impl Default for UiRects {
-    fn default() -> Self {
-        UiRects { rects: Default::default(), zoom: 1.0 }
-    }
-}
-
-impl UiRects {
-    /// Records where `name` was drawn (a change only when it moved, so change detection stays quiet).
-    pub fn set(&mut self, name: &'static str, rect: egui::Rect) {
-        if self.rects.get(name) != Some(&rect) {
-            self.rects.insert(name, rect);
-        }
-    }
-
-    /// Where `name` was drawn, in egui points.
-    pub fn get(&self, name: &str) -> Option<egui::Rect> {
-        self.rects.get(name).copied()
-    }
-}
+use super::ui::{LeftPanelWidth, PanelWidth, UiRects};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelWidth>()
@@ -226,22 +180,4 @@ fn panels<G: AppGame>(
         }
     }
     Ok(())
-}
-
-/// A round swatch of `radius`.
-pub fn stone(ui: &mut egui::Ui, (fill, outline): Swatch, radius: f32) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(radius * 2.0 + 4.0, radius * 2.0 + 4.0), egui::Sense::hover());
-    ui.painter().circle(rect.center(), radius, fill, egui::Stroke::new(1.5, outline));
-}
-
-/// A window's title: larger and bold.
-pub(crate) fn title(text: &str) -> egui::RichText {
-    egui::RichText::new(text).size(17.0).strong()
-}
-
-/// One paragraph of a rules panel: a bold title, then the wrapped text.
-pub(crate) fn rules_paragraph(ui: &mut egui::Ui, title: &str, body: &str) {
-    ui.label(egui::RichText::new(title).strong());
-    ui.add(egui::Label::new(body).wrap());
-    ui.add_space(6.0);
 }

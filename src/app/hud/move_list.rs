@@ -7,10 +7,10 @@
 
 use bevy_egui::egui;
 
-use super::stone;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::tools::MISTAKE;
+use crate::app::ui::MISTAKE;
+use crate::app::ui::stone;
 
 /// One turn of the list: its mover's colour and its plies' texts.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,30 +6,17 @@
 use bevy_egui::egui;
 
 use super::graph::graph_area;
+use super::lesson::lesson_panel;
 use super::move_list::move_list;
-use super::{UiRects, stone, title};
 use crate::ai::Level;
 use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
 use crate::app::flow::{Command, MoveIntent, ReviewTo, Status};
 use crate::app::games::AppGame;
-use crate::app::learn::{Learning, LessonAction, lesson_panel};
+use crate::app::learn::{Learning, LessonAction};
 use crate::app::model::Model;
+use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width, stone, title};
 use crate::rules::{Outcome, Player};
-
-/// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
-pub const SIDE_PANEL_MAX: f32 = 340.0;
-/// The side panel's narrowest, in egui points: its widest row of buttons fits (content wider than a
-/// panel pushes egui's panel edge into it, the thin line seen crossing it).
-pub const SIDE_PANEL_MIN: f32 = 320.0;
-/// Lines of the status area: its height is that of this many lines whatever the text.
-pub const STATUS_LINES: usize = 3;
-
-/// The side panel's width in egui points for a window `width` points wide: 30 % of it, between
-/// [`SIDE_PANEL_MIN`] and [`SIDE_PANEL_MAX`].
-pub fn side_width(width: f32) -> f32 {
-    (width * 0.3).clamp(SIDE_PANEL_MIN, SIDE_PANEL_MAX)
-}
 
 /// What the side panel reads.
 pub struct PanelIn<'a, G: AppGame> {
@@ -115,7 +102,7 @@ pub fn side_panel<G: AppGame>(
     let model = input.model;
     let game = model.game();
     let mut actions = Vec::new();
-    let mut root = crate::app::menu::root_ui(ctx, "hud");
+    let mut root = crate::app::ui::root_ui(ctx, "hud");
     let width = side_width(ctx.content_rect().width());
     let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(12, 10));
     let panel = egui::Panel::right("side").exact_size(width).resizable(false).frame(frame).show(&mut root, |panel| {
@@ -252,7 +239,6 @@ fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
 }
 
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
-const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
 
 /// The buttons, in rows whose content never changes within a game (disabled, never hidden).
 fn buttons<G: AppGame>(
@@ -580,41 +566,4 @@ fn confirm<G: AppGame>(
         Some(false) => windows.confirm = None,
         None => {}
     }
-}
-
-/// A modal question before a game is dropped: `heading`, the game's state, what happens, then
-/// Keep playing and `drop` (rectangles `keep` and `drop`). `Some(true)` when Drop was pressed,
-/// `Some(false)` for Keep playing, Esc or a click beside it, `None` while it waits.
-pub fn confirm_drop(
-    ctx: &egui::Context,
-    rects: &mut UiRects,
-    heading: &str,
-    state: &str,
-    what: &str,
-    drop: &str,
-) -> Option<bool> {
-    let mut decided = None;
-    let modal = egui::Modal::new(egui::Id::new("confirm drop")).show(ctx, |ui| {
-        ui.set_width(360.0);
-        ui.label(title(heading));
-        ui.add_space(4.0);
-        ui.label(state);
-        ui.label(egui::RichText::new(what).weak());
-        ui.add_space(8.0);
-        ui.horizontal(|ui| {
-            let keep = ui.button("Keep playing");
-            rects.set("keep", keep.rect);
-            let drop = ui.button(egui::RichText::new(drop).color(RED));
-            rects.set("drop", drop.rect);
-            if keep.clicked() {
-                decided = Some(false);
-            } else if drop.clicked() {
-                decided = Some(true);
-            }
-        });
-    });
-    if decided.is_none() && modal.should_close() {
-        decided = Some(false);
-    }
-    decided
 }

@@ -6,7 +6,7 @@
 pub mod analysis;
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::ai_task::AiSearch;
 use super::board::marks::{HINT, HeatCell, heat, paint_heat, paint_marks};
@@ -14,6 +14,7 @@ use super::board::{BoardCamera, WorldPainter};
 use super::flow::Screen;
 use super::games::AppGame;
 use super::model::Model;
+use super::ui::{MISTAKE, NEXT};
 
 /// *Show thinking*: while a search runs (the AI's or a hint's), the board shows a heat map of its
 /// root moves' simulations. Toggled by the panel's checkbox and the T key.
@@ -26,11 +27,6 @@ impl Default for ShowThinking {
         ShowThinking(true)
     }
 }
-
-/// The colour of the move played next in the line, in review.
-pub const NEXT: egui::Color32 = egui::Color32::from_rgb(0xe8, 0xe8, 0xf0);
-/// The colour of the analysis's better move where the move played was a mistake.
-pub const MISTAKE: egui::Color32 = egui::Color32::from_rgb(0xff, 0x6a, 0x5a);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ShowThinking>();

@@ -20,11 +20,12 @@ use super::files;
 use super::flow::{Command, Status, Step, TextIntent};
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
-use super::hud::UiRects;
 use super::in_play::InPlay;
 use super::learn::Learning;
 use super::model::Model;
-use super::share::{self, OpenRecord};
+use super::session::{self, OpenRecord};
+use super::share;
+use super::ui::UiRects;
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -134,8 +135,8 @@ fn publish_menu_legal(in_play: Res<InPlay>) {
 
 fn publish_legal<G: AppGame>(model: Res<Model<G>>) {
     let mut moves = Vec::new();
-    model.game.legal_moves(&mut moves);
-    let texts: Vec<String> = moves.iter().map(|&mv| model.game.move_text(mv)).collect();
+    model.game().legal_moves(&mut moves);
+    let texts: Vec<String> = moves.iter().map(|&mv| model.game().move_text(mv)).collect();
     *lock(&LEGAL) = serde_json::to_string(&texts).expect("strings serialise");
 }
 
@@ -144,7 +145,7 @@ fn publish_legal<G: AppGame>(model: Res<Model<G>>) {
 fn answer_clicks<G: AppGame>(world: &mut World) {
     let requests = CLICKS.with(|clicks| std::mem::take(&mut *clicks.borrow_mut()));
     for (text, resolve) in requests {
-        let parsed = world.resource::<Model<G>>().game.parse_move(&text).map_err(|e| format!("{text}: {e}"));
+        let parsed = world.resource::<Model<G>>().game().parse_move(&text).map_err(|e| format!("{text}: {e}"));
         let answer = parsed.and_then(|mv| G::click_points(world, mv)).and_then(|points| {
             let mut cameras = world.query_filtered::<(&Camera, &GlobalTransform), With<Camera2d>>();
             let (camera, at) = cameras.single(world).map_err(|_| "no board camera".to_string())?;
@@ -229,7 +230,7 @@ fn follow_link(
         // A lesson's link: `#learn=trike` opens Learn on that game.
         if let Some(id) = hash.strip_prefix("#learn=") {
             match Learning::for_game(id) {
-                Some(learning) => learning.open(&mut commands),
+                Some(learning) => session::open_lesson(learning, &mut commands),
                 None => *status = Status::error(format!("cannot open the link: no lesson for '{id}'")),
             }
             *shown = Some(hash);

@@ -6,8 +6,8 @@ use bevy_egui::egui;
 use super::art::{FILL, OUTLINE};
 use crate::app::board::lattice;
 use crate::app::games::Swatch;
-use crate::app::hud::rules_paragraph;
 use crate::app::model::Model;
+use crate::app::ui::rules_paragraph;
 use crate::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
 use crate::rules::{Game, Outcome, Player};
 

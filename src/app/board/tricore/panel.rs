@@ -9,8 +9,8 @@ use super::art::{FILL, OUTLINE};
 use crate::app::board::lattice;
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
-use crate::app::hud::rules_paragraph;
 use crate::app::model::Model;
+use crate::app::ui::rules_paragraph;
 use crate::rules::Outcome;
 use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tricore::{Phase, TriCore, TriCoreMove};
@@ -152,7 +152,7 @@ pub fn game_over(ui: &mut egui::Ui, model: &Model<TriCore>, outcome: &Outcome) {
     egui::Grid::new("tricore-groups").num_columns(3).spacing([12.0, 2.0]).show(ui, |ui| {
         for (player, (discs, cores)) in groups.iter().enumerate() {
             ui.horizontal(|ui| {
-                crate::app::hud::stone(ui, swatch(player), 6.0);
+                crate::app::ui::stone(ui, swatch(player), 6.0);
                 ui.label(NAMES[player]);
             });
             let n = discs.count_ones();

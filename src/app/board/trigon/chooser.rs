@@ -13,8 +13,8 @@ use super::art::colour_swatch;
 use super::ghost::{Selection, oriented};
 use crate::ai::Seat;
 use crate::app::Screen;
-use crate::app::hud::{LeftPanelWidth, stone};
 use crate::app::model::Model;
+use crate::app::ui::{LeftPanelWidth, stone};
 use crate::rules::Game;
 use crate::rules::geometry::polyiamond::Tri;
 use crate::rules::trigon::pieces::piece_name;
@@ -71,7 +71,7 @@ pub fn chooser_ui(
 ) -> (f32, Vec<(usize, egui::Rect)>) {
     let colours = model.game().options().variant.colours();
     let choosing = model.human_to_move();
-    let mut root = crate::app::menu::root_ui(ctx, "chooser");
+    let mut root = crate::app::ui::root_ui(ctx, "chooser");
     let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(10, 8));
     let width = chooser_width(ctx.content_rect().width());
     let mut slots = Vec::new();

@@ -6,8 +6,8 @@ use bevy_egui::egui;
 
 use super::art::colour_swatch;
 use crate::app::games::Swatch;
-use crate::app::hud::{rules_paragraph, stone};
 use crate::app::model::Model;
+use crate::app::ui::{rules_paragraph, stone};
 use crate::rules::trigon::pieces::piece_name;
 use crate::rules::trigon::{COLOURS, PIECES, Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::{Game, Outcome, Player};

@@ -6,8 +6,8 @@ use bevy_egui::egui;
 
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
-use crate::app::hud::rules_paragraph;
 use crate::app::model::Model;
+use crate::app::ui::rules_paragraph;
 use crate::rules::trike::{Color as Stone, MAX_SIZE, MIN_SIZE, Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Outcome, Player};
 

@@ -13,8 +13,8 @@ use super::geometry::{BAND, BAND_GAP, MARGIN, QUARTER, SQUARE, ccw, centroid, in
 use crate::app::Screen;
 use crate::app::board::{Hovered, fit_board};
 use crate::app::flow::Step;
-use crate::app::hud::PanelWidth;
 use crate::app::model::Model;
+use crate::app::ui::PanelWidth;
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V};
 use crate::rules::trisq::Trisq;
 

@@ -8,8 +8,8 @@ use bevy_egui::egui;
 use super::art::{FILL, FRESH, OUTLINE, colour32};
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
-use crate::app::hud::rules_paragraph;
 use crate::app::model::Model;
+use crate::app::ui::rules_paragraph;
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V};
 use crate::rules::trisq::{NAMES, Trisq, TrisqMove, TrisqOptions};
 use crate::rules::{Game, Outcome};
@@ -65,7 +65,7 @@ pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIn
     let placed = game.first_placed().is_some() as usize;
     let of = if game.ply() == 0 { 1 } else { 2 };
     ui.horizontal(|ui| {
-        crate::app::hud::stone(ui, swatch(mover.index()), 6.0);
+        crate::app::ui::stone(ui, swatch(mover.index()), 6.0);
         ui.label(format!("{name}'s turn: {placed} of {of} piece{} placed", if of == 1 { "" } else { "s" }));
     });
     if placed == 1 && model.human_to_move() {
