@@ -12,7 +12,6 @@ use bevy_egui::egui;
 
 use super::board::marks::MoveMarks;
 use super::flow::MoveIntent;
-use super::model::Model;
 use crate::rules::{Knowledge, Outcome, Player};
 
 pub use super::ui::Swatch;
@@ -65,13 +64,14 @@ pub trait AppGame: Knowledge {
         "score"
     }
     /// What a person to move should do.
-    fn hint(model: &Model<Self>) -> String;
-    /// Buttons of the game's own (Trike: Swap), below the status; a press adds its move to `intents`.
-    fn actions(_ui: &mut egui::Ui, _model: &Model<Self>, _intents: &mut Vec<MoveIntent<Self::Move>>) {}
+    fn hint(&self) -> String;
+    /// Buttons of the game's own (Trike: Swap), below the status, enabled when `may_act` (a person
+    /// is to move); a press adds its move to `intents`.
+    fn actions(&self, _ui: &mut egui::Ui, _may_act: bool, _intents: &mut Vec<MoveIntent<Self::Move>>) {}
     /// The rules window's text (`docs/rules/<game>.md` in a player's words).
     fn rules(ui: &mut egui::Ui);
     /// The game-over window below its winner line: scores and how they came about.
-    fn game_over(ui: &mut egui::Ui, model: &Model<Self>, outcome: &Outcome);
+    fn game_over(&self, ui: &mut egui::Ui, outcome: &Outcome);
     /// The colour of the mover in `before` (the position a move is played in), for the move list.
     fn mover_swatch(before: &Self) -> Swatch;
     /// A move's text in the move list.

@@ -5,7 +5,7 @@
 
 use bevy_egui::egui;
 
-use super::side::PanelAction;
+use super::action::PanelAction;
 use crate::app::flow::{Command, ReviewTo};
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;

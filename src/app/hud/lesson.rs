@@ -2,7 +2,7 @@
 
 use bevy_egui::egui;
 
-use super::side::PanelAction;
+use super::action::PanelAction;
 use crate::app::learn::{Learning, LessonAction};
 use crate::app::ui::{GREEN, RED};
 

@@ -9,6 +9,7 @@
 //! [`PanelAction`]s, so `tests/app_hud.rs` drives it in a bare `egui::Context`; the system here
 //! gathers the resources and carries the actions out.
 
+pub mod action;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;
@@ -18,7 +19,8 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-pub use side::{PanelAction, PanelIn, PanelWindows, side_panel};
+pub use action::PanelAction;
+pub use side::{PanelIn, PanelWindows, side_panel};
 
 use super::ai_task::{AiRunner, AiSearch};
 use super::files;

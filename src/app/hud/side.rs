@@ -5,15 +5,16 @@
 
 use bevy_egui::egui;
 
+use super::action::PanelAction;
 use super::graph::graph_area;
 use super::lesson::lesson_panel;
 use super::move_list::move_list;
 use crate::ai::Level;
 use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
-use crate::app::flow::{Command, MoveIntent, ReviewTo, Status};
+use crate::app::flow::{Command, ReviewTo, Status};
 use crate::app::games::AppGame;
-use crate::app::learn::{Learning, LessonAction};
+use crate::app::learn::Learning;
 use crate::app::model::Model;
 use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width, stone, title};
 use crate::rules::{Outcome, Player};
@@ -38,33 +39,6 @@ pub struct PanelIn<'a, G: AppGame> {
     pub show_thinking: bool,
     /// The lesson in progress (Learn mode), shown in place of the move list.
     pub lesson: Option<&'a Learning>,
-}
-
-/// What was pressed in the side panel, for its system to carry out (a few a frame at most, so the
-/// large `Order` — a record to load — is not boxed).
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
-pub enum PanelAction<M> {
-    /// Play a move (Trike's Swap).
-    Move(MoveIntent<M>),
-    /// Undo, redo, menu, new game, rematch, load.
-    Order(Command),
-    /// Stop the AI's search and play its best move so far.
-    MoveNow,
-    /// Save the game in this format.
-    Save(Format),
-    /// Open the Load dialog.
-    OpenLoad,
-    /// Say this in the status line (the browser's file buttons).
-    Status(Status),
-    /// Analyze the game's line, this many simulations a position.
-    Analyze(u64),
-    /// Stop the analysis in progress.
-    CancelAnalysis,
-    /// Turn Show thinking on or off.
-    ToggleThinking,
-    /// A press in the lesson's panel.
-    Lesson(LessonAction),
 }
 
 /// The side panel's own windows and what they remember between frames.
@@ -146,7 +120,7 @@ pub fn side_panel<G: AppGame>(
                 status_area(ui, input.status);
                 progress_area(ui, input, &mut actions);
                 let mut moves = Vec::new();
-                G::actions(ui, model, &mut moves);
+                model.game().actions(ui, model.human_to_move(), &mut moves);
                 actions.extend(moves.into_iter().map(PanelAction::Move));
             }
         }
@@ -482,7 +456,7 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
             }
             let font = egui::TextStyle::Body.resolve(ui.style());
             let color = ui.visuals().weak_text_color();
-            let mut job = egui::text::LayoutJob::simple(G::hint(input.model), font, color, ui.available_width());
+            let mut job = egui::text::LayoutJob::simple(input.model.game().hint(), font, color, ui.available_width());
             job.wrap.max_rows = rows;
             ui.add(egui::Label::new(job).selectable(false));
         } else if let Some(verdict) = input.verdict {
@@ -538,7 +512,7 @@ fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, wi
             ui.add(egui::Label::new(egui::RichText::new(verdict).size(18.0).strong()).wrap());
         });
         if open {
-            G::game_over(ui, model, outcome);
+            model.game().game_over(ui, outcome);
         }
     });
 }

@@ -5,11 +5,13 @@
 
 pub mod analysis;
 
+use std::collections::HashMap;
+
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::ai_task::AiSearch;
-use super::board::marks::{HINT, HeatCell, heat, paint_heat, paint_marks};
+use super::board::marks::{HINT, HeatCell, paint_heat, paint_marks};
 use super::board::{BoardCamera, WorldPainter};
 use super::flow::Screen;
 use super::games::AppGame;
@@ -87,4 +89,26 @@ fn overlay<G: AppGame>(
         }
     }
     Ok(())
+}
+
+/// The heat map of a search's root moves `view` (move, simulations) in position `game`: every cell
+/// or point a move marks, with the simulations of the moves that mark it summed (a Trigon cell
+/// counts every placement covering it), most visited first.
+pub fn heat<G: AppGame>(game: &G, view: &[(G::Move, u32, f32)]) -> Vec<HeatCell> {
+    let mut cells: HashMap<(i32, i32), HeatCell> = HashMap::new();
+    let key = |points: &[Vec2]| {
+        let c = points.iter().copied().sum::<Vec2>() / points.len().max(1) as f32;
+        ((c.x * 4.0).round() as i32, (c.y * 4.0).round() as i32)
+    };
+    for &(mv, visits, _) in view.iter().filter(|v| v.1 > 0) {
+        let marks = game.move_marks(mv);
+        let targets = marks.shapes.iter().cloned().chain(marks.points.iter().map(|&p| vec![p]));
+        for outline in targets {
+            let cell = cells.entry(key(&outline)).or_insert(HeatCell { outline, radius: marks.radius, visits: 0 });
+            cell.visits += u64::from(visits);
+        }
+    }
+    let mut cells: Vec<HeatCell> = cells.into_values().collect();
+    cells.sort_by(|a, b| b.visits.cmp(&a.visits).then_with(|| a.outline[0].x.total_cmp(&b.outline[0].x)));
+    cells
 }

@@ -229,6 +229,12 @@ impl TriItOut {
         self.over.then_some(Player(self.mover))
     }
 
+    /// True when the last move was a capture: the mover places again within the same turn
+    /// (`docs/rules/tri-it-out.md` §A turn 3).
+    pub fn placing_again(&self) -> bool {
+        self.continuing
+    }
+
     /// The seat that made the last move, if any move was played.
     pub fn last_mover(&self) -> Option<Player> {
         if self.ply == 0 {

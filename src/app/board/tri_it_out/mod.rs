@@ -75,14 +75,14 @@ impl AppGame for TriItOut {
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(self.counts()[player.index()] as i32)
     }
-    fn hint(model: &Model<TriItOut>) -> String {
-        panel::hint(model)
+    fn hint(&self) -> String {
+        panel::hint(self)
     }
     fn rules(ui: &mut egui::Ui) {
         panel::rules(ui);
     }
-    fn game_over(ui: &mut egui::Ui, model: &Model<TriItOut>, outcome: &Outcome) {
-        panel::game_over(ui, model, outcome);
+    fn game_over(&self, ui: &mut egui::Ui, outcome: &Outcome) {
+        panel::game_over(ui, self, outcome);
     }
     fn mover_swatch(before: &TriItOut) -> Swatch {
         panel::swatch(before.to_move().map_or(0, |p| p.index()))

@@ -6,9 +6,8 @@ use bevy_egui::egui;
 use super::art::{FILL, OUTLINE};
 use crate::app::board::lattice;
 use crate::app::games::Swatch;
-use crate::app::model::Model;
 use crate::app::ui::rules_paragraph;
-use crate::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutMove, TriItOutOptions, Variant};
+use crate::rules::tri_it_out::{Board, TieRule, TriItOut, TriItOutOptions, Variant};
 use crate::rules::{Game, Outcome, Player};
 
 /// The player names, by colour: Red places first (`docs/rules/tri-it-out.md`).
@@ -24,12 +23,11 @@ pub fn swatch(colour: usize) -> Swatch {
 }
 
 /// What a person to move should do: capture, place again, or place.
-pub fn hint(model: &Model<TriItOut>) -> String {
-    let game = model.game();
+pub fn hint(game: &TriItOut) -> String {
     let me = game.to_move().map_or(0, |p| p.index());
     if game.capture_pending() {
         format!("Capture: click one of the glowing {} counters.", NAMES[1 - me])
-    } else if matches!(model.last_move(), Some(TriItOutMove::Capture(_))) {
+    } else if game.placing_again() {
         "Place again: after a capture you place another counter.".to_string()
     } else {
         "Click a point to place a counter. Shaded points are restricted: hover one to see the triangle \
@@ -81,8 +79,7 @@ pub fn rules(ui: &mut egui::Ui) {
     );
 }
 /// The game-over window: the counts, and the tie rule or the variant when it decided.
-pub fn game_over(ui: &mut egui::Ui, model: &Model<TriItOut>, outcome: &Outcome) {
-    let game = model.game();
+pub fn game_over(ui: &mut egui::Ui, game: &TriItOut, outcome: &Outcome) {
     let [red, blue] = game.counts();
     ui.label(format!("Red {red} – Blue {blue} counters on the board; fewest wins."));
     if game.tie_decided() {

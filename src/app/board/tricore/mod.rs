@@ -75,17 +75,17 @@ impl AppGame for TriCore {
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(self.best_group(player.index()).1.count_ones() as i32)
     }
-    fn hint(model: &Model<TriCore>) -> String {
-        panel::hint(model)
+    fn hint(&self) -> String {
+        panel::hint(self)
     }
-    fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
-        panel::actions(ui, model, intents);
+    fn actions(&self, ui: &mut egui::Ui, may_act: bool, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
+        panel::actions(ui, self, may_act, intents);
     }
     fn rules(ui: &mut egui::Ui) {
         panel::rules(ui);
     }
-    fn game_over(ui: &mut egui::Ui, model: &Model<TriCore>, outcome: &Outcome) {
-        panel::game_over(ui, model, outcome);
+    fn game_over(&self, ui: &mut egui::Ui, outcome: &Outcome) {
+        panel::game_over(ui, self, outcome);
     }
     fn mover_swatch(before: &TriCore) -> Swatch {
         panel::swatch(before.to_move().map_or(0, |p| p.index()))

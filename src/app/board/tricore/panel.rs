@@ -9,7 +9,6 @@ use super::art::{FILL, OUTLINE};
 use crate::app::board::lattice;
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
-use crate::app::model::Model;
 use crate::app::ui::rules_paragraph;
 use crate::rules::Outcome;
 use crate::rules::geometry::lattice::Lattice;
@@ -62,8 +61,8 @@ pub fn subtitle(game: &TriCore) -> String {
 }
 
 /// What a person to move should do in the phase.
-pub fn hint(model: &Model<TriCore>) -> String {
-    match model.game().phase() {
+pub fn hint(game: &TriCore) -> String {
+    match game.phase() {
         Phase::Cores => "Place a Core (red): click a lit inner point that is not next to a Core.",
         Phase::Rings => "Place a Ring (blue): click a lit point not next to a Core or another Ring.",
         Phase::Drive => {
@@ -80,8 +79,7 @@ pub fn hint(model: &Model<TriCore>) -> String {
 }
 
 /// The discs and Rings left once discs are played, and the End turn button in the climb step.
-pub fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
-    let game = model.game();
+pub fn actions(ui: &mut egui::Ui, game: &TriCore, may_act: bool, intents: &mut Vec<MoveIntent<TriCoreMove>>) {
     if matches!(game.phase(), Phase::Drive | Phase::Climb | Phase::Over) {
         ui.label(
             egui::RichText::new(format!(
@@ -93,7 +91,7 @@ pub fn actions(ui: &mut egui::Ui, model: &Model<TriCore>, intents: &mut Vec<Move
             .weak(),
         );
     }
-    if game.phase() == Phase::Climb && model.human_to_move() {
+    if game.phase() == Phase::Climb && may_act {
         let end = ui.button("End turn").on_hover_text("No climb this turn (Enter)");
         if end.clicked() {
             intents.push(MoveIntent { mv: TriCoreMove::End, from_ai: false });
@@ -144,8 +142,7 @@ pub fn rules(ui: &mut egui::Ui) {
 }
 
 /// The game-over window: each player's best group, the Cores it reaches, and what decided.
-pub fn game_over(ui: &mut egui::Ui, model: &Model<TriCore>, outcome: &Outcome) {
-    let game = model.game();
+pub fn game_over(ui: &mut egui::Ui, game: &TriCore, outcome: &Outcome) {
     let lattice = game.lattice();
     let groups = [game.best_group(0), game.best_group(1)];
     // Kept narrow: the window stands over the board's corner.

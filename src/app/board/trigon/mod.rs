@@ -24,7 +24,6 @@ pub use ghost::{Selection, placement_at};
 
 use crate::app::board::marks::MoveMarks;
 use crate::app::games::{AppGame, Swatch};
-use crate::app::model::Model;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
 use crate::rules::{Game, Outcome, Player};
 
@@ -70,14 +69,14 @@ impl AppGame for Trigon {
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(panel::live_score(self, player))
     }
-    fn hint(model: &Model<Trigon>) -> String {
-        panel::hint(model)
+    fn hint(&self) -> String {
+        panel::hint(self)
     }
     fn rules(ui: &mut egui::Ui) {
         panel::rules(ui);
     }
-    fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
-        panel::game_over(ui, model, outcome);
+    fn game_over(&self, ui: &mut egui::Ui, outcome: &Outcome) {
+        panel::game_over(ui, self, outcome);
     }
     fn mover_swatch(before: &Trigon) -> Swatch {
         art::colour_swatch(before.colour_to_move().unwrap_or(0))

@@ -6,7 +6,6 @@ use bevy_egui::egui;
 
 use super::art::colour_swatch;
 use crate::app::games::Swatch;
-use crate::app::model::Model;
 use crate::app::ui::{rules_paragraph, stone};
 use crate::rules::trigon::pieces::piece_name;
 use crate::rules::trigon::{COLOURS, PIECES, Trigon, TrigonMove, TrigonOptions, Variant};
@@ -83,8 +82,7 @@ pub fn live_score(game: &Trigon, player: Player) -> i32 {
 
 /// What a person to move should do: cover a starting point with the colour's first piece, else
 /// touch its pieces at a corner.
-pub fn hint(model: &Model<Trigon>) -> String {
-    let game = model.game();
+pub fn hint(game: &Trigon) -> String {
     let colour = game.colour_to_move().map_or("", |c| COLOURS[c]);
     if game.pieces_left(game.colour_to_move().unwrap_or(0)) == (1 << PIECES) - 1 {
         format!("{colour}: choose a piece on the left and cover a free starting point (the marked cells).")
@@ -142,8 +140,7 @@ pub fn rules(ui: &mut egui::Ui) {
 
 /// The game-over table: per colour its triangles, bonus, score and rank (best first; by seat in the
 /// two-player variant, whose seats' sums and ranks follow).
-pub fn game_over(ui: &mut egui::Ui, model: &Model<Trigon>, outcome: &Outcome) {
-    let game = model.game();
+pub fn game_over(ui: &mut egui::Ui, game: &Trigon, outcome: &Outcome) {
     let two = game.options().variant == Variant::Two;
     let rank =
         |player: usize| 1 + (0..outcome.num_players).filter(|&q| outcome.scores[q] > outcome.scores[player]).count();

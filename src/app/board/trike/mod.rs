@@ -56,17 +56,17 @@ impl AppGame for Trike {
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
         vec![panel::swatch(self.color_of(player))]
     }
-    fn hint(model: &Model<Trike>) -> String {
-        panel::hint(model)
+    fn hint(&self) -> String {
+        panel::hint(self)
     }
-    fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut Vec<MoveIntent<TrikeMove>>) {
-        panel::actions(ui, model, intents);
+    fn actions(&self, ui: &mut egui::Ui, may_act: bool, intents: &mut Vec<MoveIntent<TrikeMove>>) {
+        panel::actions(ui, self, may_act, intents);
     }
     fn rules(ui: &mut egui::Ui) {
         panel::rules(ui);
     }
-    fn game_over(ui: &mut egui::Ui, model: &Model<Trike>, outcome: &Outcome) {
-        panel::game_over(ui, model, outcome);
+    fn game_over(&self, ui: &mut egui::Ui, outcome: &Outcome) {
+        panel::game_over(ui, self, outcome);
     }
     fn mover_swatch(before: &Trike) -> Swatch {
         panel::swatch(before.color_of(before.to_move().expect("a recorded move was played")))

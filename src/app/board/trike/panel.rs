@@ -6,7 +6,6 @@ use bevy_egui::egui;
 
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
-use crate::app::model::Model;
 use crate::app::ui::rules_paragraph;
 use crate::rules::trike::{Color as Stone, MAX_SIZE, MIN_SIZE, Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Outcome, Player};
@@ -33,8 +32,8 @@ pub fn swatch(color: Stone) -> Swatch {
 }
 
 /// What a person to move should do.
-pub fn hint(model: &Model<Trike>) -> String {
-    if model.game().pawn().is_none() {
+pub fn hint(game: &Trike) -> String {
+    if game.pawn().is_none() {
         "Click any cell to place the first checker and the pawn.".into()
     } else {
         "Click a highlighted cell to move the pawn there.".into()
@@ -42,8 +41,8 @@ pub fn hint(model: &Model<Trike>) -> String {
 }
 
 /// The Swap button (pie rule, `docs/rules/trike.md` §Pie rule) while White may swap.
-pub fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut Vec<MoveIntent<TrikeMove>>) {
-    if model.game().swap_available() && model.human_to_move() {
+pub fn actions(ui: &mut egui::Ui, game: &Trike, may_act: bool, intents: &mut Vec<MoveIntent<TrikeMove>>) {
+    if game.swap_available() && may_act {
         let swap = ui.button("Swap colours (pie rule)").on_hover_text(
             "Take over the opening checker: you become Black, and the opener plays White and moves next",
         );
@@ -54,8 +53,7 @@ pub fn actions(ui: &mut egui::Ui, model: &Model<Trike>, intents: &mut Vec<MoveIn
 }
 
 /// The game-over window's scores.
-pub fn game_over(ui: &mut egui::Ui, model: &Model<Trike>, outcome: &Outcome) {
-    let game = model.game();
+pub fn game_over(ui: &mut egui::Ui, game: &Trike, outcome: &Outcome) {
     ui.label(format!(
         "{} {} – {} {}",
         game.player_name(Player(0)),

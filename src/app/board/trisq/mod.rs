@@ -71,17 +71,17 @@ impl AppGame for Trisq {
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
         vec![panel::swatch(player.index())]
     }
-    fn hint(model: &Model<Trisq>) -> String {
-        panel::hint(model)
+    fn hint(&self) -> String {
+        panel::hint(self)
     }
-    fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIntent<TrisqMove>>) {
-        panel::actions(ui, model, intents);
+    fn actions(&self, ui: &mut egui::Ui, may_act: bool, intents: &mut Vec<MoveIntent<TrisqMove>>) {
+        panel::actions(ui, self, may_act, intents);
     }
     fn rules(ui: &mut egui::Ui) {
         panel::rules(ui);
     }
-    fn game_over(ui: &mut egui::Ui, model: &Model<Trisq>, outcome: &Outcome) {
-        panel::game_over(ui, model, outcome);
+    fn game_over(&self, ui: &mut egui::Ui, outcome: &Outcome) {
+        panel::game_over(ui, self, outcome);
     }
     fn mover_swatch(before: &Trisq) -> Swatch {
         panel::swatch(before.to_move().map_or(0, |p| p.index()))

@@ -8,7 +8,6 @@ use bevy_egui::egui;
 use super::art::{FILL, FRESH, OUTLINE, colour32};
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
-use crate::app::model::Model;
 use crate::app::ui::rules_paragraph;
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V};
 use crate::rules::trisq::{NAMES, Trisq, TrisqMove, TrisqOptions};
@@ -34,8 +33,7 @@ pub fn options_ui(ui: &mut egui::Ui, options: &mut TrisqOptions) {
 
 /// What a person to move should do: hover and click, or place a second piece (naming the pair that
 /// keeps the turn from ending), or end the turn.
-pub fn hint(model: &Model<Trisq>) -> String {
-    let game = model.game();
+pub fn hint(game: &Trisq) -> String {
     if game.first_placed().is_some() {
         match game.end_blocker() {
             Some((a, b)) => format!(
@@ -58,8 +56,7 @@ pub fn hint(model: &Model<Trisq>) -> String {
 }
 
 /// The turn's count of pieces, and End turn once a person has placed the first.
-pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIntent<TrisqMove>>) {
-    let game = model.game();
+pub fn actions(ui: &mut egui::Ui, game: &Trisq, may_act: bool, intents: &mut Vec<MoveIntent<TrisqMove>>) {
     let Some(mover) = game.to_move() else { return };
     let name = NAMES[mover.index()];
     let placed = game.first_placed().is_some() as usize;
@@ -68,7 +65,7 @@ pub fn actions(ui: &mut egui::Ui, model: &Model<Trisq>, intents: &mut Vec<MoveIn
         crate::app::ui::stone(ui, swatch(mover.index()), 6.0);
         ui.label(format!("{name}'s turn: {placed} of {of} piece{} placed", if of == 1 { "" } else { "s" }));
     });
-    if placed == 1 && model.human_to_move() {
+    if placed == 1 && may_act {
         let blocked = game.end_blocker().is_some();
         let end = ui.button("End turn").on_hover_text(if blocked {
             "Refused now: two of your pieces touch at a corner without a bridge"
@@ -126,8 +123,7 @@ pub fn rules(ui: &mut egui::Ui) {
 }
 
 /// The game-over window's lines: whose chain joined which edges, and its length.
-pub fn game_over(ui: &mut egui::Ui, model: &Model<Trisq>, outcome: &Outcome) {
-    let game = model.game();
+pub fn game_over(ui: &mut egui::Ui, game: &Trisq, outcome: &Outcome) {
     let Some(winner) = outcome.winners().first().map(|w| w.index()) else { return };
     let edges = if winner == 0 { "top and bottom" } else { "left and right" };
     let chain = game.winning_chain().len();
