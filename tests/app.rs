@@ -85,7 +85,8 @@ fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
     assert_eq!(board(&mut app), (vec![(d4, Stone::White), (d7, Stone::Black)], Some(d4)));
     assert!(!app.world().resource::<Status>().error);
     // The view catches up: after the slide the pawn entity stands on d4.
-    let target = triboard::app::board::trike::art::cell_center(app.world().resource::<Model>().game().geometry(), d4);
+    let target =
+        triboard::app::board::trike::layout::cell_center(app.world().resource::<Model>().game().geometry(), d4);
     let deadline = Instant::now() + Duration::from_secs(3);
     while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));

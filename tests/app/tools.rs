@@ -81,7 +81,7 @@ fn a_hint_on_a_position_with_one_winning_move_names_it_marks_it_and_is_counted()
     assert!(hint.text.starts_with(&model.game().move_text(winning)), "{}", hint.text);
     // What the board draws for it: the winning cell's hexagon, and the pawn's path to it.
     let marks = model.game().move_marks(hint.mv);
-    let centre = triboard::app::board::trike::art::cell_center(model.game().geometry(), winning.cell().unwrap());
+    let centre = triboard::app::board::trike::layout::cell_center(model.game().geometry(), winning.cell().unwrap());
     assert_eq!(marks.shapes.len(), 1);
     let middle = marks.shapes[0].iter().copied().sum::<Vec2>() / marks.shapes[0].len() as f32;
     assert!(middle.distance(centre) < 0.01);

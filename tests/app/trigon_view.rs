@@ -81,9 +81,9 @@ fn the_choosers_pieces_keep_their_slots_through_placements_and_colours() {
 fn a_press_with_the_pointer_places_the_piece_centred_on_it() {
     use bevy::prelude::*;
     use triboard::app::board::CellClicked;
-    use triboard::app::board::trigon::art::cell_center;
     use triboard::app::board::trigon::entities::click_points;
-    use triboard::app::board::trigon::ghost::BoardPointer;
+    use triboard::app::board::trigon::layout::cell_center;
+    use triboard::app::board::trigon::pointing::BoardPointer;
     use triboard::app::{Command, Seat};
 
     let mut app = super::trigon_app(Variant::Four, &[Seat::Human; 4]);

@@ -10,7 +10,7 @@ use super::entities::{Chosen, Core, Disc, Ring};
 use crate::app::Screen;
 use crate::app::animation::Vanish;
 use crate::app::board::Hovered;
-use crate::app::board::lattice::{LatticeArt, LatticePoint, Mark, SPACING, fit_camera, paint_points, point_center};
+use crate::app::board::lattice::{LatticeArt, LatticePoint, Mark, SPACING, fit_camera, paint_points};
 use crate::app::flow::Step;
 use crate::app::model::Model;
 use crate::rules::Game;
@@ -21,15 +21,6 @@ use crate::rules::tricore::{Phase, TriCore, TriCoreMove};
 pub const FILL: [[u8; 3]; 2] = [[0x24, 0x24, 0x2a], [0xf4, 0xf1, 0xe8]];
 /// See [`FILL`].
 pub const OUTLINE: [[u8; 3]; 2] = [[0x9a, 0x9a, 0xa4], [0x3a, 0x36, 0x30]];
-/// Where a stack's disc at level 1 sits relative to the one below it, in units of [`SPACING`]:
-/// up and a little left, so the lower discs show as rims.
-const STACK_STEP: Vec2 = Vec2::new(-0.035, 0.085);
-
-/// The translation of the disc at `level` of the stack on `p`.
-pub fn disc_translation(lattice: &Lattice, p: usize, level: u8) -> Vec3 {
-    (point_center(lattice, p) + STACK_STEP * SPACING * level as f32).extend(2.0 + 0.2 * level as f32)
-}
-
 /// The gold ring around the top disc of a best group, shown once the game is over.
 #[derive(Component)]
 struct Halo;

@@ -4,8 +4,7 @@
 
 use bevy::prelude::*;
 
-use super::art::disc_translation;
-use super::panel::NAMES;
+use super::layout::disc_translation;
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide, Vanish};
 use crate::app::board::lattice::{point_center, spawn_board};
@@ -116,7 +115,9 @@ fn press(model: &Model<TriCore>, chosen: &mut Chosen, p: usize) -> Result<Option
                 let name = lattice.name(p);
                 Err(match game.top(p) {
                     None => format!("{name}: click one of your lit discs to climb, or End turn"),
-                    Some(c) if c as usize != me => format!("{name}: that disc is {}'s", NAMES[c as usize]),
+                    Some(c) if c as usize != me => {
+                        format!("{name}: that disc is {}'s", game.player_name(crate::rules::Player(c)))
+                    }
                     Some(_) if game.just_placed() == Some(p) => {
                         format!("{name}: the disc placed this turn cannot climb")
                     }

@@ -12,6 +12,7 @@
 
 pub mod art;
 pub mod entities;
+pub mod layout;
 pub mod overlay;
 pub mod panel;
 

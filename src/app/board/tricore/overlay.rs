@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::art::disc_translation;
+use super::layout::disc_translation;
 use crate::app::Screen;
 use crate::app::board::lattice::{SPACING, label_points};
 use crate::app::board::{BoardCamera, Hovered, WorldPainter};

@@ -10,21 +10,15 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
 use super::entities::{Frame, PlacedPiece, TrigonCell, last_placement};
-use super::ghost::Selection;
+use super::layout::{HEIGHT, SIDE, cell_center, cells_center, shift, tri_corners, world};
+use super::pointing::Selection;
 use crate::app::Screen;
 use crate::app::board::{BoardPiece, fit_board, reconcile};
 use crate::app::flow::Step;
 use crate::app::games::Swatch;
 use crate::app::model::Model;
 use crate::app::ui::{LeftPanelWidth, PanelWidth};
-use crate::rules::geometry::polyiamond::Tri;
-use crate::rules::geometry::trigon::TrigonBoard;
 use crate::rules::trigon::Trigon;
-
-/// A triangle's side in world units (one unit is one pixel at camera scale 1).
-pub const SIDE: f32 = 40.0;
-/// A triangle's height in world units.
-pub const HEIGHT: f32 = SIDE * 0.866_025_4;
 
 /// The colours in play order, as sRGB bytes: Blue, Yellow, Red, Green.
 const PALETTE: [[u8; 3]; 4] = [[0x2f, 0x6f, 0xd8], [0xe9, 0xbe, 0x22], [0xd9, 0x3f, 0x37], [0x2f, 0xa5, 0x4a]];
@@ -41,35 +35,6 @@ pub fn colour_swatch(colour: usize) -> Swatch {
     let [r, g, b] = PALETTE[colour];
     let [dr, dg, db] = PALETTE[colour].map(|v| (v as f32 * 0.55) as u8);
     (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(dr, dg, db))
-}
-
-/// How far the shape grid's columns are from the board's (0 or 1, `geometry::trigon`), as the
-/// board's own cell 0 tells it.
-fn shift(board: &TrigonBoard) -> f32 {
-    (board.tri(0).x - i32::from(board.xy[0].0)) as f32
-}
-
-/// A point of the shape grid (`x` in half sides, `y` in rows) in world coordinates, the board
-/// centred on the origin.
-pub fn world(board: &TrigonBoard, x: f32, y: f32) -> Vec2 {
-    let n = board.side as f32;
-    Vec2::new((x - (2.0 * n - 1.0 + shift(board))) * SIDE / 2.0, -(y - n) * HEIGHT)
-}
-
-/// A triangle's corners in world coordinates.
-pub fn tri_corners(board: &TrigonBoard, t: Tri) -> [Vec2; 3] {
-    t.corners().map(|(x, y)| world(board, x as f32, y as f32))
-}
-
-/// The centre of a cell in world coordinates.
-pub fn cell_center(board: &TrigonBoard, cell: usize) -> Vec2 {
-    let c = tri_corners(board, board.tri(cell));
-    (c[0] + c[1] + c[2]) / 3.0
-}
-
-/// The centre of a group of cells (a placement) in world coordinates.
-pub fn cells_center(board: &TrigonBoard, cells: &[u16]) -> Vec2 {
-    cells.iter().map(|&c| cell_center(board, c as usize)).sum::<Vec2>() / cells.len() as f32
 }
 
 /// A mesh of triangles (world corners), each shrunk towards its centre by `shrink`, relative to

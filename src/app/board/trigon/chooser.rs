@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::art::colour_swatch;
-use super::ghost::{Selection, oriented};
+use super::pointing::{Selection, oriented};
 use crate::ai::Seat;
 use crate::app::Screen;
 use crate::app::model::Model;

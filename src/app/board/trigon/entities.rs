@@ -4,8 +4,8 @@
 
 use bevy::prelude::*;
 
-use super::art::{cell_center, cells_center};
-use super::ghost::{BoardPointer, Selection, anchor_near, oriented, placement_at};
+use super::layout::{cell_center, cells_center};
+use super::pointing::{BoardPointer, Selection, anchor_near, oriented, placement_at};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};

@@ -13,14 +13,16 @@ pub mod art;
 pub mod chooser;
 pub mod entities;
 pub mod ghost;
+pub mod layout;
 pub mod overlay;
 pub mod panel;
+pub mod pointing;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
 pub use entities::{PlacedPiece, TrigonCell};
-pub use ghost::{Selection, placement_at};
+pub use pointing::{Selection, placement_at};
 
 use crate::app::board::marks::MoveMarks;
 use crate::app::games::{AppGame, Swatch};
@@ -107,7 +109,7 @@ impl AppGame for Trigon {
         let shapes = tables.placements[mv.0 as usize]
             .cells
             .iter()
-            .map(|&c| art::tri_corners(board, board.tri(c as usize)).to_vec())
+            .map(|&c| layout::tri_corners(board, board.tri(c as usize)).to_vec())
             .collect();
         MoveMarks { shapes, ..MoveMarks::default() }
     }

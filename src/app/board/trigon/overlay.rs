@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::art::world;
+use super::layout::world;
 use crate::app::Screen;
 use crate::app::board::{BoardCamera, WorldPainter};
 use crate::app::model::Model;

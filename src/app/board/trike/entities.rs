@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::art::{cell_center, pawn_translation};
+use super::layout::{cell_center, pawn_translation};
 use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide};
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};

@@ -5,6 +5,7 @@
 
 pub mod art;
 pub mod entities;
+pub mod layout;
 pub mod panel;
 
 use bevy::prelude::*;
@@ -81,15 +82,15 @@ impl AppGame for Trike {
     fn move_marks(&self, mv: TrikeMove) -> MoveMarks {
         let geo = self.geometry();
         let Some(to) = mv.cell() else { return MoveMarks::default() };
-        let centre = art::cell_center(geo, to);
+        let centre = layout::cell_center(geo, to);
         // A pointy-top hexagon, a little inside the cell's.
-        let hexagon = regular(centre, art::HEX_RADIUS * 0.85, 6, std::f32::consts::FRAC_PI_6);
-        let path = self.pawn().map(|from| vec![art::cell_center(geo, from), centre]).unwrap_or_default();
+        let hexagon = regular(centre, layout::HEX_RADIUS * 0.85, 6, std::f32::consts::FRAC_PI_6);
+        let path = self.pawn().map(|from| vec![layout::cell_center(geo, from), centre]).unwrap_or_default();
         MoveMarks { shapes: vec![hexagon], path, ..MoveMarks::default() }
     }
     fn click_points(world: &mut World, mv: TrikeMove) -> Result<Vec<Vec2>, String> {
         let game = &world.resource::<Model<Trike>>().game();
         let cell = mv.cell().ok_or("a swap is the Swap button, not a press on the board")?;
-        Ok(vec![art::cell_center(game.geometry(), cell)])
+        Ok(vec![layout::cell_center(game.geometry(), cell)])
     }
 }

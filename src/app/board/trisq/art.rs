@@ -8,7 +8,8 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
-use super::entities::{Backdrop, Tile, TileMarks, TrisqLegal, TrisqSquare, mark_tiles};
+use super::entities::{Backdrop, Tile, TileMarks, TrisqSquare, mark_tiles};
+use super::geometry::TrisqLegal;
 use super::geometry::{BAND, BAND_GAP, MARGIN, QUARTER, SQUARE, ccw, centroid, inset, square_slots};
 use crate::app::Screen;
 use crate::app::board::{Hovered, fit_board};

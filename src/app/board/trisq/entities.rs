@@ -5,7 +5,7 @@
 use bevy::picking::Pickable;
 use bevy::prelude::*;
 
-use super::geometry::{Aim, BAND, BAND_GAP, SQUARE, aim, slot_centre, square_centre, square_name};
+use super::geometry::{Aim, BAND, BAND_GAP, SQUARE, TrisqLegal, aim, slot_centre, square_centre, square_name};
 use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
@@ -59,22 +59,6 @@ pub enum Backdrop {
 /// Where the pointer is over the board ([`BoardPointer`]): a press on a square places the slot it
 /// aims at ([`aim`]).
 pub use crate::app::board::BoardPointer as SlotPointer;
-
-/// The legal moves of the position in play, by slot, kept while the position stands.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrisqLegal {
-    /// `slots[s]`: placing into `s` is legal now.
-    pub slots: Vec<bool>,
-    /// `end` is legal now.
-    pub end: bool,
-}
-
-impl TrisqLegal {
-    /// Placing into `slot` is legal now.
-    pub fn slot(&self, slot: usize) -> bool {
-        self.slots.get(slot).copied().unwrap_or(false)
-    }
-}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TrisqLegal>().add_systems(

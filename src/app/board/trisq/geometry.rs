@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 
-use super::entities::TrisqLegal;
 use crate::rules::geometry::trisq::TrisqBoard;
 use crate::rules::trisq::Trisq;
 
@@ -158,4 +157,20 @@ pub fn inset(p: &[Vec2], d: f32) -> Vec<Vec2> {
             a + u * (b - a).perp_dot(v) / u.perp_dot(v)
         })
         .collect()
+}
+
+/// The legal moves of the position in play, by slot, kept while the position stands.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrisqLegal {
+    /// `slots[s]`: placing into `s` is legal now.
+    pub slots: Vec<bool>,
+    /// `end` is legal now.
+    pub end: bool,
+}
+
+impl TrisqLegal {
+    /// Placing into `slot` is legal now.
+    pub fn slot(&self, slot: usize) -> bool {
+        self.slots.get(slot).copied().unwrap_or(false)
+    }
 }

@@ -20,7 +20,8 @@ pub mod panel;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-pub use entities::{SlotPointer, Tile, TileMarks, TrisqLegal, TrisqSquare};
+pub use entities::{SlotPointer, Tile, TileMarks, TrisqSquare};
+pub use geometry::TrisqLegal;
 pub use geometry::{Aim, aim, aimed_slot, slot_centre};
 
 use crate::app::board::marks::MoveMarks;

@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::art::{FILL, GOLD, OUTLINE, WARN, colour32, translucent};
-use super::entities::{SlotPointer, Tile, TileMarks, TrisqLegal};
+use super::entities::{SlotPointer, Tile, TileMarks};
+use super::geometry::TrisqLegal;
 use super::geometry::{Aim, BAND, BAND_GAP, MARGIN, SQUARE, aimed_slot, slot_corners, square_slots, touch_point};
 use crate::app::Screen;
 use crate::app::board::{BoardCamera, Hovered, WorldPainter, hover_readout};
