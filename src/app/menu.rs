@@ -195,17 +195,12 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn start_screen(
     mut contexts: EguiContexts,
-    mut choices: ResMut<Choices>,
-    mut settings: ResMut<Settings>,
-    mut setup: ResMut<Setup>,
-    mut suspended: ResMut<Suspended>,
-    mut state: ResMut<MenuState>,
-    mut load: ResMut<LoadDialog>,
-    status: Res<Status>,
-    mut rects: ResMut<UiRects>,
+    (mut choices, mut settings): (ResMut<Choices>, ResMut<Settings>),
+    (mut setup, mut suspended): (ResMut<Setup>, ResMut<Suspended>),
+    (mut state, mut load): (ResMut<MenuState>, ResMut<LoadDialog>),
+    (status, mut rects): (Res<Status>, ResMut<UiRects>),
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {

@@ -15,17 +15,12 @@ use crate::rules::record::{AnalysedMove, Analysis, Record};
 /// per game type, present while that game is in play.
 #[derive(Resource, Clone, Debug)]
 pub struct Model<G: AppGame> {
-    /// The start position (for replaying after an undo).
+    // The accessors below say what each field holds.
     start: G,
-    /// The current position.
     game: G,
-    /// The moves from `start` to `game`.
     moves: Vec<G::Move>,
-    /// Undone moves, the next one to redo last.
     redo: Vec<G::Move>,
-    /// Who plays each seat.
     seats: Vec<Seat>,
-    /// Bumped by every change, so an AI search started before it knows it is stale.
     revision: u64,
     /// The analysis a loaded record carried and the moves it analysed (`triboard analyze --write`):
     /// saved again for the moves the game still shares with them, so a save never drops it.

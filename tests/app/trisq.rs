@@ -126,12 +126,12 @@ fn a_click_on_a_slot_that_may_not_be_played_changes_nothing_and_says_why() {
     let c3v1 = slot(&app, "c3V1");
     let at = slot_centre(model(&app).game().board(), c3v1);
     let legal = app.world().resource::<TrisqLegal>().clone();
-    assert_eq!(aim(&model(&app).game(), &legal, c3v1 / 8, Some(at)), Aim::Slot(slot(&app, "c3H1")));
+    assert_eq!(aim(model(&app).game(), &legal, c3v1 / 8, Some(at)), Aim::Slot(slot(&app, "c3H1")));
     // ... but a press on Red's piece (c3V0's centre lies in H0) is refused and places nothing.
     let before = (model(&app).moves().to_vec(), tiles(&mut app));
     let c3v0 = slot(&app, "c3V0");
     let at = slot_centre(model(&app).game().board(), c3v0);
-    assert_eq!(aimed_slot(&model(&app).game(), &legal, c3v0 / 8, Some(at)), None);
+    assert_eq!(aimed_slot(model(&app).game(), &legal, c3v0 / 8, Some(at)), None);
     press_slot(&mut app, c3v0);
     assert_eq!((model(&app).moves().to_vec(), tiles(&mut app)), before, "a press on a piece changes nothing");
     let said = status(&app);

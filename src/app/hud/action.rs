@@ -1,9 +1,13 @@
-//! What a press in the side panel asks ([`PanelAction`]): the panel's drawing returns them, the
-//! side panel's system carries them out.
+//! What the side panel reads ([`PanelIn`]) and what a press in it asks ([`PanelAction`]): its
+//! drawing reads the one and returns the others, which the side panel's system carries out.
 
+use crate::ai::Level;
+use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
 use crate::app::flow::{Command, MoveIntent, Status};
-use crate::app::learn::LessonAction;
+use crate::app::games::AppGame;
+use crate::app::learn::{Learning, LessonAction};
+use crate::app::model::Model;
 
 /// What was pressed in the side panel, for its system to carry out (a few a frame at most, so the
 /// large `Order` — a record to load — is not boxed).
@@ -30,4 +34,26 @@ pub enum PanelAction<M> {
     ToggleThinking,
     /// A press in the lesson's panel.
     Lesson(LessonAction),
+}
+
+/// What the side panel reads.
+pub struct PanelIn<'a, G: AppGame> {
+    /// The game in play.
+    pub model: &'a Model<G>,
+    /// The status line.
+    pub status: &'a Status,
+    /// The AI's search, while one runs: `(level, simulations, fraction of its budget)`.
+    pub progress: Option<(Level, u64, f32)>,
+    /// What the solver proved at the AI's last move, while it holds (`AiSearch::verdict`).
+    pub verdict: Option<&'a str>,
+    /// What the running search is for, if one runs.
+    pub searching: Option<Purpose>,
+    /// The hint for the position shown, if one was asked for there (`AiSearch::hint`).
+    pub hint: Option<&'a str>,
+    /// The analysis in progress: `(moves, share done)` (`Analyzing::progress`).
+    pub analyzing: Option<(usize, f32)>,
+    /// Show thinking is on.
+    pub show_thinking: bool,
+    /// The lesson in progress (Learn mode), shown in place of the move list.
+    pub lesson: Option<&'a Learning>,
 }

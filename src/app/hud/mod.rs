@@ -13,14 +13,15 @@ pub mod action;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;
+pub mod review;
 pub mod side;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-pub use action::PanelAction;
-pub use side::{PanelIn, PanelWindows, side_panel};
+pub use action::{PanelAction, PanelIn};
+pub use side::{PanelWindows, side_panel};
 
 use super::ai_task::{AiRunner, AiSearch};
 use super::files;
@@ -104,20 +105,14 @@ fn zoom(
 }
 
 /// Draws the side panel and its windows, then carries out what was pressed.
-#[allow(clippy::too_many_arguments)]
 fn panels<G: AppGame>(
     mut contexts: EguiContexts,
-    model: Res<Model<G>>,
-    search: Res<AiSearch<G>>,
-    mut status: ResMut<Status>,
-    mut windows: ResMut<PanelWindows>,
-    mut panel_width: ResMut<PanelWidth>,
-    mut rects: ResMut<UiRects>,
-    mut load: ResMut<LoadDialog>,
+    (model, search): (Res<Model<G>>, Res<AiSearch<G>>),
+    (mut status, mut load): (ResMut<Status>, ResMut<LoadDialog>),
+    (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
     mut learning: Option<ResMut<Learning>>,
-    mut intents: MessageWriter<MoveIntent<G::Move>>,
-    mut orders: MessageWriter<Command>,
+    (mut intents, mut orders): (MessageWriter<MoveIntent<G::Move>>, MessageWriter<Command>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let input = PanelIn {

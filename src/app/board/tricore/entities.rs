@@ -185,11 +185,9 @@ pub fn ring_places(model: &Model<TriCore>) -> Vec<(usize, usize)> {
 /// value and per Ring by id. A driven Ring glides to its new point and the disc drops in where it
 /// stood; a climbing disc glides onto its stack; trapped Rings shrink away, and the status line
 /// says so.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn sync(
     model: Res<Model<TriCore>>,
-    mut shown: ResMut<BoardShown>,
-    mut status: ResMut<Status>,
+    (mut shown, mut status): (ResMut<BoardShown>, ResMut<Status>),
     mut commands: Commands,
     everything: Query<Entity, With<BoardPiece>>,
     cores: Query<(Entity, &Core)>,

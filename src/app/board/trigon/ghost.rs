@@ -76,12 +76,9 @@ type GhostKey = (Option<u8>, u8, Option<usize>, u64);
 
 /// Shows the selected piece under the pointer while a person is to move, snapped to the grid,
 /// tinted by legality.
-#[allow(clippy::too_many_arguments)]
 fn ghost(
     model: Res<Model<Trigon>>,
-    selection: Res<Selection>,
-    hovered: Res<Hovered>,
-    pointer: Res<BoardPointer>,
+    (selection, hovered, pointer): (Res<Selection>, Res<Hovered>, Res<BoardPointer>),
     art: Res<GhostArt>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut ghosts: Query<(&mut Visibility, &mut MeshMaterial2d<ColorMaterial>), With<Ghost>>,

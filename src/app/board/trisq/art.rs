@@ -190,16 +190,17 @@ fn dress_tile(add: On<Add, Tile>, tiles: Query<&Tile>, art: Res<Art>, mut comman
 }
 
 /// Tiles' colours from their marks; the hovered square a person may play in is lit.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
 fn paint(
     model: Res<Model<Trisq>>,
-    hovered: Res<Hovered>,
-    legal: Res<TrisqLegal>,
+    (hovered, legal): (Res<Hovered>, Res<TrisqLegal>),
     art: Res<Art>,
     mut squares: Query<(&TrisqSquare, &mut MeshMaterial2d<ColorMaterial>), (Without<Tile>, Without<TileFill>)>,
     tiles: Query<(Entity, &Tile, &TileMarks, &Children)>,
-    mut rims: Query<&mut MeshMaterial2d<ColorMaterial>, (With<Tile>, Without<TrisqSquare>, Without<TileFill>)>,
-    mut fills: Query<&mut MeshMaterial2d<ColorMaterial>, (With<TileFill>, Without<Tile>, Without<TrisqSquare>)>,
+    (mut rims, mut fills): (
+        Query<&mut MeshMaterial2d<ColorMaterial>, (With<Tile>, Without<TrisqSquare>, Without<TileFill>)>,
+        Query<&mut MeshMaterial2d<ColorMaterial>, (With<TileFill>, Without<Tile>, Without<TrisqSquare>)>,
+    ),
     mut dots: Query<&mut Visibility, With<LastDot>>,
 ) {
     let n = model.game().board().side;

@@ -26,13 +26,10 @@ pub(super) fn plugin(app: &mut App) {
 /// Column letters and row numbers; the free slots of squares that have a filling, faintly; the
 /// hovered square's playable slots outlined and the aimed one lit; the pair that keeps the turn from
 /// ending, and the winning chain, outlined.
-#[allow(clippy::too_many_arguments)]
 fn overlay(
     mut contexts: EguiContexts,
     model: Res<Model<Trisq>>,
-    hovered: Res<Hovered>,
-    legal: Res<TrisqLegal>,
-    pointer: Res<SlotPointer>,
+    (hovered, legal, pointer): (Res<Hovered>, Res<TrisqLegal>, Res<SlotPointer>),
     time: Res<Time>,
     camera: BoardCamera,
     tiles: Query<(&Tile, &TileMarks)>,
