@@ -315,61 +315,6 @@ proptest! {
     }
 }
 
-/// Every built-in lesson (`assets/lessons/`): it loads, each step's setup is legal, each answer is
-/// legal and judged right, each tempting wrong move is refused with the expected reason, and a
-/// legal move the step does not teach is judged legal but not right.
-#[test]
-fn lessons_play_through_the_rules() {
-    use triboard::rules::lesson::{LESSONS, Lesson, Verdict};
-    struct Check<'a>(&'a Lesson);
-    impl triboard::cli::GameTask for Check<'_> {
-        type Output = usize;
-        fn run<G: triboard::rules::Knowledge>(self, _id: &str) -> usize {
-            let mut checked = 0;
-            for (k, step) in self.0.steps.iter().enumerate() {
-                let position: G = self.0.position(k).unwrap_or_else(|e| panic!("step {}: {e}", k + 1));
-                let mut legal = Vec::new();
-                position.legal_moves(&mut legal);
-                assert!(!legal.is_empty(), "step {}: the game goes on", k + 1);
-                for answer in &step.answers {
-                    assert_eq!(step.judge(&position, answer), Verdict::Right(step.explain.clone()), "step {}", k + 1);
-                }
-                if step.answers.is_empty() {
-                    let any = position.move_text(legal[legal.len() / 2]);
-                    assert!(matches!(step.judge(&position, &any), Verdict::Right(_)), "step {}: {any}", k + 1);
-                } else if let Some(other) =
-                    legal.iter().map(|&m| position.move_text(m)).find(|t| !step.answers.contains(t))
-                {
-                    assert_eq!(step.judge(&position, &other), Verdict::Legal, "step {}: {other}", k + 1);
-                }
-                for wrong in &step.wrong {
-                    match step.judge(&position, &wrong.mv) {
-                        Verdict::Illegal(reason) => {
-                            assert!(
-                                reason.contains(&wrong.reason),
-                                "step {}: {} refused with '{reason}'",
-                                k + 1,
-                                wrong.mv
-                            )
-                        }
-                        other => panic!("step {}: {} should be refused, was {other:?}", k + 1, wrong.mv),
-                    }
-                }
-                checked += 1;
-            }
-            checked
-        }
-    }
-    let games: Vec<&str> = LESSONS.iter().map(|l| l.0).collect();
-    assert_eq!(games, ["trike", "trigon-2", "tri-it-out", "trisq", "tricore"], "one lesson per game");
-    for (id, text) in LESSONS {
-        let lesson = Lesson::from_json(text).unwrap_or_else(|e| panic!("lesson {id}: {e}"));
-        assert_eq!(&lesson.game, id);
-        let steps = triboard::cli::with_game(id, Check(&lesson)).expect("a known game");
-        assert!(steps >= 3, "lesson {id} has {steps} steps");
-    }
-}
-
 #[test]
 fn variations_and_hints_round_trip_and_a_bad_variation_is_refused_with_its_place() {
     let json = r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3", "b2"],

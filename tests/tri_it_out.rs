@@ -770,52 +770,6 @@ fn random_games_hex_4_5() {
     run(Board::Hex45, Variant::AnyMixedTriangle, 60, 0x7107_0009);
 }
 
-// ---- Speed (not a test: `cargo test --release --test tri_it_out -- --ignored --nocapture`) ----
-
-/// Playouts per second from the start, one core, as the search runs them: clone, then
-/// `random_move` (or the knowledge's `playout_move`) and `play_unchecked` to the end, then `outcome`.
-#[test]
-#[ignore]
-fn playouts_per_second() {
-    for board in [Board::Hex34, Board::Hex3, Board::Hex45] {
-        for (variant, knowledge) in [
-            (Variant::Standard, false),
-            (Variant::Standard, true),
-            (Variant::AnyMixedTriangle, false),
-            (Variant::AnyMixedTriangle, true),
-        ] {
-            let start = game_with(board, TieRule::StuckPlayerLoses, variant, "");
-            let mut rng = triboard::rules::rng_from_seed(1);
-            let mut buf = Vec::new();
-            let (mut playouts, mut plies, mut red_wins) = (0u64, 0u64, 0u64);
-            let t = std::time::Instant::now();
-            while t.elapsed().as_secs_f64() < 2.0 {
-                for _ in 0..1000 {
-                    let mut g = start.clone();
-                    while let Some(m) =
-                        if knowledge { g.playout_move(&mut rng, &mut buf) } else { g.random_move(&mut rng, &mut buf) }
-                    {
-                        g.play_unchecked(m);
-                        plies += 1;
-                    }
-                    red_wins += (g.outcome().unwrap().ranks[0] == 1.0) as u64;
-                    playouts += 1;
-                }
-            }
-            let s = t.elapsed().as_secs_f64();
-            eprintln!(
-                "{} {} {}: {:.0} playouts/s, {:.1} plies each, Red wins {:.1} %",
-                board.id(),
-                variant.id(),
-                if knowledge { "playout_move" } else { "random_move" },
-                playouts as f64 / s,
-                plies as f64 / playouts as f64,
-                100.0 * red_wins as f64 / playouts as f64
-            );
-        }
-    }
-}
-
 /// The move features (`src/rules/tri_it_out/features.rs`) equal a naive recount at every ply of
 /// random games on two boards: each move played on a copy, the safe points found with a
 /// brute-force equilateral test on the lattice's axial coordinates.

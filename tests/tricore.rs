@@ -830,56 +830,6 @@ fn notation() {
     }
 }
 
-/// This thread's CPU time in seconds (Linux), so that a speed measured on a busy shared machine
-/// counts only the time the loop ran.
-fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    Some(text.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
-}
-
-/// Random playouts per second from the start, release build, per second of this thread's CPU time
-/// (and per wall-clock second; `triboard bench tricore` measures the same loop by the clock):
-/// `CARGO_TARGET_DIR=/work/target-tc cargo test --release --no-default-features --test tricore -- --ignored --nocapture playout_speed`
-#[test]
-#[ignore]
-fn playout_speed() {
-    use std::time::Instant;
-    let start = tricore("");
-    let mut rng = rng_from_seed(1);
-    let mut buf = Vec::new();
-    for with_outcome in [false, true] {
-        let (mut playouts, mut plies, mut black) = (0u64, 0u64, 0.0f64);
-        let (wall, cpu) = (Instant::now(), thread_cpu_seconds());
-        while wall.elapsed().as_secs_f64() < 3.0 {
-            for _ in 0..64 {
-                let mut g = start.clone();
-                while let Some(m) = g.random_move(&mut rng, &mut buf) {
-                    g.play_unchecked(m);
-                    plies += 1;
-                }
-                if with_outcome {
-                    black += g.outcome().unwrap().ranks[0] as f64;
-                }
-                playouts += 1;
-            }
-        }
-        let wall = wall.elapsed().as_secs_f64();
-        let cpu = cpu.and_then(|c0| Some(thread_cpu_seconds()? - c0)).unwrap_or(wall);
-        eprintln!(
-            "{:.0} playouts per CPU second ({:.0} per wall second, {:.0} % CPU; {:.1} plies each){}",
-            playouts as f64 / cpu,
-            playouts as f64 / wall,
-            100.0 * cpu / wall,
-            plies as f64 / playouts as f64,
-            if with_outcome {
-                format!(", with the outcome; Black's mean rank {:.3}", black / playouts as f64)
-            } else {
-                String::new()
-            }
-        );
-    }
-}
-
 /// Perft after `e4 c3 g3 a1 i4 d7`, plies 1–6.
 const PERFT_DISC_PHASE: [u64; 6] = [29, 29, 862, 862, 25898, 31360];
 /// 30 turns of a seeded random game.
@@ -913,25 +863,6 @@ fn board_text_shows_the_position() {
         assert!(rows[row - 1].contains(&format!("{letter}:{cell}")), "{name} {cell} in\n{text}");
     }
     assert_eq!(names(&g, g.cores()), set("e4 c3 g3"));
-}
-
-/// A fixed amount of playout work, for instruction counts (`valgrind --tool=cachegrind`), which do
-/// not depend on the machine's load.
-#[test]
-#[ignore]
-fn playouts_fixed() {
-    let start = tricore("");
-    let mut rng = rng_from_seed(1);
-    let mut buf = Vec::new();
-    let mut plies = 0;
-    for _ in 0..20_000 {
-        let mut g = start.clone();
-        while let Some(m) = g.random_move(&mut rng, &mut buf) {
-            g.play_unchecked(m);
-            plies += 1;
-        }
-    }
-    assert!(plies > 0);
 }
 
 /// How often `random_move` picks each legal move of `g` over `n` draws.

@@ -14,6 +14,9 @@
 //   triboard_click_points(mv) [{x, y}, …] CSS pixels to press in order to make move mv, or a JSON
 //                              string saying why it cannot be clicked
 //   triboard_play(mv)         plays mv as the player to move (a refusal sets status_error)
+//   triboard_games()          [{id, seats, lesson}, …]: every game id of the build, whether a
+//                              lesson has that id; the test plays each (a game without an entry
+//                              in CONFIG below fails it)
 //   triboard_frame_stats(), triboard_reset_frame_stats()
 // A hook the page lacks fails the test with its name (LENIENT_HOOKS=1: skipped with a note, and
 // fixed coordinates or triboard_play stand in, for a build older than this test).
@@ -89,17 +92,22 @@ const OPENINGS = {
   ).split(" "),
 };
 
-// The games: seats, and the AI-vs-AI game played to its end (a small board where the game has one;
-// Trigon and TriCore, whose level-1 games take minutes in software rendering, from the openings above).
-const GAMES = [
-  { id: "trike", seats: 2, end: { options: { size: 5 } } },
-  { id: "tri-it-out", seats: 2, end: { options: { board: "hex-2-3" } } },
-  { id: "tricore", seats: 2, end: { options: {}, moves: OPENINGS.tricore } },
-  { id: "trisq", seats: 2, end: { options: { size: 4 } } },
-  { id: "trigon", seats: 4, end: { options: {}, moves: OPENINGS.trigon } },
-  { id: "trigon-2", seats: 2, end: { options: {}, moves: OPENINGS["trigon-2"] } },
-  { id: "trigon-3", seats: 3, end: { options: {}, moves: OPENINGS["trigon-3"] } },
-].filter((g) => !process.env.GAMES || process.env.GAMES.split(/[\s,]+/).includes(g.id));
+// Each game's AI-vs-AI game played to its end (a small board where the game has one; Trigon and
+// TriCore, whose level-1 games take minutes in software rendering, from the openings above). The
+// games themselves, with their seats, come from the page (triboard_games()): a game the build has
+// and CONFIG lacks fails the test.
+const CONFIG = {
+  trike: { end: { options: { size: 5 } } },
+  "tri-it-out": { end: { options: { board: "hex-2-3" } } },
+  tricore: { end: { options: {}, moves: OPENINGS.tricore } },
+  trisq: { end: { options: { size: 4 } } },
+  trigon: { end: { options: {}, moves: OPENINGS.trigon } },
+  "trigon-2": { end: { options: {}, moves: OPENINGS["trigon-2"] } },
+  "trigon-3": { end: { options: {}, moves: OPENINGS["trigon-3"] } },
+};
+// Filled from the page once it is up: [{id, seats, end, lesson}], GAMES (environment) applied.
+let GAMES = [];
+let LESSON_IDS = [];
 // For LENIENT_HOOKS only: a legal first move of each game, played through triboard_play.
 const FIRST_MOVES = {
   trike: "g7", "tri-it-out": "d4", tricore: "f2", trisq: "b8V1",
@@ -261,7 +269,7 @@ function section(name) {
   }, minutes * 60000);
   const t0 = Date.now();
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: flags });
-  console.log(`Chromium ${browser.version()}, playwright-core ${require("playwright-core/package.json").version}; LEVELS ${levels.join(" ")}; games ${GAMES.map((g) => g.id).join(" ")}`);
+  console.log(`Chromium ${browser.version()}, playwright-core ${require("playwright-core/package.json").version}; LEVELS ${levels.join(" ")}`);
   try {
     // 1. First frame, start screen.
     section("start screen");
@@ -271,6 +279,16 @@ function section(name) {
     console.log(`first frame ${first.firstFrameMs} ms after navigation began (${first.wallMs} ms wall)`);
     check(await page.evaluate(() => !document.getElementById("loading")), "the loading indicator is gone at the first frame");
     check((await state()).screen === "menu", "the start screen shows");
+    const listed = await hook(page, "triboard_games");
+    const pageGames = listed === undefined
+      ? Object.keys(CONFIG).map((id) => ({ id, seats: id === "trigon" ? 4 : id === "trigon-3" ? 3 : 2, lesson: ["trike", "tri-it-out", "trigon-2", "trisq", "tricore"].includes(id) }))
+      : parse(listed, "triboard_games()");
+    for (const g of pageGames) check(CONFIG[g.id] !== undefined, `the browser test knows how to end a game of ${g.id} (${g.seats} seats)`);
+    GAMES = pageGames
+      .filter((g) => !process.env.GAMES || process.env.GAMES.split(/[\s,]+/).includes(g.id))
+      .map((g) => ({ id: g.id, seats: g.seats, end: CONFIG[g.id].end }));
+    LESSON_IDS = pageGames.filter((g) => g.lesson).map((g) => g.id);
+    console.log(`games ${GAMES.map((g) => g.id).join(" ")}; lessons ${LESSON_IDS.join(" ")}`);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: `${out}/start.png` });
 
@@ -433,7 +451,7 @@ function section(name) {
 
     // 6b. Learn: each game's lesson from its link (#learn=ID), its first step set up.
     section("Learn: every game's lesson");
-    for (const id of ["trike", "tri-it-out", "trigon-2", "trisq", "tricore"]) {
+    for (const id of LESSON_IDS) {
       page = (await open(browser, url + "#learn=" + id)).p;
       const s = await until(`the ${id} lesson opens`, (s) => s.screen === "playing" && /^Step 1 of \d+/.test(s.status), 60);
       check(s.game === id, `the ${id} lesson: "${s.status}"`);

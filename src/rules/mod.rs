@@ -22,13 +22,13 @@ pub mod trisq;
 #[macro_export]
 macro_rules! for_each_game {
     ($m:ident) => {
-        $m!(
+        $m! {
             $crate::rules::trike::Trike,
             $crate::rules::tri_it_out::TriItOut,
             $crate::rules::tricore::TriCore,
             $crate::rules::trisq::Trisq,
             $crate::rules::trigon::Trigon
-        )
+        }
     };
 }
 

@@ -6,7 +6,7 @@
 //! panel, in `board::trigon`).
 //!
 //! The drawing ([`side::side_panel`]) reads plain values and returns what was pressed as
-//! [`PanelAction`]s, so `tests/app_hud.rs` drives it in a bare `egui::Context`; the system here
+//! [`PanelAction`]s, so `tests/app/hud.rs` drives it in a bare `egui::Context`; the system here
 //! gathers the resources and carries the actions out.
 
 pub mod action;

@@ -50,6 +50,26 @@ pub fn triboard_state() -> String {
     lock(&STATE).clone()
 }
 
+/// The games of the registry as JSON, one entry per game id in the start screen's order: `id`,
+/// `seats` (at the id's default options) and `lesson` (a lesson has this id), so the browser test
+/// plays every game the build has.
+#[wasm_bindgen]
+pub fn triboard_games() -> String {
+    struct List(Vec<serde_json::Value>);
+    impl super::games::ForEachGame for List {
+        fn game<G: AppGame>(&mut self) {
+            for &id in G::IDS {
+                let seats = G::new(&G::options_for_id(id)).map_or(0, |g| g.num_players());
+                let lesson = crate::rules::lesson::LESSONS.iter().any(|(l, _)| *l == id);
+                self.0.push(serde_json::json!({ "id": id, "seats": seats, "lesson": lesson }));
+            }
+        }
+    }
+    let mut list = List(Vec::new());
+    super::games::each_game(&mut list);
+    serde_json::Value::Array(list.0).to_string()
+}
+
 /// Frame times in ms, idle and while the AI thinks: `{"idle": {"frames", "p50_ms", "p99_ms",
 /// "max_ms"}, "thinking": {...}}`.
 #[wasm_bindgen]
