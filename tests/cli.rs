@@ -620,7 +620,8 @@ fn play_hint_names_a_winning_move() {
     ];
     let run = triboard(&args, "hint\nhint\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let hinted = run.stdout.split("hint: ").nth(1).and_then(|t| t.split_whitespace().next()).unwrap_or_default();
+    // "hint: d4, win rate 100% (solved: it wins at once)"
+    let hinted = run.stdout.split("hint: ").nth(1).and_then(|t| t.split(',').next()).unwrap_or_default();
     assert!(winning.iter().any(|w| w == hinted), "hint '{hinted}' is not one of {winning:?}: {}", run.stdout);
     assert_eq!(run.json()["hints"], 2);
 }

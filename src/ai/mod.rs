@@ -6,6 +6,7 @@
 
 pub mod analysis;
 mod endgame;
+pub mod engine;
 pub mod exhaustive;
 pub mod learn;
 pub mod levels;
@@ -15,5 +16,6 @@ pub mod settings;
 mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};
+pub use engine::{Engine, HINT_LEVEL, Verdict, derive_seed, hint_budget};
 pub use levels::{Budget, Level, Seat};
 pub use mcts::{Mcts, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

@@ -29,7 +29,9 @@ use super::flow::Screen;
 use super::flow::{Command, MoveIntent, Step};
 use super::games::AppGame;
 use super::model::Model;
-use crate::ai::{Budget, Level, Mcts, Proof, SearchConfig, SearchHandle, available_threads};
+use crate::ai::{
+    Budget, Engine, HINT_LEVEL, Level, Mcts, Proof, SearchConfig, SearchHandle, Verdict, available_threads,
+};
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
@@ -38,8 +40,8 @@ const MIN_SHOW: Duration = Duration::from_millis(350);
 /// How often a running search's root statistics are copied out for the heat map.
 pub const VIEW_EVERY: Duration = Duration::from_millis(250);
 
-/// The budget of a hint: level 4's (64,000 simulations, at most 4 s), on every core.
-pub const HINT_LEVEL: u8 = 4;
+/// The base of the app's search seeds ([`Engine`] draws each search's from it and the ply).
+const SEED: u64 = 0x7121_b0a2d;
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,17 +92,14 @@ pub struct AiThinking(pub bool);
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ShownHint(pub Option<String>);
 
-/// A finished search kept for tree reuse, and the moves from the start to its root.
-type Kept<G> = (Box<Mcts<G>>, Vec<<G as crate::rules::Game>::Move>);
-
 /// The search in progress, if any, and the last one kept for tree reuse: one resource per game
 /// type.
 #[derive(Resource)]
 pub struct AiSearch<G: AppGame> {
     running: Option<Running<G>>,
-    /// The last finished search, advanced by its own move, with the moves from the start to its
-    /// root.
-    kept: Option<Kept<G>>,
+    /// The engine: keeps the last finished search (advanced by its own move) for tree reuse; made
+    /// at the first search, with the runner's threads.
+    engine: Option<Engine<G>>,
     /// What the solver proved at the last AI move: the panel's line, and the number of moves
     /// played when it holds (right after that move).
     verdict: Option<(usize, String)>,
@@ -110,7 +109,7 @@ pub struct AiSearch<G: AppGame> {
 
 impl<G: AppGame> Default for AiSearch<G> {
     fn default() -> Self {
-        AiSearch { running: None, kept: None, verdict: None, hint: None }
+        AiSearch { running: None, engine: None, verdict: None, hint: None }
     }
 }
 
@@ -250,6 +249,7 @@ fn drive<G: AppGame>(
 ) {
     let asked = orders.read().filter(|o| matches!(o, Command::Hint)).count() > 0;
     let Some(model) = model else { return };
+    let search = &mut *search;
     if let Some(r) = &mut search.running {
         if r.revision != model.revision() {
             // Undo, load or a new game while thinking: cancel and forget the result.
@@ -260,22 +260,22 @@ fn drive<G: AppGame>(
                 && let Some((found, mcts)) = r.work.poll(r.level, &r.view)
             {
                 r.found = Some(found);
-                let mut line = std::mem::take(&mut r.line);
+                let line = std::mem::take(&mut r.line);
+                let engine = search.engine.as_mut().expect("a search ran, so its engine exists");
                 if r.purpose == Purpose::Hint {
                     let revision = r.revision;
                     search.hint = found.map(|mv| hint_of(&mcts, mv, revision));
-                    search.kept = Some((mcts, line));
+                    engine.keep(mcts, line);
                     search.running = None;
                     return;
                 }
                 let verdict = found.and_then(|_| verdict_text(&mcts, &model));
-                let mut mcts = mcts;
-                if let Some(mv) = found {
-                    mcts.advance(mv);
-                    line.push(mv);
+                let plies = line.len() + usize::from(found.is_some());
+                search.verdict = verdict.map(|text| (plies, text));
+                match found {
+                    Some(mv) => engine.keep_after(mcts, line, mv),
+                    None => engine.keep(mcts, line),
                 }
-                search.verdict = verdict.map(|text| (line.len(), text));
-                search.kept = Some((mcts, line));
             }
             let r = search.running.as_mut().expect("still running");
             if let Some(found) = r.found
@@ -298,21 +298,9 @@ fn drive<G: AppGame>(
     };
     let game = model.game().clone();
     let line = model.moves().to_vec();
-    let mcts = match search.kept.take() {
-        // Tree reuse: the game went on from the kept search's root.
-        Some((mut mcts, root_line)) if line.starts_with(&root_line) && mcts.root().options() == game.options() => {
-            for &mv in &line[root_line.len()..] {
-                mcts.advance(mv);
-            }
-            mcts
-        }
-        _ => {
-            let threads = if *runner == AiRunner::Thread { available_threads() } else { 1 };
-            let seed = 0x7121_b0a2d ^ (game.ply() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            Box::new(Mcts::new(&game, SearchConfig { seed, threads, ..default() }))
-        }
-    };
-    mcts.resume();
+    let threads = if *runner == AiRunner::Thread { available_threads() } else { 1 };
+    let engine = search.engine.get_or_insert_with(|| Engine::new(SearchConfig { seed: SEED, threads, ..default() }));
+    let mcts = engine.search_for(&game, &line, game.ply() as u64);
     let handle = mcts.handle();
     let view = Arc::new(Mutex::new(mcts.root_children()));
     let work = match *runner {
@@ -359,26 +347,11 @@ fn run_in_rounds<G: AppGame>(mcts: &mut Mcts<G>, budget: Budget, view: &Mutex<Ro
     }
 }
 
-/// The hint of a finished search whose best move is `mv`: "d4, win rate 62%, expects d4 c3 e5".
+/// The hint of a finished search whose best move is `mv`: its [`Verdict`] ("d4, win rate 62%,
+/// expects d4 c3 e5"), worded as the CLI's.
 fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Move> {
-    let root = mcts.root();
-    let win_rate = mcts.win_rate().unwrap_or(0.5);
-    let mut replay = root.clone();
-    let mut line = Vec::new();
-    for m in mcts.principal_variation().into_iter().take(6) {
-        line.push(replay.move_text(m));
-        replay.play_unchecked(m);
-    }
-    let mut text = format!("{}, win rate {:.0}%", root.move_text(mv), win_rate * 100.0);
-    if line.len() > 1 {
-        text += &format!(", expects {}", line.join(" "));
-    }
-    match mcts.proof() {
-        Some(Proof::Win(plies)) => text += &format!(" (solved: a win within {} more plies)", plies.saturating_sub(1)),
-        Some(Proof::Loss(plies)) => text += &format!(" (solved: every move loses, within {plies} plies)"),
-        None => {}
-    }
-    Hint { revision, mv, win_rate, text }
+    let verdict = Verdict { best: Some(mv), ..Verdict::of(mcts) };
+    Hint { revision, mv, win_rate: verdict.win_rate.unwrap_or(0.5), text: verdict.to_string() }
 }
 
 /// The panel's line when the search proved its root: who wins, within how many plies after the

@@ -41,8 +41,8 @@ use clap::Args;
 use serde_json::{Value, json};
 use web_time::Instant;
 
-use super::{CliError, derive_seed, parse_ai};
-use crate::ai::{Budget, Level, Mcts, SearchConfig};
+use super::{CliError, parse_ai};
+use crate::ai::{Budget, Engine, Level, SearchConfig};
 use crate::rules::Game;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 
@@ -206,9 +206,9 @@ pub struct GtpEngine {
     pub threads: usize,
     /// The search's settings (`--config`), but for the seed and threads.
     pub config: SearchConfig,
-    /// The last search and the moves from the start to its root: the next `genmove` keeps its
-    /// tree below the moves played since (tree reuse) when they continue that line.
-    search: Option<(Mcts<Trigon>, Vec<TrigonMove>)>,
+    /// The search, made at the first `genmove` (with `threads` and `config` as they are then): the
+    /// next `genmove` keeps its tree below the moves played since (tree reuse).
+    engine: Option<Engine<Trigon>>,
     quit: bool,
     started: Instant,
 }
@@ -231,7 +231,7 @@ impl GtpEngine {
             seconds: None,
             threads: 1,
             config: SearchConfig::default(),
-            search: None,
+            engine: None,
             quit: false,
             started: Instant::now(),
         }
@@ -305,6 +305,9 @@ impl GtpEngine {
             "set_random_seed" => {
                 count(1)?;
                 self.seed = args[0].parse().map_err(|_| format!("invalid seed '{}'", args[0]))?;
+                if let Some(engine) = &mut self.engine {
+                    engine.set_seed(self.seed);
+                }
                 Ok(String::new())
             }
             "play" => {
@@ -383,19 +386,10 @@ impl GtpEngine {
         } else {
             let mut line = self.history.clone();
             line.extend_from_slice(&moves);
-            let mut search = match self.search.take() {
-                // Tree reuse: the kept search's root leads here; play the moves since.
-                Some((mut search, root_line)) if line.starts_with(&root_line) => {
-                    for &mv in &line[root_line.len()..] {
-                        search.advance(mv);
-                    }
-                    search
-                }
-                _ => {
-                    let seed = derive_seed(self.seed, line.len() as u64);
-                    Mcts::new(&g, SearchConfig { seed, threads: self.threads, ..self.config.clone() })
-                }
-            };
+            let (seed, threads, config) = (self.seed, self.threads, &self.config);
+            let engine =
+                self.engine.get_or_insert_with(|| Engine::new(SearchConfig { seed, threads, ..config.clone() }));
+            let mut search = engine.search_for(&g, &line, line.len() as u64);
             if let Some(time) = self.seconds {
                 search.run_settled(time);
             } else {
@@ -406,9 +400,7 @@ impl GtpEngine {
                 search.run(budget);
             }
             let mv = search.best_move().ok_or("the search found no move")?;
-            search.advance(mv);
-            line.push(mv);
-            self.search = Some((search, line));
+            engine.keep_after(search, line, mv);
             mv
         };
         let text = g.move_text(mv);
@@ -502,7 +494,7 @@ mod tests {
             if buf.as_slice() == [TrigonMove::PASS] {
                 return Some(c);
             }
-            let mv = buf[(derive_seed(seed, e.game().ply() as u64) % buf.len() as u64) as usize];
+            let mv = buf[(crate::ai::derive_seed(seed, e.game().ply() as u64) % buf.len() as u64) as usize];
             let text = e.game().move_text(mv);
             assert_eq!(e.handle_line(&format!("play {} {text}", c + 1)).unwrap(), "= \n\n");
         }

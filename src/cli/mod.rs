@@ -319,14 +319,7 @@ pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
         .collect()
 }
 
-/// A well-mixed 64-bit value from a seed and an index (SplitMix64), so games and seats get
-/// independent, reproducible seeds.
-pub fn derive_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub use crate::ai::derive_seed;
 
 /// Now as an ISO 8601 UTC timestamp (`2026-11-22T20:31:05Z`), for records.
 pub fn now_iso8601() -> String {

@@ -19,7 +19,7 @@ use super::{
     CliError, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat, result_text,
     start_position, with_game,
 };
-use crate::ai::{Level, Mcts, Proof, SearchConfig, available_threads};
+use crate::ai::{Engine, SearchConfig, Verdict, available_threads, hint_budget};
 use crate::rules::record::Record;
 use crate::rules::{Knowledge, Player};
 
@@ -76,7 +76,8 @@ struct Session<G: Knowledge> {
     start: G,
     game: G,
     history: Vec<G::Move>,
-    searches: Vec<Option<Mcts<G>>>,
+    /// One engine per seat (an AI seat's keeps its tree from one of its moves to the next).
+    engines: Vec<Engine<G>>,
 }
 
 impl<G: Knowledge> Session<G> {
@@ -89,13 +90,10 @@ impl<G: Knowledge> Session<G> {
         format!("{} (player {}, {})", self.game.player_name(p), p.index() + 1, self.seat(p).label())
     }
 
-    /// Plays a legal move, keeping every AI seat's tree in step.
+    /// Plays a legal move (an AI seat's engine follows the line when it next searches).
     fn apply(&mut self, mv: G::Move) -> Result<(), String> {
         self.game.play(mv).map_err(|e| e.reason)?;
         self.history.push(mv);
-        for search in self.searches.iter_mut().flatten() {
-            search.advance(mv);
-        }
         Ok(())
     }
 
@@ -118,7 +116,7 @@ impl<G: Knowledge> Session<G> {
             if Self::human_to_move(&replay(n), &self.seats) {
                 self.game = replay(n);
                 self.history.truncate(n);
-                self.searches.iter_mut().for_each(|s| *s = None);
+                self.engines.iter_mut().for_each(Engine::forget);
                 return true;
             }
         }
@@ -128,16 +126,18 @@ impl<G: Knowledge> Session<G> {
     /// The AI seat `p` searches with its level's budget and plays its choice.
     fn ai_move(&mut self, p: Player, out: &mut dyn Write) -> Result<(), CliError> {
         let Seat::Ai(level) = self.seat(p) else { unreachable!("only AI seats search") };
-        let seed = derive_seed(self.seed, ((self.game.ply() as u64) << 8) | p.index() as u64);
-        let game = &self.game;
-        let search = self.searches[p.index()].get_or_insert_with(|| {
-            Mcts::new(game, SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() })
-        });
+        let seed_index = ((self.game.ply() as u64) << 8) | p.index() as u64;
+        let engine = &mut self.engines[p.index()];
+        let mut search = engine.search_for(&self.game, &self.history, seed_index);
         let started = Instant::now();
         search.run(level.budget());
         let seconds = started.elapsed().as_secs_f64();
-        let mv = search.best_move().ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
-        let (rate, simulations, expects) = (win_rate_text(search), search.simulations(), expectations(search, game));
+        let verdict = Verdict::of(&search);
+        let mv = verdict.best.ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
+        engine.keep_after(search, self.history.clone(), mv);
+        let (rate, simulations) = (verdict.win_rate_text(), verdict.simulations);
+        let expects = format!(", expects {}", verdict.line_text())
+            + &verdict.proof_text().map(|p| format!("; {p}")).unwrap_or_default();
         writeln!(
             out,
             "{}. {} plays {}   {rate}, {simulations} simulations in {seconds:.2} s{expects}",
@@ -149,29 +149,15 @@ impl<G: Knowledge> Session<G> {
     }
 }
 
-/// "win rate 62%" for the search's best move ("-" before any simulation).
-fn win_rate_text<G: Knowledge>(search: &Mcts<G>) -> String {
-    format!("win rate {}", search.win_rate().map_or("-".to_string(), |w| format!("{:.0}%", 100.0 * w)))
-}
-
-/// ", expects …" (the principal variation, six moves at most) and what the solver proved.
-fn expectations<G: Knowledge>(search: &Mcts<G>, game: &G) -> String {
-    let pv = search.principal_variation();
-    let expects = move_texts(game, &pv[..pv.len().min(6)]).join(" ");
-    let solved = match search.proof() {
-        Some(Proof::Win(plies)) => format!("; solved: wins within {} more plies", plies.saturating_sub(1)),
-        Some(Proof::Loss(plies)) => format!("; solved: loses within {plies} plies whatever it plays"),
-        None => String::new(),
-    };
-    format!(", expects {expects}{solved}")
-}
-
-/// The search's advice for the seat to move of `game`: level 3's budget on every core.
-fn hint<G: Knowledge>(game: &G, seed: u64) -> Result<String, CliError> {
-    let mut search = Mcts::new(game, SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() });
-    search.run(Level::new(3).expect("level 3 exists").budget());
-    let mv = search.best_move().ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
-    Ok(format!("hint: {}   {}{}", game.move_text(mv), win_rate_text(&search), expectations(&search, game)))
+/// The search's advice for the seat to move of `game`, reached by `line`: a search at the hint's
+/// budget ([`crate::ai::HINT_LEVEL`], the app's too) on every core, in the words the app uses.
+fn hint<G: Knowledge>(game: &G, line: &[G::Move], seed: u64) -> Result<String, CliError> {
+    let mut engine = Engine::new(SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() });
+    let verdict = engine.think(game, line, hint_budget(), 0);
+    if verdict.best.is_none() {
+        return Err(CliError::failure("the search found no move in a running game"));
+    }
+    Ok(format!("hint: {verdict}"))
 }
 
 impl GameTask for Task<'_> {
@@ -191,7 +177,10 @@ impl GameTask for Task<'_> {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
         });
         let mut s = Session {
-            searches: seats.iter().map(|_| None).collect(),
+            engines: seats
+                .iter()
+                .map(|_| Engine::new(SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() }))
+                .collect(),
             seats,
             seed,
             start: G::new(game.options()).map_err(CliError::usage)?,
@@ -241,7 +230,7 @@ impl GameTask for Task<'_> {
                 "board" => show_board = true,
                 "hint" => {
                     let seed = derive_seed(s.seed, (s.game.ply() as u64) << 8 | 0xff);
-                    writeln!(out, "{}", hint(&s.game, seed)?)?;
+                    writeln!(out, "{}", hint(&s.game, &s.history, seed)?)?;
                     hints += 1;
                 }
                 command if command == "moves" || command.starts_with("moves ") => {
