@@ -5,6 +5,7 @@
 //! in per-frame slices.
 
 pub mod analysis;
+pub mod anytime;
 mod endgame;
 pub mod engine;
 pub mod exhaustive;
@@ -16,6 +17,7 @@ pub mod settings;
 mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};
+pub use anytime::{Anytime, Budgeted, RootView};
 pub use engine::{Engine, HINT_LEVEL, Verdict, derive_seed, hint_budget};
 pub use levels::{Budget, Level, Seat};
 pub use mcts::{Mcts, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

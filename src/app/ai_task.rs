@@ -1,7 +1,7 @@
-//! The AI: when an AI seat is to move, a search runs — on the desktop on Bevy's
-//! `AsyncComputeTaskPool` (the task owns the [`Mcts`]; the frame only polls it), in the browser,
-//! which has no threads, in slices of at most [`AiRunner::Slices`]'s length per frame through the
-//! search's anytime interface. "Move now" stops it early; any change of the model (undo, load, new
+//! The AI: when an AI seat is to move, a search runs in the background ([`super::runner`]: on the
+//! desktop a task of Bevy's `AsyncComputeTaskPool` that owns the search, the frame only polls it; in
+//! the browser, which has no threads, in slices of at most [`AiRunner::Slices`]'s length per frame),
+//! as a [`Budgeted`] search, the [`Engine`] keeping it for reuse. "Move now" stops it early; any change of the model (undo, load, new
 //! game) stops it and drops its result. A level's budget is the same either way: its time cap counts
 //! the time spent searching, so a sliced search is as strong, only slower.
 //!
@@ -21,16 +21,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use web_time::Instant;
 
 use super::flow::Screen;
 use super::flow::{Command, MoveIntent, Step};
 use super::games::AppGame;
 use super::model::Model;
+use super::runner::{AiRunner, Background};
 use crate::ai::{
-    Budget, Engine, HINT_LEVEL, Level, Mcts, Proof, SearchConfig, SearchHandle, Verdict, available_threads,
+    Budgeted, Engine, HINT_LEVEL, Level, Mcts, Proof, RootView, SearchConfig, SearchHandle, Verdict, available_threads,
 };
 
 /// A found move is held at least this long after the search began, so the previous move's
@@ -52,9 +51,6 @@ pub enum Purpose {
     Hint,
 }
 
-/// The root moves of a search as last copied out: move, simulations, mean reward for the mover.
-pub type RootView<M> = Vec<(M, u32, f32)>;
-
 /// A hint shown to the person to move: the search's best move in the position it was asked in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hint<M> {
@@ -66,22 +62,6 @@ pub struct Hint<M> {
     pub win_rate: f32,
     /// "d4, win rate 62%, expects d4 c3 e5" (and what the solver proved).
     pub text: String,
-}
-
-/// How the search runs.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AiRunner {
-    /// On a task thread (the desktop).
-    Thread,
-    /// In the frame, at most this long per frame (the browser).
-    Slices(Duration),
-}
-
-impl Default for AiRunner {
-    /// Threads where there are threads; 8 ms slices in the browser.
-    fn default() -> Self {
-        if cfg!(target_arch = "wasm32") { AiRunner::Slices(Duration::from_millis(8)) } else { AiRunner::Thread }
-    }
 }
 
 /// True while an AI search runs for the game in play, whatever its type (the page's state reads it).
@@ -113,17 +93,8 @@ impl<G: AppGame> Default for AiSearch<G> {
     }
 }
 
-/// A finished search: its move (`None`: the game had none) and the search itself, kept for reuse.
-type Found<G> = (Option<<G as crate::rules::Game>::Move>, Box<Mcts<G>>);
-
-/// Where a search runs.
-enum Work<G: AppGame> {
-    Thread(Task<Found<G>>),
-    Sliced { mcts: Option<Box<Mcts<G>>>, per_frame: Duration, searched: Duration, viewed: Option<Instant> },
-}
-
 struct Running<G: AppGame> {
-    work: Work<G>,
+    work: Background<Budgeted<G>>,
     handle: SearchHandle,
     level: Level,
     revision: u64,
@@ -151,12 +122,12 @@ impl<G: AppGame> AiSearch<G> {
         let budget = r.level.budget();
         let sims = r.handle.simulations();
         let by_sims = sims as f32 / budget.simulations as f32;
-        let searched = match &r.work {
-            Work::Thread(_) => r.started.elapsed(),
-            Work::Sliced { searched, .. } => *searched,
+        // A thread's share as of its last round, or, counted live, the time it has had.
+        let by_time = match &r.work {
+            Background::Thread { .. } => r.started.elapsed().as_secs_f32() / budget.max_time.as_secs_f32(),
+            Background::Sliced { .. } => 0.0,
         };
-        let by_time = searched.as_secs_f32() / budget.max_time.as_secs_f32();
-        Some((r.level, sims, by_sims.max(by_time).min(1.0)))
+        Some((r.level, sims, by_sims.max(by_time).max(r.work.fraction()).min(1.0)))
     }
 
     /// What the solver proved when the AI last moved, while the game is still right after that
@@ -186,6 +157,47 @@ impl<G: AppGame> AiSearch<G> {
     /// The hint for the position of revision `revision`, if one was found there.
     pub fn hint(&self, revision: u64) -> Option<&Hint<G::Move>> {
         self.hint.as_ref().filter(|h| h.revision == revision)
+    }
+
+    /// Starts a search at `level`'s budget for `purpose` in `model`'s position, the engine's kept
+    /// search continued where the game went on from it.
+    fn start(&mut self, model: &Model<G>, level: Level, purpose: Purpose, runner: AiRunner) {
+        let game = model.game();
+        let line = model.moves().to_vec();
+        let threads = if runner == AiRunner::Thread { available_threads() } else { 1 };
+        let engine = self.engine.get_or_insert_with(|| Engine::new(SearchConfig { seed: SEED, threads, ..default() }));
+        let mcts = engine.search_for(game, &line, game.ply() as u64);
+        let handle = mcts.handle();
+        let view = Arc::new(Mutex::new(mcts.root_children()));
+        let work = Background::start(Budgeted::new(mcts, level.budget()).with_view(view.clone(), VIEW_EVERY), runner);
+        let revision = model.revision();
+        let started = Instant::now();
+        self.running = Some(Running { work, handle, level, revision, started, line, found: None, purpose, view });
+    }
+
+    /// Takes in the running search once done: a hint is kept and the search ends; a move is held
+    /// for [`MIN_SHOW`] ([`Running::found`]), with what the solver proved. The engine keeps the
+    /// search (after its move).
+    fn finish(&mut self, mcts: Box<Mcts<G>>, model: &Model<G>) {
+        let r = self.running.as_mut().expect("a search was running");
+        let found = mcts.best_move().or_else(|| first_legal(mcts.root()));
+        r.found = Some(found);
+        let line = std::mem::take(&mut r.line);
+        let engine = self.engine.as_mut().expect("a search ran, so its engine exists");
+        if r.purpose == Purpose::Hint {
+            let revision = r.revision;
+            self.hint = found.map(|mv| hint_of(&mcts, mv, revision));
+            engine.keep(mcts, line);
+            self.running = None;
+            return;
+        }
+        let verdict = found.and_then(|_| verdict_text(&mcts, model));
+        let plies = line.len() + usize::from(found.is_some());
+        self.verdict = verdict.map(|text| (plies, text));
+        match found {
+            Some(mv) => engine.keep_after(mcts, line, mv),
+            None => engine.keep(mcts, line),
+        }
     }
 
     /// "Move now": the search stops and its best move so far is played.
@@ -257,28 +269,13 @@ fn drive<G: AppGame>(
             search.running = None;
         } else {
             if r.found.is_none()
-                && let Some((found, mcts)) = r.work.poll(r.level, &r.view)
+                && let Some(done) = r.work.poll()
             {
-                r.found = Some(found);
-                let line = std::mem::take(&mut r.line);
-                let engine = search.engine.as_mut().expect("a search ran, so its engine exists");
-                if r.purpose == Purpose::Hint {
-                    let revision = r.revision;
-                    search.hint = found.map(|mv| hint_of(&mcts, mv, revision));
-                    engine.keep(mcts, line);
-                    search.running = None;
-                    return;
-                }
-                let verdict = found.and_then(|_| verdict_text(&mcts, &model));
-                let plies = line.len() + usize::from(found.is_some());
-                search.verdict = verdict.map(|text| (plies, text));
-                match found {
-                    Some(mv) => engine.keep_after(mcts, line, mv),
-                    None => engine.keep(mcts, line),
-                }
+                search.finish(done.into_search(), &model);
             }
-            let r = search.running.as_mut().expect("still running");
-            if let Some(found) = r.found
+            // A move found is sent once it has been held for MIN_SHOW (a hint has ended already).
+            if let Some(r) = &search.running
+                && let Some(found) = r.found
                 && r.started.elapsed() >= MIN_SHOW
             {
                 if let Some(mv) = found {
@@ -296,55 +293,7 @@ fn drive<G: AppGame>(
         }
         None => return,
     };
-    let game = model.game().clone();
-    let line = model.moves().to_vec();
-    let threads = if *runner == AiRunner::Thread { available_threads() } else { 1 };
-    let engine = search.engine.get_or_insert_with(|| Engine::new(SearchConfig { seed: SEED, threads, ..default() }));
-    let mcts = engine.search_for(&game, &line, game.ply() as u64);
-    let handle = mcts.handle();
-    let view = Arc::new(Mutex::new(mcts.root_children()));
-    let work = match *runner {
-        AiRunner::Thread => {
-            let budget = level.budget();
-            let mut mcts = mcts;
-            let publish = view.clone();
-            Work::Thread(AsyncComputeTaskPool::get().spawn(async move {
-                lower_priority();
-                run_in_rounds(&mut mcts, budget, &publish);
-                (mcts.best_move().or_else(|| first_legal(&game)), mcts)
-            }))
-        }
-        AiRunner::Slices(per_frame) => {
-            Work::Sliced { mcts: Some(mcts), per_frame, searched: Duration::ZERO, viewed: None }
-        }
-    };
-    search.running = Some(Running {
-        work,
-        handle,
-        level,
-        revision: model.revision(),
-        started: Instant::now(),
-        line,
-        found: None,
-        purpose,
-        view,
-    });
-}
-
-/// Runs `mcts` to `budget` in rounds of at most [`VIEW_EVERY`], copying the root's statistics to
-/// `view` after each.
-fn run_in_rounds<G: AppGame>(mcts: &mut Mcts<G>, budget: Budget, view: &Mutex<RootView<G::Move>>) {
-    let start = Instant::now();
-    loop {
-        let left = budget.max_time.saturating_sub(start.elapsed());
-        let ran = mcts.run(Budget { simulations: budget.simulations, max_time: left.min(VIEW_EVERY) });
-        if let Ok(mut v) = view.lock() {
-            *v = mcts.root_children();
-        }
-        if ran == 0 || left <= VIEW_EVERY || mcts.simulations() >= budget.simulations {
-            break;
-        }
-    }
+    search.start(&model, level, purpose, *runner);
 }
 
 /// The hint of a finished search whose best move is `mv`: its [`Verdict`] ("d4, win rate 62%,
@@ -363,55 +312,6 @@ fn verdict_text<G: AppGame>(mcts: &Mcts<G>, model: &Model<G>) -> Option<String> 
         Proof::Win(plies) => format!("Solved: {name} wins within {} more plies", plies.saturating_sub(1)),
         Proof::Loss(plies) => format!("Solved: {name} loses, whatever it plays, within {plies} plies"),
     })
-}
-
-/// Lowers the calling thread's scheduling priority (Linux: nice 10), so that on a busy machine the
-/// threads that draw the frame get the CPU first and the search takes what is left: the window
-/// stays smooth while the AI thinks. The pool's threads only ever run searches, so it stays lowered;
-/// the search's own threads, started from it, inherit it (Linux keeps a nice value per thread).
-pub(crate) fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only reads its arguments; it changes the scheduling of this thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
-    }
-}
-
-/// Simulations between two looks at the clock in a slice (well under a millisecond).
-const SLICE_STEP: u64 = 32;
-
-impl<G: AppGame> Work<G> {
-    /// The search's move once it is done (`Some(None)`: the game had no move); a sliced search
-    /// first runs its slice for this frame.
-    fn poll(&mut self, level: Level, view: &Mutex<RootView<G::Move>>) -> Option<Found<G>> {
-        match self {
-            Work::Thread(task) => check_ready(task),
-            Work::Sliced { mcts: slot, per_frame, searched, viewed } => {
-                let mcts = slot.as_mut()?;
-                let budget = level.budget();
-                let start = Instant::now();
-                let left = budget.max_time.saturating_sub(*searched).min(*per_frame);
-                // A step that runs nothing: stopped, or nothing to search.
-                let mut halted = false;
-                while !halted && mcts.simulations() < budget.simulations && start.elapsed() < left {
-                    halted = mcts.step(SLICE_STEP.min(budget.simulations - mcts.simulations())) == 0;
-                }
-                *searched += start.elapsed();
-                if viewed.is_none_or(|at| at.elapsed() >= VIEW_EVERY) {
-                    *viewed = Some(Instant::now());
-                    if let Ok(mut v) = view.lock() {
-                        *v = mcts.root_children();
-                    }
-                }
-                let done = halted || mcts.simulations() >= budget.simulations || *searched >= budget.max_time;
-                if !done {
-                    return None;
-                }
-                let mcts = slot.take()?;
-                Some((mcts.best_move().or_else(|| first_legal(mcts.root())), mcts))
-            }
-        }
-    }
 }
 
 /// A legal move for a search stopped before its first simulation.

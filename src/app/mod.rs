@@ -22,6 +22,7 @@ pub mod load_dialog;
 pub mod menu;
 pub mod model;
 pub mod play;
+pub mod runner;
 pub mod session;
 pub mod settings;
 pub mod setup;

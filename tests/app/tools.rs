@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use triboard::ai::exhaustive::{Solved, move_values};
-use triboard::app::ai_task::AiRunner;
 use triboard::app::flow::ReviewTo;
 use triboard::app::games::AppGame;
 use triboard::app::hud::graph::points;
 use triboard::app::learn::{Learning, LessonAction};
+use triboard::app::runner::AiRunner;
 use triboard::app::session::OpenRecord;
 use triboard::app::tools::analysis::Analyzing;
 use triboard::app::tools::heat;

@@ -23,7 +23,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub use action::{PanelAction, PanelIn};
 pub use side::{PanelWindows, side_panel};
 
-use super::ai_task::{AiRunner, AiSearch};
+use super::ai_task::AiSearch;
 use super::files;
 use super::flow::Screen;
 use super::flow::{Command, MoveIntent, Status};
@@ -31,6 +31,7 @@ use super::games::AppGame;
 use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
 use super::model::Model;
+use super::runner::AiRunner;
 use super::tools::ShowThinking;
 use super::tools::analysis::Analyzing;
 use super::ui::{LeftPanelWidth, PanelWidth, UiRects};

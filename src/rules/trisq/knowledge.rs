@@ -26,7 +26,11 @@
 //!
 //! Since then the search is led by the learned move probabilities (`features.rs`; prior-led
 //! selection, [`Knowledge::prior_exploration`]): the priors above no longer set the children's
-//! starting values, the shortest-chain pruning still chooses the moves looked at.
+//! starting values, the shortest-chain pruning still chooses the moves looked at. At 1 s a move, one
+//! thread each, seats alternating, against the search with the hand-set priors and UCT + RAVE
+//! (`selfplay trisq --a ai:6 --b ai:6 --seconds 1 --games 50 --seed 11`, and `--seed 12`,
+//! `--b-config prior_exploration=0`): **75 of 100**, 95 % interval 65.7–82.5 % (37–13 and 38–12;
+//! 973 ms a move each, 79 plies a game).
 
 use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
 use crate::rules::features::WeightsCell;
