@@ -16,6 +16,28 @@ use crate::rules::{Knowledge, Outcome, Player};
 
 pub use super::ui::Swatch;
 
+/// A game's fixed words and facts ([`AppGame::INFO`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The status line when a move is sent after the end ("the game is over: the pawn is trapped").
+    pub over_text: &'static str,
+    /// What [`AppGame::live_score`] counts, as a caption over the scores ("best group: Cores
+    /// reached").
+    pub score_caption: &'static str,
+    /// The game also saves in Pentobi's format (`.blksgf`).
+    pub sgf: bool,
+    /// The result is a score to show; false where it only says who won (Trisq's connection), and
+    /// the panel names the winner instead of "1 point".
+    pub scored: bool,
+}
+
+impl GameInfo {
+    /// A game that keeps a score under the caption "score" and saves only as JSON.
+    pub const fn new(over_text: &'static str) -> GameInfo {
+        GameInfo { over_text, score_caption: "score", sgf: false, scored: true }
+    }
+}
+
 /// What the app needs of a game: implemented once per game in `src/app/board/<game>/mod.rs`,
 /// each method a door to the file of the view that holds the job.
 pub trait AppGame: Knowledge {
@@ -25,8 +47,9 @@ pub trait AppGame: Knowledge {
     fn display_name(&self) -> String;
     /// The status line of a new game ("New game: Trike on a board of side 13").
     fn new_game_text(&self) -> String;
-    /// The status line when a move is sent after the end.
-    fn over_text(&self) -> &'static str;
+    /// The game's fixed words and facts: they never depend on the position (OpenSpiel's
+    /// `GameType`).
+    const INFO: GameInfo;
     /// What the status line says of a move just played by `mover` (`text` in notation).
     fn played_text(&self, mover: &str, text: &str) -> String {
         format!("{mover} played {text}")
@@ -59,10 +82,6 @@ pub trait AppGame: Knowledge {
     fn live_score(&self, _player: Player) -> Option<i32> {
         None
     }
-    /// What [`AppGame::live_score`] counts, as a caption over the scores ("Cores reached").
-    fn score_caption(&self) -> &'static str {
-        "score"
-    }
     /// What a person to move should do.
     fn hint(&self) -> String;
     /// Buttons of the game's own (Trike: Swap), below the status, enabled when `may_act` (a person
@@ -83,11 +102,6 @@ pub trait AppGame: Knowledge {
     fn turns_per_row(&self) -> usize {
         self.num_players()
     }
-    /// The game also saves in Pentobi's format (`.blksgf`).
-    const SGF: bool = false;
-    /// The result is a score to show; false where it only says who won (Trisq's connection), and
-    /// the panel names the winner instead of "1 point".
-    const SCORED: bool = true;
 
     // ----- The view
 

@@ -149,7 +149,7 @@ fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     if game.live_score(Player(0)).is_some() {
         let row = egui::vec2(ui.available_width(), ui.text_style_height(&egui::TextStyle::Small));
         ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(egui::RichText::new(game.score_caption()).small().weak());
+            ui.label(egui::RichText::new(G::INFO.score_caption).small().weak());
         });
     }
     for seat in 0..game.num_players() {
@@ -167,7 +167,7 @@ fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
                     let won = outcome.winners().contains(&player);
                     // Games that keep a running score show the number alone, as while playing.
                     let score = outcome.scores[seat];
-                    let text = if !G::SCORED {
+                    let text = if !G::INFO.scored {
                         egui::RichText::new(if won { "wins" } else { "" })
                     } else if game.live_score(player).is_some() {
                         egui::RichText::new(score.to_string())
@@ -250,7 +250,7 @@ fn buttons<G: AppGame>(
             actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));
         }
     });
-    if G::SGF {
+    if G::INFO.sgf {
         ui.horizontal(|ui| {
             if button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format") {
                 actions.push(PanelAction::Save(Format::Sgf));

@@ -359,7 +359,7 @@ pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
                 Err(e) => Status::error(e),
             };
         }
-        if G::SGF && ui.button("Download .blksgf").on_hover_text("Save in Pentobi's format").clicked() {
+        if G::INFO.sgf && ui.button("Download .blksgf").on_hover_text("Save in Pentobi's format").clicked() {
             let record = model.record();
             *status = match files::Format::Sgf
                 .text(&record)

@@ -20,7 +20,7 @@ pub use entities::Counter;
 
 use super::lattice::{LatticeGame, point_center};
 use crate::app::board::marks::MoveMarks;
-use crate::app::games::{AppGame, Swatch};
+use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tri_it_out::{TriItOut, TriItOutMove, TriItOutOptions};
@@ -33,15 +33,17 @@ impl LatticeGame for TriItOut {
 }
 
 impl AppGame for TriItOut {
+    const INFO: GameInfo = GameInfo {
+        score_caption: "counters on the board (fewest wins)",
+        ..GameInfo::new("the game is over: no counter can be placed")
+    };
+
     fn display_name(&self) -> String {
         "Tri-It-Out".to_string()
     }
     fn new_game_text(&self) -> String {
         let board = self.options().board;
         format!("New game: Tri-It-Out on {} ({} points). Red places first.", board.id(), self.lattice().len)
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over: no counter can be placed"
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
         match text.strip_prefix('x') {
@@ -68,9 +70,6 @@ impl AppGame for TriItOut {
     }
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
         vec![panel::swatch(player.index())]
-    }
-    fn score_caption(&self) -> &'static str {
-        "counters on the board (fewest wins)"
     }
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(self.counts()[player.index()] as i32)

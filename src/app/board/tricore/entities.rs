@@ -127,7 +127,7 @@ fn press(model: &Model<TriCore>, chosen: &mut Chosen, p: usize) -> Result<Option
                 })
             }
         },
-        Phase::Over => Err(game.over_text().to_string()),
+        Phase::Over => Err(TriCore::INFO.over_text.to_string()),
     }
 }
 

@@ -24,7 +24,7 @@ pub use entities::{Chosen, Core, Disc, Ring};
 use super::lattice::{LatticeGame, point_center};
 use crate::app::board::marks::MoveMarks;
 use crate::app::flow::MoveIntent;
-use crate::app::games::{AppGame, Swatch};
+use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::geometry::lattice::Lattice;
 use crate::rules::tricore::{TriCore, TriCoreMove, TriCoreOptions};
@@ -37,14 +37,13 @@ impl LatticeGame for TriCore {
 }
 
 impl AppGame for TriCore {
+    const INFO: GameInfo = GameInfo { score_caption: "best group: Cores reached", ..GameInfo::new("the game is over") };
+
     fn display_name(&self) -> String {
         "TriCore".to_string()
     }
     fn new_game_text(&self) -> String {
         "New game: TriCore. Black places the first Core.".to_string()
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over"
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
         panel::played_text(self, mover, text)
@@ -70,9 +69,6 @@ impl AppGame for TriCore {
         vec![panel::swatch(player.index())]
     }
     /// The Cores each player's best group reaches now: what the result counts first.
-    fn score_caption(&self) -> &'static str {
-        "best group: Cores reached"
-    }
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(self.best_group(player.index()).1.count_ones() as i32)
     }

@@ -25,19 +25,22 @@ pub use entities::{PlacedPiece, TrigonCell};
 pub use pointing::{Selection, placement_at};
 
 use crate::app::board::marks::MoveMarks;
-use crate::app::games::{AppGame, Swatch};
+use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
 use crate::rules::{Game, Outcome, Player};
 
 impl AppGame for Trigon {
+    const INFO: GameInfo = GameInfo {
+        score_caption: "triangles covered",
+        sgf: true,
+        ..GameInfo::new("the game is over: no colour can place a piece")
+    };
+
     fn display_name(&self) -> String {
         self.options().variant.name().to_string()
     }
     fn new_game_text(&self) -> String {
         format!("New game: {}. Blue begins on a starting point.", self.display_name())
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over: no colour can place a piece"
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
         panel::played_text(self, mover, text)
@@ -65,9 +68,6 @@ impl AppGame for Trigon {
     fn seat_swatches(&self, player: Player) -> Vec<Swatch> {
         panel::seat_swatches(self, player)
     }
-    fn score_caption(&self) -> &'static str {
-        "triangles covered"
-    }
     fn live_score(&self, player: Player) -> Option<i32> {
         Some(panel::live_score(self, player))
     }
@@ -86,7 +86,6 @@ impl AppGame for Trigon {
     fn move_label(before: &Trigon, mv: TrigonMove) -> String {
         panel::move_label(before, mv)
     }
-    const SGF: bool = true;
     fn turns_per_row(&self) -> usize {
         self.options().variant.colours()
     }

@@ -15,20 +15,19 @@ pub use entities::{Checker, Pawn, TrikeCell};
 
 use crate::app::board::marks::{MoveMarks, regular};
 use crate::app::flow::MoveIntent;
-use crate::app::games::{AppGame, Swatch};
+use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Outcome, Player};
 
 impl AppGame for Trike {
+    const INFO: GameInfo = GameInfo::new("the game is over: the pawn is trapped");
+
     fn display_name(&self) -> String {
         "Trike".to_string()
     }
     fn new_game_text(&self) -> String {
         format!("New game: Trike on a board of side {}", self.options().size)
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over: the pawn is trapped"
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
         if text == "swap" {

@@ -26,21 +26,21 @@ pub use geometry::{Aim, aim, aimed_slot, slot_centre};
 
 use crate::app::board::marks::MoveMarks;
 use crate::app::flow::MoveIntent;
-use crate::app::games::{AppGame, Swatch};
+use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
 use crate::rules::{Game, Outcome, Player};
 
 impl AppGame for Trisq {
+    const INFO: GameInfo =
+        GameInfo { scored: false, ..GameInfo::new("the game is over: a chain joins a player's edges") };
+
     fn display_name(&self) -> String {
         "Trisq".to_string()
     }
     fn new_game_text(&self) -> String {
         let n = self.board().side;
         format!("New game: Trisq on a {n}×{n} board. Red (top and bottom) places one piece first.")
-    }
-    fn over_text(&self) -> &'static str {
-        "the game is over: a chain joins a player's edges"
     }
     fn played_text(&self, mover: &str, text: &str) -> String {
         if text == "end" {
@@ -87,7 +87,6 @@ impl AppGame for Trisq {
     fn mover_swatch(before: &Trisq) -> Swatch {
         panel::swatch(before.to_move().map_or(0, |p| p.index()))
     }
-    const SCORED: bool = false;
 
     fn plugin(app: &mut App) {
         entities::plugin(app);
