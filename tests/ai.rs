@@ -158,7 +158,7 @@ fn advance_keeps_the_subtree_of_the_move_played() {
     let g = trike(7, "d4");
     let mut m = search(&g, 5000, 3);
     let best = m.best_move().unwrap();
-    let kept = m.root_children().iter().find(|c| c.0 == best).unwrap().1 as u64;
+    let kept = m.root_children().iter().find(|c| c.mv == best).unwrap().visits as u64;
     m.advance(best);
     assert_eq!(m.simulations(), kept);
     let mut expected = g.clone();

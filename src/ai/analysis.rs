@@ -11,7 +11,7 @@
 //! counts its rank). With more seats, the played move's own mean in the search, given at least
 //! [`MIN_VISITS`] simulations; else unknown.
 
-use super::{Budget, Mcts, SearchConfig};
+use super::{Budget, Mcts, MoveValue, SearchConfig};
 use crate::rules::record::{AnalysedMove, Analysis};
 use crate::rules::{Knowledge, Player};
 
@@ -230,16 +230,16 @@ impl<G: Knowledge> Analyzer<G> {
                 let next = if mv == best {
                     a.kept = Some(win_rate);
                     None
-                } else if let Some((_, v, true)) = own {
+                } else if let Some(MoveValue { value, proven: true, .. }) = own {
                     // Proven in this search: exactly what it keeps.
-                    a.kept = Some(v);
+                    a.kept = Some(value);
                     None
                 } else if self.game.num_players() == 2 {
                     // The positions after the played move and after the best move, each searched
                     // alike (the same seat to move in both) and compared from the mover's side.
                     Some(Phase::AfterPlayed)
                 } else {
-                    a.kept = own.filter(|&(n, _, _)| n >= MIN_VISITS).map(|(_, v, _)| v);
+                    a.kept = own.filter(|o| o.visits >= MIN_VISITS).map(|o| o.value);
                     None
                 };
                 self.current = Some(a);

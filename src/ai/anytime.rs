@@ -11,6 +11,7 @@ use web_time::Instant;
 use super::analysis::Analyzer;
 use super::levels::Budget;
 use super::mcts::Mcts;
+use super::settings::MoveStats;
 use crate::rules::Knowledge;
 
 /// Simulations between two looks at the clock when an analysis runs a frame's slice.
@@ -33,8 +34,8 @@ pub trait Anytime: Send + 'static {
     fn fraction(&self) -> f32;
 }
 
-/// The root moves of a search: move, simulations, mean reward for the mover.
-pub type RootView<M> = Vec<(M, u32, f32)>;
+/// The root moves of a search as last copied out.
+pub type RootView<M> = Vec<MoveStats<M>>;
 
 /// A search run to a budget: its simulations, and its time cap counted over the time spent in its
 /// steps only (so a search in frame slices is as strong as one on a thread, only slower). It

@@ -16,7 +16,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::levels::Budget;
-pub use super::settings::{Proof, SearchConfig, SearchHandle, available_threads};
+pub use super::settings::{MoveStats, MoveValue, Proof, SearchConfig, SearchHandle, available_threads};
 use super::tree::{CHUNK, RootChild, Tree, choose};
 use crate::rules::Knowledge;
 
@@ -152,17 +152,17 @@ impl<G: Knowledge> Mcts<G> {
     /// The replies below root move `mv`: move, simulations and mean reward for their mover, all
     /// threads together (empty while `mv` has none). After [`Mcts::advance`]`(mv)` they are the
     /// new root's [`Mcts::root_children`].
-    pub fn replies(&self, mv: G::Move) -> Vec<(G::Move, u32, f32)> {
+    pub fn replies(&self, mv: G::Move) -> Vec<MoveStats<G::Move>> {
         summary(&merge(self.trees.iter().map(|t| t.replies(mv))))
     }
 
     /// Root move `mv`'s simulations (all threads), its value for the mover (1 or 0 when proven,
     /// else its mean reward) and whether it is proven; `None` if `mv` is not a root move the
     /// search has.
-    pub fn move_value(&self, mv: G::Move) -> Option<(u64, f32, bool)> {
+    pub fn move_value(&self, mv: G::Move) -> Option<MoveValue> {
         let stats = self.root_stats();
         let c = stats.iter().find(|c| c.mv == mv)?;
-        Some((c.visits, value(c).unwrap_or(0.0), c.proof != 0))
+        Some(MoveValue { visits: c.visits, value: value(c).unwrap_or(0.0), proven: c.proof != 0 })
     }
 
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
@@ -204,7 +204,7 @@ impl<G: Knowledge> Mcts<G> {
     }
 
     /// The root's moves: move, simulations and mean reward for the mover, all threads together.
-    pub fn root_children(&self) -> Vec<(G::Move, u32, f32)> {
+    pub fn root_children(&self) -> Vec<MoveStats<G::Move>> {
         summary(&self.root_stats())
     }
 
@@ -248,12 +248,12 @@ fn value<M>(c: &RootChild<M>) -> Option<f32> {
 }
 
 /// Move, simulations and mean reward of merged statistics.
-fn summary<M: Copy>(stats: &[RootChild<M>]) -> Vec<(M, u32, f32)> {
+fn summary<M: Copy>(stats: &[RootChild<M>]) -> Vec<MoveStats<M>> {
     stats
         .iter()
         .map(|c| {
             let mean = if c.visits > 0 { (c.value / c.visits as f64) as f32 } else { 0.0 };
-            (c.mv, c.visits.min(u32::MAX as u64) as u32, mean)
+            MoveStats { mv: c.mv, visits: c.visits.min(u32::MAX as u64) as u32, mean }
         })
         .collect()
 }

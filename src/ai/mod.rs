@@ -20,4 +20,4 @@ pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};
 pub use anytime::{Anytime, Budgeted, RootView};
 pub use engine::{Engine, HINT_LEVEL, Verdict, derive_seed, hint_budget};
 pub use levels::{Budget, Level, Seat};
-pub use mcts::{Mcts, Proof, SearchConfig, SearchHandle, available_threads, choose_move};
+pub use mcts::{Mcts, MoveStats, MoveValue, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

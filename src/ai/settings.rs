@@ -174,3 +174,26 @@ impl SearchHandle {
         self.counts[slot].store(n, Ordering::Relaxed);
     }
 }
+
+/// One move a search looked at, as it shows it: the move, its simulations (all threads together)
+/// and its mean reward for the player who makes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    /// The move.
+    pub mv: M,
+    /// Simulations through it.
+    pub visits: u32,
+    /// Mean reward for its mover, in `[0, 1]` (0 before any simulation).
+    pub mean: f32,
+}
+
+/// What a search knows of one root move ([`Mcts::move_value`](super::Mcts::move_value)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveValue {
+    /// Simulations through it, all threads together.
+    pub visits: u64,
+    /// Its value for the mover: 1 or 0 when proven, else its mean reward.
+    pub value: f32,
+    /// The solver proved it won or lost.
+    pub proven: bool,
+}

@@ -13,7 +13,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{CliError, GameFlags, GameTask, start_position, with_game};
-use crate::ai::{Mcts, SearchConfig};
+use crate::ai::{Mcts, MoveStats, SearchConfig};
 use crate::rules::{Knowledge, rng_from_seed};
 
 /// Arguments of `triboard bench`.
@@ -149,18 +149,18 @@ fn time_playouts<G: Knowledge>(
     (playouts, plies, started.elapsed().as_secs_f64())
 }
 
-/// The share of the root's simulations (`children`: move, simulations, mean) spent on the `n`
-/// moves with the highest logits ([`Knowledge::move_logits`]); `None` for a game without them.
-pub fn top_prior_share<G: Knowledge>(game: &G, children: &[(G::Move, u32, f32)], n: usize) -> Option<f64> {
-    let moves: Vec<G::Move> = children.iter().map(|c| c.0).collect();
+/// The share of the root's simulations (`children`) spent on the `n` moves with the highest
+/// logits ([`Knowledge::move_logits`]); `None` for a game without them.
+pub fn top_prior_share<G: Knowledge>(game: &G, children: &[MoveStats<G::Move>], n: usize) -> Option<f64> {
+    let moves: Vec<G::Move> = children.iter().map(|c| c.mv).collect();
     let mut logits = Vec::new();
     if moves.is_empty() || !game.move_logits(&moves, &mut logits) {
         return None;
     }
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]));
-    let total: u64 = children.iter().map(|c| c.1 as u64).sum();
-    let top: u64 = order.iter().take(n).map(|&i| children[i].1 as u64).sum();
+    let total: u64 = children.iter().map(|c| u64::from(c.visits)).sum();
+    let top: u64 = order.iter().take(n).map(|&i| u64::from(children[i].visits)).sum();
     Some(top as f64 / total.max(1) as f64)
 }
 

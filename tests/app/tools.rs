@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use triboard::ai::MoveStats;
 use triboard::ai::exhaustive::{Solved, move_values};
 use triboard::app::flow::ReviewTo;
 use triboard::app::games::AppGame;
@@ -302,7 +303,7 @@ fn the_heat_map_sums_the_simulations_of_the_moves_through_each_cell() {
     let cells_of = |m: TrigonMove| game.tables().placements[m.0 as usize].cells.clone();
     let b = *moves.iter().skip(1).find(|&&m| cells_of(m).iter().any(|c| cells_of(a).contains(c))).unwrap();
     let shared = cells_of(a).iter().filter(|c| cells_of(b).contains(c)).count();
-    let cells = heat(&game, &[(a, 30, 0.5), (b, 10, 0.5)]);
+    let cells = heat(&game, &[MoveStats { mv: a, visits: 30, mean: 0.5 }, MoveStats { mv: b, visits: 10, mean: 0.5 }]);
     assert_eq!(cells.iter().filter(|c| c.visits == 40).count(), shared, "a cell both cover has both's simulations");
     assert_eq!(cells.first().map(|c| c.visits), Some(40));
     let union = cells_of(a).iter().chain(cells_of(b).iter().filter(|c| !cells_of(a).contains(c))).count();
@@ -316,7 +317,7 @@ fn a_running_search_shows_its_root_moves() {
         &[Seat::Ai(triboard::ai::Level::new(6).unwrap()), Seat::Human],
     ));
     assert!(wait_for(&mut app, Duration::from_secs(20), |app| {
-        app.world().resource::<AiSearch>().root_view().is_some_and(|v| v.iter().any(|m| m.1 > 0))
+        app.world().resource::<AiSearch>().root_view().is_some_and(|v| v.iter().any(|m| m.visits > 0))
     }));
     let view = app.world().resource::<AiSearch>().root_view().unwrap();
     let model = app.world().resource::<Model>();

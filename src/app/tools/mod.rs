@@ -17,6 +17,7 @@ use super::flow::Screen;
 use super::games::AppGame;
 use super::model::Model;
 use super::ui::{MISTAKE, NEXT};
+use crate::ai::MoveStats;
 
 /// *Show thinking*: while a search runs (the AI's or a hint's), the board shows a heat map of its
 /// root moves' simulations. Toggled by the panel's checkbox and the T key.
@@ -70,7 +71,7 @@ fn overlay<G: AppGame>(
         && let Some(view) = search.root_view()
     {
         // The view changes four times a second: its cells are worked out once per change.
-        let visits: u64 = view.iter().map(|v| u64::from(v.1)).sum();
+        let visits: u64 = view.iter().map(|v| u64::from(v.visits)).sum();
         if (cached.0, cached.1) != (model.revision(), visits) {
             *cached = (model.revision(), visits, heat(model.game(), &view));
         }
@@ -94,13 +95,13 @@ fn overlay<G: AppGame>(
 /// The heat map of a search's root moves `view` (move, simulations) in position `game`: every cell
 /// or point a move marks, with the simulations of the moves that mark it summed (a Trigon cell
 /// counts every placement covering it), most visited first.
-pub fn heat<G: AppGame>(game: &G, view: &[(G::Move, u32, f32)]) -> Vec<HeatCell> {
+pub fn heat<G: AppGame>(game: &G, view: &[MoveStats<G::Move>]) -> Vec<HeatCell> {
     let mut cells: HashMap<(i32, i32), HeatCell> = HashMap::new();
     let key = |points: &[Vec2]| {
         let c = points.iter().copied().sum::<Vec2>() / points.len().max(1) as f32;
         ((c.x * 4.0).round() as i32, (c.y * 4.0).round() as i32)
     };
-    for &(mv, visits, _) in view.iter().filter(|v| v.1 > 0) {
+    for &MoveStats { mv, visits, .. } in view.iter().filter(|v| v.visits > 0) {
         let marks = game.move_marks(mv);
         let targets = marks.shapes.iter().cloned().chain(marks.points.iter().map(|&p| vec![p]));
         for outline in targets {
