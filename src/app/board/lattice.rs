@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
 use super::{BoardCell, BoardPiece, Hovered, WorldPainter, fit_board};
-use crate::app::Screen;
+use crate::app::flow::Screen;
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
 use crate::app::ui::PanelWidth;

@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 
-use crate::app::Screen;
 use crate::app::animation::{DropIn, Vanish};
 use crate::app::board::lattice::{point_center, spawn_board};
 use crate::app::board::{BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::Screen;
 use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::model::Model;
 use crate::rules::Game;

@@ -4,9 +4,9 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::app::Screen;
 use crate::app::board::lattice::{label_points, point_center};
 use crate::app::board::{BoardCamera, Hovered, WorldPainter};
+use crate::app::flow::Screen;
 use crate::app::model::Model;
 use crate::rules::tri_it_out::TriItOut;
 

@@ -7,10 +7,10 @@ use bevy::picking::Pickable;
 use bevy::prelude::*;
 
 use super::entities::{Chosen, Core, Disc, Ring};
-use crate::app::Screen;
 use crate::app::animation::Vanish;
 use crate::app::board::Hovered;
 use crate::app::board::lattice::{LatticeArt, LatticePoint, Mark, SPACING, fit_camera, paint_points};
+use crate::app::flow::Screen;
 use crate::app::flow::Step;
 use crate::app::model::Model;
 use crate::rules::Game;

@@ -5,10 +5,10 @@
 use bevy::prelude::*;
 
 use super::layout::disc_translation;
-use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide, Vanish};
 use crate::app::board::lattice::{point_center, spawn_board};
 use crate::app::board::{BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::Screen;
 use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::games::AppGame;
 use crate::app::input::KeyAction;

@@ -5,9 +5,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::layout::disc_translation;
-use crate::app::Screen;
 use crate::app::board::lattice::{SPACING, label_points};
 use crate::app::board::{BoardCamera, Hovered, WorldPainter};
+use crate::app::flow::Screen;
 use crate::app::model::Model;
 use crate::rules::tricore::TriCore;
 

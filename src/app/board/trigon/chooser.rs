@@ -3,7 +3,7 @@
 //! a placed one left as a faint outline, so a piece is always where it was; they can be chosen while
 //! a person is to move (the chosen one drawn in its orientation). Below, each colour with its seat,
 //! score and its own small fixed grid; then the keys' reminder and the attach points' checkbox.
-//! [`chooser_ui`] draws it from plain values, so `tests/app/trigon_view.rs` checks the slots in a
+//! [`chooser_ui`] draws it from plain values, so `tests/app/trigon.rs` checks the slots in a
 //! bare `egui::Context`.
 
 use bevy::prelude::*;
@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::art::colour_swatch;
 use super::pointing::{Selection, oriented};
 use crate::ai::Seat;
-use crate::app::Screen;
+use crate::app::flow::Screen;
 use crate::app::model::Model;
 use crate::app::ui::{LeftPanelWidth, stone};
 use crate::rules::Game;

@@ -6,9 +6,9 @@ use bevy::prelude::*;
 
 use super::layout::{cell_center, cells_center};
 use super::pointing::{BoardPointer, Selection, anchor_near, oriented, placement_at};
-use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::Screen;
 use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::input::KeyAction;
 use crate::app::model::Model;

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::layout::world;
-use crate::app::Screen;
 use crate::app::board::{BoardCamera, WorldPainter};
+use crate::app::flow::Screen;
 use crate::app::model::Model;
 use crate::rules::trigon::Trigon;
 

@@ -9,8 +9,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::entities::{Checker, Pawn, TrikeCell};
 use super::layout::{HEX_RADIUS, SQRT3, cell_center};
-use crate::app::Screen;
 use crate::app::board::{BoardCamera, BoardCell, Hovered, WorldPainter, fit_board};
+use crate::app::flow::Screen;
 use crate::app::flow::Step;
 use crate::app::model::Model;
 use crate::app::ui::PanelWidth;

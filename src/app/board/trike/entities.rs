@@ -4,9 +4,9 @@
 use bevy::prelude::*;
 
 use super::layout::{cell_center, pawn_translation};
-use crate::app::Screen;
 use crate::app::animation::{DropIn, Slide};
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::Screen;
 use crate::app::flow::{MoveIntent, Step};
 use crate::app::model::Model;
 use crate::rules::geometry::triangle::Triangle;

@@ -6,9 +6,9 @@ use bevy::picking::Pickable;
 use bevy::prelude::*;
 
 use super::geometry::{Aim, BAND, BAND_GAP, SQUARE, TrisqLegal, aim, slot_centre, square_centre, square_name};
-use crate::app::Screen;
 use crate::app::animation::DropIn;
 use crate::app::board::{BoardCell, BoardPiece, BoardShown, CellClicked, reconcile};
+use crate::app::flow::Screen;
 use crate::app::flow::{MoveIntent, Status, Step};
 use crate::app::input::KeyAction;
 use crate::app::model::Model;
