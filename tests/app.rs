@@ -109,6 +109,8 @@ fn an_illegal_click_changes_nothing_and_says_why() {
     let status = app.world().resource::<Status>().clone();
     assert!(status.error, "the status line explains the refusal: {status:?}");
     assert!(status.text.contains("not on a straight line"), "{}", status.text);
+    // The reason names the cell: it is said once ("b7 is not …", never "b7: b7 is not …").
+    assert!(status.text.starts_with("b7 ") && status.text.matches("b7").count() == 1, "{}", status.text);
     // Onto an occupied cell.
     click(&mut app, "d7");
     assert_eq!(board(&mut app), before);

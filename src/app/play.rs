@@ -46,7 +46,7 @@ fn text_intents<G: AppGame>(
             Ok(mv) => {
                 intents.write(MoveIntent { mv, from_ai: false });
             }
-            Err(e) => *status = Status::error(format!("{text}: {e}")),
+            Err(e) => *status = Status::refusal(text, e),
         }
     }
 }
@@ -120,7 +120,7 @@ fn play_intent<G: AppGame>(
                 None => Status::info(line),
             }
         }
-        Err(e) => Status::error(format!("{text}: {e}")),
+        Err(e) => Status::refusal(&text, e),
     })
 }
 

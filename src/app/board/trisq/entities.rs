@@ -135,7 +135,7 @@ fn clicks(
                 continue;
             }
         };
-        *status = Status::error(if why.starts_with(&name) { why } else { format!("{name}: {why}") });
+        *status = Status::refusal(&name, why);
     }
 }
 
