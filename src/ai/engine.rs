@@ -149,7 +149,7 @@ impl<G: Game> Verdict<G> {
         format!("win rate {}", self.win_rate.map_or("-".to_string(), |w| format!("{:.0}%", 100.0 * w)))
     }
 
-    /// The expected line in notation, [`SHOWN_LINE`] moves at most ("d4 c3 e5").
+    /// The expected line in notation, six moves at most ("d4 c3 e5").
     pub fn line_text(&self) -> String {
         let mut replay = self.position.clone();
         let mut texts = Vec::new();

@@ -105,7 +105,7 @@ pub trait AppGame: Knowledge {
 
     // ----- The view
 
-    /// The view's headless part: the board's entities kept in step with [`Model<Self>`], and presses
+    /// The view's headless part: the board's entities kept in step with [`Model<Self>`](crate::app::model::Model), and presses
     /// turned into move intents (runs under `MinimalPlugins` in the tests).
     fn plugin(app: &mut App);
     /// The drawn part: meshes and colours, overlays, the camera fit.

@@ -15,7 +15,7 @@ pub struct InPlay(pub Option<Summary>);
 /// A game in play, as [`InPlay`] holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
-    /// The ids its game type plays ([`Game::IDS`]).
+    /// The ids its game type plays ([`Game::IDS`](crate::rules::Game::IDS)).
     pub ids: &'static [&'static str],
     /// The window title: game, moves, who is to move or the result.
     pub title: String,

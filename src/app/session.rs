@@ -1,6 +1,6 @@
 //! The session: what starts, keeps, replaces and ends the game on the board. It carries out
 //! [`Command::NewGame`], [`Command::Menu`], [`Command::Rematch`], [`Command::Load`] and
-//! [`Command::Open`] ([`session`]), opens a record of any game from any screen ([`OpenRecord`]),
+//! [`Command::Open`] (its system `session`), opens a record of any game from any screen ([`OpenRecord`]),
 //! starts the start screen's [`Setup`] on entering [`Screen::Playing`], and keeps a game for the
 //! start screen's Resume ([`Suspended`]). A record is checked and replayed once, here
 //! ([`Model::from_record`]), whichever game was on the board.

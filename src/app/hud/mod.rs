@@ -82,7 +82,7 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
 
 /// egui's zoom follows the window: 1 up to 1280×800 logical pixels, larger on larger windows
 /// (1.35 at 1920×1080, at most 1.6), so text stays readable on a large screen; small windows keep
-/// 1 and narrow the panels instead ([`side::side_width`]).
+/// 1 and narrow the panels instead ([`crate::app::ui::side_width`]).
 pub fn zoom_for(window: Vec2) -> f32 {
     (window.x / 1280.0).min(window.y / 800.0).clamp(1.0, 1.6)
 }

@@ -56,7 +56,7 @@ pub enum Backdrop {
     Band(u8, Vec2),
 }
 
-/// Where the pointer is over the board ([`BoardPointer`]): a press on a square places the slot it
+/// Where the pointer is over the board ([`BoardPointer`](crate::app::board::BoardPointer)): a press on a square places the slot it
 /// aims at ([`aim`]).
 pub use crate::app::board::BoardPointer as SlotPointer;
 
