@@ -109,11 +109,14 @@ impl Status {
         Status { text: text.into(), error: true }
     }
     /// The refusal of move `text` for `reason`: "c3: the pawn is already there", or the reason
-    /// alone when it names the move first ("c3 is not on a straight line …"), so the move is not
-    /// said twice.
+    /// alone when it names the move first, plainly or quoted ("c3 is not on a straight line …",
+    /// "'zz9' is not a cell …"), so the move is not said twice.
     pub fn refusal(text: &str, reason: impl std::fmt::Display) -> Status {
         let reason = reason.to_string();
-        let names_it = reason.strip_prefix(text).is_some_and(|rest| rest.starts_with(' '));
+        let quoted = format!("'{text}'");
+        let names_it = [text, quoted.as_str()]
+            .iter()
+            .any(|name| reason.strip_prefix(name).is_some_and(|rest| rest.starts_with(' ')));
         Status::error(if names_it { reason } else { format!("{text}: {reason}") })
     }
 }

@@ -152,8 +152,15 @@ fn on_the_line<G: AppGame>(model: &mut Model<G>, order: &Command) -> Option<Stat
             Status::info(format!("Variation {} is the line now; the line before is kept as a variation", k + 1))
         }
         Command::SwitchLine(_) => Status::error("no such variation"),
+        // A hint asked replaces whatever the status said (a stale refusal beside a new hint).
         Command::Hint => match model.count_hint() {
-            Ok(()) => return None,
+            Ok(()) => {
+                let game = model.game();
+                Status::info(format!(
+                    "A hint for {}: searching",
+                    game.player_name(game.to_move().expect("a person is to move"))
+                ))
+            }
             Err(why) => Status::error(format!("no hint: {why}")),
         },
         Command::Undo => {

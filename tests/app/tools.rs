@@ -70,7 +70,14 @@ fn a_hint_on_a_position_with_one_winning_move_names_it_marks_it_and_is_counted()
     let mut app = humans(5);
     order(&mut app, Command::Load(record("trike", serde_json::json!({"size": 5}), &moves)));
     assert_eq!(app.world().resource::<Model>().moves().len(), moves.len());
+    // A refusal, then the hint: the red line goes, the status says what is being done.
+    app.world_mut().write_message(triboard::app::TextIntent("zz9".into()));
+    app.update();
+    let refused = app.world().resource::<Status>().clone();
+    assert!(refused.error && refused.text.starts_with("'zz9' is not a cell"), "a refusal first, once: {refused:?}");
     order(&mut app, Command::Hint);
+    let status = app.world().resource::<Status>().clone();
+    assert!(!status.error && status.text.starts_with("A hint for "), "{status:?}");
     let found = wait_for(&mut app, Duration::from_secs(60), |app| {
         let revision = app.world().resource::<Model>().revision();
         app.world().resource::<AiSearch>().hint(revision).is_some()
