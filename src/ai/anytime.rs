@@ -68,19 +68,9 @@ impl<G: Knowledge> Budgeted<G> {
         self
     }
 
-    /// The search.
-    pub fn search(&self) -> &Mcts<G> {
-        &self.search
-    }
-
     /// The search, once the work is over.
     pub fn into_search(self) -> Box<Mcts<G>> {
         self.search
-    }
-
-    /// Time spent searching so far.
-    pub fn searched(&self) -> Duration {
-        self.searched
     }
 }
 

@@ -9,7 +9,7 @@ use std::fmt;
 use super::levels::{Budget, Level};
 use super::mcts::Mcts;
 use super::settings::{Proof, SearchConfig};
-use crate::rules::{Game, Knowledge};
+use crate::rules::{Game, Knowledge, move_texts};
 
 /// The level whose budget a hint searches with, in the app and the CLI alike: level 4 (64,000
 /// simulations, at most 4 s).
@@ -46,11 +46,6 @@ impl<G: Knowledge> Engine<G> {
     /// An engine whose searches use `config` (its `seed` is the base of every search's seed).
     pub fn new(config: SearchConfig) -> Engine<G> {
         Engine { config, kept: None }
-    }
-
-    /// The settings of its searches.
-    pub fn config(&self) -> &SearchConfig {
-        &self.config
     }
 
     /// Seeds the searches it starts from now on from `seed` (a kept search goes on as it was).
@@ -151,13 +146,8 @@ impl<G: Game> Verdict<G> {
 
     /// The expected line in notation, six moves at most ("d4 c3 e5").
     pub fn line_text(&self) -> String {
-        let mut replay = self.position.clone();
-        let mut texts = Vec::new();
-        for &mv in self.principal_variation.iter().take(SHOWN_LINE) {
-            texts.push(replay.move_text(mv));
-            replay.play_unchecked(mv);
-        }
-        texts.join(" ")
+        let shown = &self.principal_variation[..self.principal_variation.len().min(SHOWN_LINE)];
+        move_texts(&self.position, shown).join(" ")
     }
 
     /// What the solver proved, for the mover: "solved: it wins at once", "solved: a win within 3

@@ -306,18 +306,7 @@ pub fn with_record_game<T: GameTask<Output = Result<Value, CliError>>>(
     with_game(id, task).unwrap_or_else(|e| Err(CliError::failure(format!("{file}: {e}"))))
 }
 
-/// The texts of `moves` played from `start`, in the game's notation.
-pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
-    let mut g = start.clone();
-    moves
-        .iter()
-        .map(|&mv| {
-            let t = g.move_text(mv);
-            g.play_unchecked(mv);
-            t
-        })
-        .collect()
-}
+pub use crate::rules::move_texts;
 
 pub use crate::ai::derive_seed;
 

@@ -446,6 +446,20 @@ pub fn perft<G: Game>(game: &G, depth: usize) -> Vec<u64> {
     counts
 }
 
+/// The texts of `moves` played from `start`, in the game's notation (records, the CLI, a search's
+/// expected line).
+pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
+    let mut g = start.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let t = g.move_text(mv);
+            g.play_unchecked(mv);
+            t
+        })
+        .collect()
+}
+
 /// Plays a whitespace-separated move list from the current position, each through [`Game::play`].
 ///
 /// # Errors

@@ -115,15 +115,7 @@ impl Record {
     /// The record of a game so far: its id and options, and `moves` played from the start.
     pub fn new<G: Game>(game: &G, moves: &[G::Move]) -> Record {
         let start = G::new(game.options()).expect("a game's own options are valid");
-        let mut replay = start;
-        let moves = moves
-            .iter()
-            .map(|&mv| {
-                let text = replay.move_text(mv);
-                replay.play_unchecked(mv);
-                text
-            })
-            .collect();
+        let moves = super::move_texts(&start, moves);
         Record {
             game: game.id().to_string(),
             options: serde_json::to_value(game.options()).expect("options serialise"),
