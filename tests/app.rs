@@ -406,7 +406,12 @@ fn a_bad_opened_record_changes_nothing_and_says_why() {
     assert!(menu.world().resource::<Status>().text.contains("chess"));
 }
 
-// Each game's view has its tests in its own file of this test binary (one Bevy link for all).
+// Each game's view has its tests in its own file of this test binary (one Bevy link for all), and
+// so do the tests every game of the registry gets.
+#[path = "common/mod.rs"]
+mod common;
+#[path = "app/every_game.rs"]
+mod every_game;
 #[path = "app/hud.rs"]
 mod hud;
 #[path = "app/session.rs"]

@@ -5,7 +5,7 @@
 //! It knows nothing of any one game. The game's own test adds its rules-specific checks through
 //! `extra_check`, called at every position (including the final one). The five games run it in
 //! their own test files, next to their rule-specific helpers: Trike in `trike.rs`, the others
-//! in `tri_it_out.rs`, `tricore.rs`, `trigon.rs` and `trisq.rs`; `every_game.rs` runs it for every
+//! in `tri_it_out.rs`, `tricore.rs`, `trigon.rs` and `trisq.rs`; `app/every_game.rs` runs it for every
 //! game of the registry, from its default options.
 
 #![allow(dead_code)] // each test binary uses a different part of this module

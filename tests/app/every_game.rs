@@ -1,5 +1,6 @@
 //! The tests every game of the registry gets ([`triboard::for_each_game`]): a game added to the
-//! list is in every one of them, and each fails until the game has what it checks.
+//! list is in every one of them, and each fails until the game has what it checks. A module of the
+//! `app` test binary (one Bevy link), with the random-game harness of `tests/common`.
 //!
 //! - **Random games** through the shared harness (`common::random_games`: the `Game` surface
 //!   consistent with itself at every position, refusals, record round trips), from the game's
@@ -11,19 +12,15 @@
 //! - **Clicks**: in a headless app, every legal first move's `AppGame::click_points` turned into
 //!   presses on the board plays that move.
 
-#![cfg(feature = "app")]
-
-mod common;
-
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use triboard::app::board::{BoardCell, BoardPointer, CellClicked, Hovered};
 use triboard::app::games::AppGame;
-use triboard::app::{Command, Model, Screen, Seat, Setup};
+use triboard::app::{Command, Model, Seat, Setup};
 use triboard::rules::lesson::{LESSONS, Lesson, Verdict};
 use triboard::rules::{Game, Knowledge, perft};
 
-use common::{Observe, Run, random_games};
+use super::common::{Observe, Run, random_games};
+use super::started;
 
 /// A check every game gets.
 trait Check {
@@ -146,19 +143,10 @@ fn every_game_has_a_lesson_that_plays_through_the_rules() {
     }
 }
 
-/// A headless app (`MinimalPlugins`, the core plugin) with a game of `G` from its first start-screen
-/// entry, every seat a person's.
-fn started<G: AppGame>() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    triboard::app::core_plugin(&mut app);
+/// A headless app with a game of `G` from its first start-screen entry, every seat a person's.
+fn started_with<G: AppGame>() -> App {
     let (_, options) = G::menu_entries().into_iter().next().expect("a start-screen entry");
-    app.insert_resource(Setup::of::<G>(&options, &[Seat::Human]));
-    app.update();
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-    app.update();
-    app.update();
-    app
+    started(Setup::of::<G>(&options, &[Seat::Human]))
 }
 
 /// A press at `at` (world units) as picking makes it: the pointer there, the board cell nearest it
@@ -180,7 +168,7 @@ fn press(app: &mut App, at: Vec2) {
 /// Every legal first move of `G`, pressed where its `click_points` say, is played; Undo takes it
 /// back before the next.
 fn first_moves_play_by_clicks<G: AppGame>() {
-    let mut app = started::<G>();
+    let mut app = started_with::<G>();
     let id = G::IDS[0];
     let mut moves = Vec::new();
     app.world().resource::<Model<G>>().game().legal_moves(&mut moves);
