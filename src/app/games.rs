@@ -94,7 +94,7 @@ pub trait AppGame: Knowledge {
     /// The colour of the mover in `before` (the position a move is played in), for the move list.
     fn mover_swatch(before: &Self) -> Swatch;
     /// A move's text in the move list.
-    fn move_label(before: &Self, mv: Self::Move) -> String {
+    fn list_text(before: &Self, mv: Self::Move) -> String {
         before.move_text(mv)
     }
     /// Turns per row of the move list: a round, so that each column is one seat's (Trigon: one per

@@ -17,7 +17,7 @@ use crate::app::ui::stone;
 pub struct Turn {
     /// The mover's colour.
     pub swatch: Swatch,
-    /// The plies' texts in order ([`AppGame::move_label`]).
+    /// The plies' texts in order ([`AppGame::list_text`]).
     pub plies: Vec<String>,
     /// The plies in full notation where a label is shorter (Trigon), for the hover.
     pub full: Vec<String>,
@@ -43,7 +43,7 @@ pub fn turns<G: AppGame>(model: &Model<G>) -> Vec<Turn> {
     let analysed = model.analysed();
     for (ply, mv) in model.line().into_iter().enumerate() {
         let swatch = G::mover_swatch(&replay);
-        let text = G::move_label(&replay, mv);
+        let text = G::list_text(&replay, mv);
         let full = replay.move_text(mv);
         let mistake = analysed.get(ply).filter(|a| a.mistake).map(|a| {
             let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 use super::action::{PanelAction, PanelIn};
 use super::graph::graph_area;
-use super::lesson::lesson_panel;
+use super::lesson::{lesson_controls, lesson_text};
 use super::move_list::move_list;
 use super::review::{review_line, tool_buttons};
 use crate::app::ai_task::Purpose;
@@ -28,6 +28,8 @@ pub struct PanelWindows {
     pub confirm: Option<Command>,
     /// The model revision whose result was folded away.
     pub folded: Option<u64>,
+    /// The win-rate graph is folded away (its caption stays, to unfold it).
+    pub graph_folded: bool,
 }
 
 impl PanelWindows {
@@ -84,6 +86,20 @@ pub fn side_panel<G: AppGame>(
         ui.separator();
         players(ui, model);
         ui.separator();
+        if let Some(learning) = input.lesson {
+            // A lesson: its controls where the game's buttons stand, its text in the room left.
+            lesson_controls(ui, learning, rects, &mut actions);
+            ui.separator();
+            status_area(ui, input.status);
+            game_actions(ui, model, &mut actions);
+            ui.separator();
+            if windows.rules {
+                rules(ui, model);
+            } else {
+                lesson_text(ui, learning, rects);
+            }
+            return;
+        }
         buttons(ui, input, windows, rects, &mut actions);
         ui.separator();
         match game.outcome() {
@@ -96,42 +112,17 @@ pub fn side_panel<G: AppGame>(
             None => {
                 status_area(ui, input.status);
                 progress_area(ui, input, &mut actions);
-                let mut moves = Vec::new();
-                model.game().actions(ui, model.human_to_move(), &mut moves);
-                actions.extend(moves.into_iter().map(PanelAction::Move));
+                game_actions(ui, model, &mut actions);
             }
         }
-        graph_area(ui, model, input.analyzing, &mut actions);
+        graph_area(ui, model, input.analyzing, &mut windows.graph_folded, &mut actions);
         ui.separator();
         // The rules take the move list's place in the panel, so they cover neither the board nor
         // Trigon's chooser.
-        if let Some(learning) = input.lesson {
-            lesson_panel(ui, learning, &mut actions);
-        } else if windows.rules {
-            ui.label(egui::RichText::new(format!("Rules of {}", game.display_name())).strong());
-            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, G::rules);
+        if windows.rules {
+            rules(ui, model);
         } else {
-            ui.horizontal(|ui| {
-                ui.label(egui::RichText::new(format!("Moves ({})", model.line_len())).strong());
-                if !model.variations().is_empty() {
-                    ui.menu_button(format!("Variations ({})", model.variations().len()), |ui| {
-                        for (k, line) in model.variations().iter().enumerate() {
-                            let branch = model.line().iter().zip(line).take_while(|(a, b)| a == b).count();
-                            let label =
-                                format!("{}: leaves the line at move {}, {} moves", k + 1, branch + 1, line.len());
-                            if ui
-                                .button(label)
-                                .on_hover_text("Make this line the game's (the line now becomes a variation)")
-                                .clicked()
-                            {
-                                actions.push(PanelAction::Order(Command::SwitchLine(k)));
-                            }
-                        }
-                    })
-                    .response
-                    .on_hover_text("Lines the game left when a move was played where another had gone on");
-                }
-            });
+            moves_header(ui, model, &mut actions);
             if let Some(ply) = move_list::<G>(ui, model) {
                 actions.push(PanelAction::Order(Command::Review(ReviewTo::Ply(ply))));
             }
@@ -139,6 +130,47 @@ pub fn side_panel<G: AppGame>(
     });
     confirm(ctx, model, windows, rects, &mut actions);
     (panel.response.rect.width(), actions)
+}
+
+/// The game's own buttons for the person to move (Trike's Swap), if any.
+fn game_actions<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+    if model.game().outcome().is_some() {
+        return;
+    }
+    let mut moves = Vec::new();
+    model.game().actions(ui, model.human_to_move(), &mut moves);
+    actions.extend(moves.into_iter().map(PanelAction::Move));
+}
+
+/// The rules, scrolling, in the room left.
+fn rules<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
+    ui.label(egui::RichText::new(format!("Rules of {}", model.game().display_name())).strong());
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, G::rules);
+}
+
+/// "Moves (n)" above the move list, with the variations' menu when the game has some.
+fn moves_header<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(format!("Moves ({})", model.line_len())).strong());
+        if model.variations().is_empty() {
+            return;
+        }
+        ui.menu_button(format!("Variations ({})", model.variations().len()), |ui| {
+            for (k, line) in model.variations().iter().enumerate() {
+                let branch = model.line().iter().zip(line).take_while(|(a, b)| a == b).count();
+                let label = format!("{}: leaves the line at move {}, {} moves", k + 1, branch + 1, line.len());
+                if ui
+                    .button(label)
+                    .on_hover_text("Make this line the game's (the line now becomes a variation)")
+                    .clicked()
+                {
+                    actions.push(PanelAction::Order(Command::SwitchLine(k)));
+                }
+            }
+        })
+        .response
+        .on_hover_text("Lines the game left when a move was played where another had gone on");
+    });
 }
 
 /// One row per seat: its colours, name, who plays it, and its score or "to move".

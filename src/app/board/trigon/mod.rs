@@ -83,8 +83,8 @@ impl AppGame for Trigon {
     fn mover_swatch(before: &Trigon) -> Swatch {
         art::colour_swatch(before.colour_to_move().unwrap_or(0))
     }
-    fn move_label(before: &Trigon, mv: TrigonMove) -> String {
-        panel::move_label(before, mv)
+    fn list_text(before: &Trigon, mv: TrigonMove) -> String {
+        panel::list_text(before, mv)
     }
     fn turns_per_row(&self) -> usize {
         self.options().variant.colours()

@@ -93,7 +93,7 @@ pub fn hint(game: &Trigon) -> String {
 
 /// A move in the move list: the piece and its first cell ("I6 r15"; the hover shows every cell), or
 /// the colour's pass.
-pub fn move_label(before: &Trigon, mv: TrigonMove) -> String {
+pub fn list_text(before: &Trigon, mv: TrigonMove) -> String {
     if mv == TrigonMove::PASS {
         return "out (pass)".to_string();
     }
