@@ -74,8 +74,12 @@ pub enum ReviewTo {
     Start,
     /// The line's end, where the game goes on (End).
     End,
-    /// The position before the next move the analysis marked a mistake, after the one shown.
+    /// The position before the next move the analysis marked a mistake, after the one shown;
+    /// past the last, the first (it wraps).
     NextMistake,
+    /// The position before the previous move the analysis marked a mistake, before the one shown;
+    /// before the first, the last (it wraps).
+    PreviousMistake,
 }
 
 /// A finished analysis of the game's line (the app's Analyze game), for the validation system to

@@ -67,7 +67,7 @@ fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut clicks: Mes
 
 /// The keyboard (as egui sees it, so that a focused text field keeps its keys) and the wheel over
 /// the board: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, H a hint, T Show thinking, ←/→/Home/End
-/// review, N the next mistake, and the board's [`KeyAction`]s.
+/// review, N and P the next and previous mistake, and the board's [`KeyAction`]s.
 fn keys(
     mut contexts: EguiContexts,
     load: Res<super::load_dialog::LoadDialog>,
@@ -106,6 +106,10 @@ fn keys(
                 }
                 egui::Key::N => {
                     orders.write(Command::Review(ReviewTo::NextMistake));
+                    None
+                }
+                egui::Key::P => {
+                    orders.write(Command::Review(ReviewTo::PreviousMistake));
                     None
                 }
                 egui::Key::T => {

@@ -430,7 +430,8 @@ fn result_of<G: AppGame>(game: &G) -> Option<String> {
 }
 
 impl<G: AppGame> Model<G> {
-    /// The ply [`ReviewTo`] names from the position shown; `None` for a next mistake there is not.
+    /// The ply [`ReviewTo`] names from the position shown; `None` for a mistake when the analysis
+    /// marked none.
     pub fn review_target(&self, to: ReviewTo) -> Option<usize> {
         let now = self.moves.len();
         Some(match to {
@@ -441,7 +442,12 @@ impl<G: AppGame> Model<G> {
             ReviewTo::End => self.line_len(),
             ReviewTo::NextMistake => {
                 let analysed = self.analysed();
-                (now + 1..analysed.len()).find(|&k| analysed[k].mistake)?
+                (now + 1..analysed.len()).chain(0..=now.min(analysed.len())).find(|&k| analysed.get(k).is_some_and(|a| a.mistake))?
+            }
+            ReviewTo::PreviousMistake => {
+                let analysed = self.analysed();
+                let now = now.min(analysed.len());
+                (0..now).rev().chain((now..analysed.len()).rev()).find(|&k| analysed[k].mistake)?
             }
         })
     }

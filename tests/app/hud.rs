@@ -6,6 +6,7 @@ use bevy_egui::egui;
 use triboard::ai::Level;
 use triboard::app::Seat;
 use triboard::app::hud::{PanelAction, PanelIn, PanelWindows, side_panel};
+use triboard::app::learn::Learning;
 use triboard::app::ui::UiRects;
 use triboard::app::{Command, Model, Status};
 use triboard::rules::Game;
@@ -21,7 +22,29 @@ fn frame(
     rects: &mut UiRects,
     events: Vec<egui::Event>,
 ) -> Vec<PanelAction<TrikeMove>> {
-    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    let at = Window { size: egui::vec2(1280.0, 800.0), lesson: None };
+    frame_in(ctx, &at, model, status, progress, windows, rects, events)
+}
+
+/// The window a frame is drawn in: its size in points, and the lesson in progress.
+struct Window<'a> {
+    size: egui::Vec2,
+    lesson: Option<&'a Learning>,
+}
+
+/// One frame of the panel in `window` with `events`; returns what was pressed.
+#[allow(clippy::too_many_arguments)]
+fn frame_in(
+    ctx: &egui::Context,
+    window: &Window,
+    model: &Model<Trike>,
+    status: &Status,
+    progress: Option<(Level, u64, f32)>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    events: Vec<egui::Event>,
+) -> Vec<PanelAction<TrikeMove>> {
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
     ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), events, ..Default::default() });
     let input = PanelIn {
         model,
@@ -32,7 +55,7 @@ fn frame(
         hint: None,
         analyzing: None,
         show_thinking: true,
-        lesson: None,
+        lesson: window.lesson,
     };
     let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
     ctx.end_pass().textures_delta.clear();
@@ -186,4 +209,72 @@ fn the_move_list_keeps_a_turn_of_several_plies_in_one_cell() {
     assert_eq!(turns[1].swatch, turns[3].swatch);
     let rows = rows(&turns, model.game().turns_per_row());
     assert_eq!(rows.iter().map(|(n, r)| (*n, r.len())).collect::<Vec<_>>(), [(1, 2), (2, 2)], "numbered by rounds");
+}
+
+/// A press at the centre of the widget `name` drew last frame, then `events` (typing), over
+/// frames at 1280×800; returns what the frames' presses did.
+fn press_then(
+    ctx: &egui::Context,
+    model: &Model<Trike>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    name: &str,
+    events: Vec<egui::Event>,
+) -> Vec<PanelAction<TrikeMove>> {
+    let mut actions = press(ctx, model, windows, rects, name);
+    actions.extend(frame(ctx, model, &Status::default(), None, windows, rects, events));
+    actions.extend(frame(ctx, model, &Status::default(), None, windows, rects, Vec::new()));
+    actions
+}
+
+fn enter() -> egui::Event {
+    egui::Event::Key {
+        key: egui::Key::Enter,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    }
+}
+
+#[test]
+fn a_move_typed_in_the_move_box_is_sent_on_enter_and_the_box_empties() {
+    let ctx = egui::Context::default();
+    let model = model_with_moves(2);
+    let mut windows = PanelWindows::default();
+    let mut rects = UiRects::default();
+    for _ in 0..2 {
+        frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    }
+    let typed = vec![egui::Event::Text("d4".into())];
+    let actions = press_then(&ctx, &model, &mut windows, &mut rects, "move box", typed);
+    assert!(actions.is_empty(), "nothing is sent before Enter: {actions:?}");
+    assert_eq!(windows.typed, "d4");
+    let actions = frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, vec![enter()]);
+    assert!(
+        matches!(&actions[..], [PanelAction::Text(t)] if t == "d4"),
+        "Enter sends the typed move: {actions:?}"
+    );
+    assert!(windows.typed.is_empty(), "the box is ready for the next move");
+}
+
+#[test]
+fn at_1024x640_a_lesson_shows_its_buttons_and_its_text() {
+    let ctx = egui::Context::default();
+    let learning = Learning::for_game("trike").expect("Trike has a lesson");
+    let model = model_with_moves(0);
+    let mut windows = PanelWindows::default();
+    let mut rects = UiRects::default();
+    let window = Window { size: egui::vec2(1024.0, 640.0), lesson: Some(&learning) };
+    for _ in 0..2 {
+        frame_in(&ctx, &window, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    }
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
+    for name in ["lesson back", "lesson retry", "lesson next", "lesson leave"] {
+        let rect = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn"));
+        assert!(screen.contains_rect(rect), "{name} is inside the window: {rect:?}");
+    }
+    let text = rects.get("lesson text").expect("the lesson's text was drawn");
+    assert!(screen.contains_rect(text), "{text:?}");
+    assert!(text.height() >= 200.0, "the lesson's text has room: {text:?}");
 }

@@ -274,7 +274,7 @@ fn analysis_of_a_seeded_game_gives_the_same_graph_twice_and_survives_a_save() {
 }
 
 #[test]
-fn next_mistake_jumps_to_the_position_before_a_marked_move() {
+fn next_and_previous_mistake_jump_to_the_positions_before_marked_moves_and_wrap() {
     let mut app = humans(5);
     let moves: Vec<String> = ["c3", "b2", "b3", "c4", "d4", "e5"].map(String::from).to_vec();
     let mut rec = record("trike", serde_json::json!({"size": 5}), &moves);
@@ -286,19 +286,30 @@ fn next_mistake_jumps_to_the_position_before_a_marked_move() {
         analysed.push(triboard::rules::record::AnalysedMove {
             win_rate: 0.5,
             best: m.clone(),
-            kept: Some(if k == 3 { 0.1 } else { 0.5 }),
-            mistake: k == 3,
+            kept: Some(if k == 3 || k == 1 { 0.1 } else { 0.5 }),
+            mistake: k == 3 || k == 1,
         });
         replay.play(mv).unwrap();
     }
     rec.analysis = Some(triboard::rules::record::Analysis { simulations: 1, threshold: 0.15, moves: analysed });
     order(&mut app, Command::Load(rec));
+    // The graph plots each move's value after it: the mistakes' drops are on the mistakes.
+    let after: Vec<f32> = points(app.world().resource::<Model>()).iter().map(|p| p.after).collect();
+    assert_eq!(after, [0.5, 0.1, 0.5, 0.1, 0.5, 0.5]);
     order(&mut app, Command::Review(ReviewTo::Start));
     order(&mut app, Command::Review(ReviewTo::NextMistake));
-    assert_eq!(app.world().resource::<Model>().moves().len(), 3, "the position where move 4 was played");
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1, "the position where move 2 was played");
     order(&mut app, Command::Review(ReviewTo::NextMistake));
-    assert!(app.world().resource::<Status>().error, "no mistake after it");
-    assert_eq!(app.world().resource::<Model>().moves().len(), 3);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 3, "the position where move 4 was played");
+    // Moves 2 and 4 are marked: Next from move 4 wraps to move 2, Previous goes back, and from
+    // move 2 wraps to move 4.
+    order(&mut app, Command::Review(ReviewTo::NextMistake));
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1, "past the last, the first");
+    order(&mut app, Command::Review(ReviewTo::PreviousMistake));
+    assert_eq!(app.world().resource::<Model>().moves().len(), 3, "before the first, the last");
+    order(&mut app, Command::Review(ReviewTo::PreviousMistake));
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1);
+    assert!(!app.world().resource::<Status>().error);
 }
 
 #[test]

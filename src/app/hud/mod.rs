@@ -26,7 +26,7 @@ pub use side::{PanelWindows, side_panel};
 use super::ai_task::AiSearch;
 use super::files;
 use super::flow::Screen;
-use super::flow::{Command, MoveIntent, Status};
+use super::flow::{Command, MoveIntent, Status, TextIntent};
 use super::games::AppGame;
 use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
@@ -113,7 +113,11 @@ fn panels<G: AppGame>(
     (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
     mut learning: Option<ResMut<Learning>>,
-    (mut intents, mut orders): (MessageWriter<MoveIntent<G::Move>>, MessageWriter<Command>),
+    (mut intents, mut orders, mut texts): (
+        MessageWriter<MoveIntent<G::Move>>,
+        MessageWriter<Command>,
+        MessageWriter<TextIntent>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let input = PanelIn {
@@ -162,6 +166,9 @@ fn panels<G: AppGame>(
                 *status = Status::info("Analysis cancelled");
             }
             PanelAction::ToggleThinking => show_thinking.0 = !show_thinking.0,
+            PanelAction::Text(text) => {
+                texts.write(TextIntent(text));
+            }
             PanelAction::Lesson(action) => {
                 let Some(learning) = learning.as_deref_mut() else { continue };
                 match learning.go(action) {

@@ -10,7 +10,7 @@ use crate::app::model::Model;
 use crate::app::ui::UiRects;
 
 /// The player's tools, in two rows that never change within a game: Hint, Analyze and Show
-/// thinking; then review's ⏮ ◀ ▶ ⏭ and Next mistake.
+/// thinking; then review's ⏮ ◀ ▶ ⏭ and the previous and next mistake.
 pub(super) fn tool_buttons<G: AppGame>(
     ui: &mut egui::Ui,
     input: &PanelIn<G>,
@@ -68,13 +68,21 @@ pub(super) fn tool_buttons<G: AppGame>(
         step(ui, "review back", "◀", now > 0, "One move back (Left arrow)", ReviewTo::Back);
         step(ui, "review forward", "▶", now < end, "One move on (Right arrow)", ReviewTo::Forward);
         step(ui, "review end", "⏭", now < end || model.review(), "Back to the game (End)", ReviewTo::End);
-        let next = model.review_target(ReviewTo::NextMistake).is_some();
+        let any = model.review_target(ReviewTo::NextMistake).is_some();
+        step(
+            ui,
+            "previous mistake",
+            "◀ Mistake",
+            any,
+            "The position of the previous move the analysis marked a mistake; from the first, the last (P)",
+            ReviewTo::PreviousMistake,
+        );
         step(
             ui,
             "next mistake",
-            "Next mistake",
-            next,
-            "The position of the next move the analysis marked a mistake (N)",
+            "Mistake ▶",
+            any,
+            "The position of the next move the analysis marked a mistake; from the last, the first (N)",
             ReviewTo::NextMistake,
         );
     });

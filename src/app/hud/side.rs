@@ -30,6 +30,8 @@ pub struct PanelWindows {
     pub folded: Option<u64>,
     /// The win-rate graph is folded away (its caption stays, to unfold it).
     pub graph_folded: bool,
+    /// What is typed in the move box (beside "Moves"), not yet sent.
+    pub typed: String,
 }
 
 impl PanelWindows {
@@ -122,7 +124,7 @@ pub fn side_panel<G: AppGame>(
         if windows.rules {
             rules(ui, model);
         } else {
-            moves_header(ui, model, &mut actions);
+            moves_header(ui, model, &mut windows.typed, rects, &mut actions);
             if let Some(ply) = move_list::<G>(ui, model) {
                 actions.push(PanelAction::Order(Command::Review(ReviewTo::Ply(ply))));
             }
@@ -148,13 +150,43 @@ fn rules<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, G::rules);
 }
 
-/// "Moves (n)" above the move list, with the variations' menu when the game has some.
-fn moves_header<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+/// "Moves (n)" above the move list, the move box at its right (named "move box" in `rects`: a
+/// move typed in the game's notation, sent on Enter), and the variations' menu when the game has
+/// some.
+fn moves_header<G: AppGame>(
+    ui: &mut egui::Ui,
+    model: &Model<G>,
+    typed: &mut String,
+    rects: &mut UiRects,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(format!("Moves ({})", model.line_len())).strong());
-        if model.variations().is_empty() {
-            return;
-        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let may = model.person_may_move().is_ok();
+            let field = egui::TextEdit::singleline(typed)
+                .hint_text(if may { "type a move ⏎" } else { "" })
+                .desired_width(ui.available_width().min(120.0));
+            let response = ui.add_enabled(may, field).on_hover_text(format!(
+                "Type a move in the game's notation and press Enter (as the move list writes it).\n{}",
+                model.game().notation()
+            ));
+            rects.set("move box", response.rect);
+            if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                let text = typed.trim().to_string();
+                typed.clear();
+                if !text.is_empty() {
+                    actions.push(PanelAction::Text(text));
+                }
+                // The next move can be typed at once.
+                response.request_focus();
+            }
+        });
+    });
+    if model.variations().is_empty() {
+        return;
+    }
+    ui.horizontal(|ui| {
         ui.menu_button(format!("Variations ({})", model.variations().len()), |ui| {
             for (k, line) in model.variations().iter().enumerate() {
                 let branch = model.line().iter().zip(line).take_while(|(a, b)| a == b).count();
