@@ -625,3 +625,108 @@ fn play_hint_names_a_winning_move() {
     assert!(winning.iter().any(|w| w == hinted), "hint '{hinted}' is not one of {winning:?}: {}", run.stdout);
     assert_eq!(run.json()["hints"], 2);
 }
+
+// Trigon Two-Player: each seat plays two colours, so the prompt names the colour to move first
+// and the seat after it (`docs/rules/trigon.md` §Variants); with one colour per seat it is as
+// before. An AI's move names the colour too, and its piece.
+#[test]
+fn the_trigon_prompt_names_the_colour_to_move() {
+    let run = ok(&["play", "trigon-2", "--seats", "human,human"], "r15\nr4\nquit\n");
+    for prompt in [
+        "1. Blue (Blue/Red, player 1, Human) to move>",
+        "2. Yellow (Yellow/Green, player 2, Human) to move>",
+        "3. Red (Blue/Red, player 1, Human) to move>",
+    ] {
+        assert!(run.stdout.contains(prompt), "{prompt:?} missing from {}", run.stdout);
+    }
+    assert!(run.stdout.contains("seats: Blue/Red (player 1, Human), Yellow/Green (player 2, Human)"), "{}", run.stdout);
+    let run = ok(&["play", "trigon", "--seats", "human,human,human,human"], "r15\nquit\n");
+    assert!(run.stdout.contains("2. Yellow (player 2, Human) to move>"), "{}", run.stdout);
+    let run = ok(&["play", "trigon-2", "--seats", "human,ai:1", "--seed", "1"], "r15\nquit\n");
+    let at = run.stdout.find("2. Yellow (Yellow/Green, player 2, AI level 1) plays ").expect(&run.stdout);
+    let plays = run.stdout[at..].lines().next().unwrap();
+    let label = plays.split(" plays ").nth(1).and_then(|t| t.split_whitespace().next()).unwrap();
+    let (piece, cells) = label.split_once(':').unwrap_or_else(|| panic!("a piece's name first: {label}"));
+    let mut g = triboard::rules::trigon::Trigon::new(&Default::default()).unwrap();
+    play_moves(&mut g, "r15").unwrap();
+    let mv = g.parse_move(cells).unwrap();
+    let placed = g.tables().placements[mv.0 as usize].piece as usize;
+    assert_eq!(piece, triboard::rules::trigon::pieces::piece_name(placed), "{plays}");
+}
+
+// Trigon's move listing gives each move its piece's name (Pentobi's, `docs/rules/trigon.md`
+// §Pieces) before the cells; a listed move typed back is played; the record keeps the cells alone.
+#[test]
+fn trigon_moves_are_listed_with_their_piece_and_read_back() {
+    use triboard::rules::trigon::{Trigon, pieces::piece_name};
+    let run = ok(
+        &["play", "trigon", "--seats", "human,human,human,human", "--json"],
+        "moves r15\nI3:q15,r15,s15\nmoves\nquit\n",
+    );
+    let answers: Vec<&str> = run.stdout.split("to move> ").skip(1).collect();
+    // "413 legal moves naming 'r15'; the first 20: 1:r15 2:r15,s15 … (`moves all` …"
+    let listed: Vec<&str> =
+        answers[0].split(": ").nth(1).expect("the list").split_whitespace().take_while(|&t| t != "…").collect();
+    assert_eq!(listed.len(), 20, "{}", answers[0]);
+    let g = Trigon::new(&Default::default()).unwrap();
+    assert!(listed.contains(&"1:r15") && listed.contains(&"I3:q15,r15,s15"), "{}", answers[0]);
+    for label in &listed {
+        let (piece, cells) = label.split_once(':').unwrap_or_else(|| panic!("{label}"));
+        let mv = g.parse_move(cells).unwrap();
+        assert_eq!(piece, piece_name(g.tables().placements[mv.0 as usize].piece as usize), "{label}");
+        assert_eq!(g.parse_move(label), Ok(mv), "{label} reads back");
+        assert_eq!(g.move_label(mv), *label);
+    }
+    assert!(!answers[1].starts_with("illegal"), "the listed move is played: {}", answers[1]);
+    assert!(answers[1].contains("...BBB..."), "Blue's I3 on the board: {}", answers[1]);
+    assert!(answers[2].contains("2065 legal moves; the first 20: 1:j12 2:"), "Yellow's moves: {}", answers[2]);
+    assert_eq!(run.json()["moves"], serde_json::json!(["q15,r15,s15"]), "the record has the cells alone");
+    // A name that is not the cells' piece is refused.
+    let run = ok(&["play", "trigon", "--seats", "human,human,human,human"], "L5:q15,r15,s15\nquit\n");
+    assert!(run.stdout.contains("illegal: 'q15,r15,s15' is the piece I3, not L5"), "{}", run.stdout);
+}
+
+// The Trigon board letters its columns above and below as cell labels name them (`r15`; a
+// two-letter column written downwards), with row numbers on both sides (`docs/rules/trigon.md`
+// §Board).
+#[test]
+fn the_trigon_board_letters_its_columns() {
+    let run = ok(&["play", "trigon", "--seats", "human,human,human,human"], "r15\nquit\n");
+    // The last board printed: two lines of letters, 18 rows, two lines of letters.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let end = lines.iter().rposition(|l| l.starts_with("    abc")).expect("the letters below the board");
+    let board = &lines[end - 21..=end];
+    let (first, last) = (board[0], board[1]);
+    assert_eq!(last, "    abcdefghijklmnopqrstuvwxyzabcdefghi");
+    assert_eq!(first, format!("{}aaaaaaaaa", " ".repeat(4 + 26)));
+    assert_eq!(&board[20..], &board[..2], "the same letters below");
+    // r15: column r, row 15 counted from the bottom (the fourth row line), holds Blue's piece.
+    let row15 = board[2 + 3];
+    assert!(row15.starts_with(" 15 ") && row15.ends_with(" 15"), "{row15}");
+    let r = last.find('r').unwrap();
+    assert_eq!(&row15[r..=r], "B", "{board:#?}");
+    // ai10: columns aa.. read downwards.
+    let ai = last.rfind('i').unwrap();
+    assert_eq!((&first[ai..=ai], &last[ai..=ai]), ("a", "i"));
+    assert_eq!(&board[2 + 8][ai..=ai], ".", "ai10 is on the board");
+}
+
+// Tri-It-Out and TriCore boards name their points: an empty point shows its letter on the line of
+// its row's number (`docs/rules/tri-it-out.md` and `docs/rules/tricore.md` §Board, notation).
+#[test]
+fn lattice_boards_show_the_letters_of_empty_points() {
+    let run = ok(&["play", "tri-it-out", "--board", "hex-3", "--seats", "human,human", "--moves", "a1 a2"], "quit\n");
+    let row = |n: &str| run.stdout.lines().find(|l| l.starts_with(n)).unwrap_or_else(|| panic!("{n}: {}", run.stdout));
+    // Row 1: Red a1, then b1 and c1; row 2: Blue a2, the restricted b2, then c2 and d2.
+    assert_eq!(row("  1 ").split_whitespace().collect::<Vec<_>>(), ["1", "R", "b", "c"]);
+    assert_eq!(row("  2 ").split_whitespace().collect::<Vec<_>>(), ["2", "B", "-", "c", "d"]);
+    // c2 lies half a step (two characters) right of b1.
+    assert_eq!(row("  2 ").rfind('c').unwrap(), row("  1 ").find('b').unwrap() + 2);
+    let run = ok(&["play", "tricore", "--seats", "human,human", "--moves", "d4 b3 f5 a1"], "quit\n");
+    let row = |n: &str| run.stdout.lines().find(|l| l.starts_with(n)).unwrap_or_else(|| panic!("{n}: {}", run.stdout));
+    // The Ring on a1 shows its letter; the Core on d4 stands between c3 and d3 of the row above.
+    assert_eq!(row("  1 ").split_whitespace().collect::<Vec<_>>(), ["1", "(a)", "b", "c", "d", "e", "f"]);
+    let row4: Vec<&str> = row("  4 ").split_whitespace().collect();
+    assert_eq!(row4, ["4", "a", "b", "c", "##", "e", "f", "g", "h", "i"]);
+    assert_eq!(row("  4 ").find('#').unwrap(), row("  3 ").find('d').unwrap() - 2);
+}

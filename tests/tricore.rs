@@ -840,29 +840,66 @@ const MIDDLE_GAME: &str = "e4 c3 g3 a1 i4 d7 a1-a2 end d7-a7 end a2-a4 end a4-d4
 /// Perft of [`MIDDLE_GAME`], plies 1–3.
 const PERFT_MIDDLE_GAME: [u64; 3] = [17, 102, 1740];
 
-// The terminal diagram shows every Core, Ring and stack on its point.
+// The terminal diagram shows every Core, Ring and stack on its point, and names the points a move
+// names: an empty point shows its letter and a Ring the letter of its point, `(c)`, in the line of
+// its row's number (`docs/rules/tricore.md` §Board, notation), each cell's middle character on the
+// point, two characters per half step.
 #[test]
 fn board_text_shows_the_position() {
     let g = tricore(MIDDLE_GAME);
     let text = g.board_text();
-    let rows: Vec<&str> = text.lines().collect();
-    for p in 0..51 {
+    let lines: Vec<&str> = text.lines().collect();
+    let rings = g.rings();
+    assert!(rings != 0 && g.cores() != 0, "the position has Rings and Cores");
+    // The cells of each row line: (text, column of its middle character).
+    let mut middles = Vec::new();
+    for (r, &n) in g.lattice().rows.iter().enumerate() {
+        let line = lines[r];
+        assert!(line.starts_with(&format!("{:>3} ", r + 1)), "row {} is numbered: {line:?}", r + 1);
+        let mut cells = Vec::new();
+        let mut start = None;
+        for (i, c) in line.char_indices().skip(4).chain([(line.len(), ' ')]) {
+            match (c == ' ', start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    let cell = &line[s..i];
+                    cells.push((cell.to_string(), if cell.starts_with('(') { s + 1 } else { s }));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(cells.len(), n as usize, "row {}: one cell per point\n{text}", r + 1);
+        middles.extend(cells);
+    }
+    for (p, (cell, _)) in middles.iter().enumerate() {
         let name = g.lattice().name(p);
-        let (letter, row) = name.split_at(1);
-        let row: usize = row.parse().unwrap();
-        let cell = if g.cores() >> p & 1 != 0 {
+        let letter = &name[..1];
+        let expected = if g.cores() >> p & 1 != 0 {
             "##".to_string()
-        } else if g.rings() >> p & 1 != 0 {
-            "()".to_string()
+        } else if rings >> p & 1 != 0 {
+            format!("({letter})")
         } else {
             match g.top(p) {
-                None => " .".to_string(),
+                None => letter.to_string(),
                 Some(c) => format!("{}{}", if c == 0 { 'x' } else { 'o' }, g.height(p)),
             }
         };
-        assert!(rows[row - 1].contains(&format!("{letter}:{cell}")), "{name} {cell} in\n{text}");
+        assert_eq!(cell, &expected, "{name}\n{text}");
+        // Four characters to the next point of the row, two (half a step) to either neighbour below.
+        for (d, shift) in [(0, 4), (5, 2), (4, -2)] {
+            if let Some(q) = g.lattice().step(p, d, 1) {
+                assert_eq!(
+                    middles[q].1 as i32 - middles[p].1 as i32,
+                    shift,
+                    "{name} to {}\n{text}",
+                    g.lattice().name(q)
+                );
+            }
+        }
     }
     assert_eq!(names(&g, g.cores()), set("e4 c3 g3"));
+    assert!(text.contains("c4 is c in row 4"), "the legend says how to read a name: {text}");
 }
 
 /// How often `random_move` picks each legal move of `g` over `n` draws.

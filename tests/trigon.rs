@@ -233,6 +233,49 @@ fn notation_reads_cells_in_any_order() {
     assert_eq!(g.parse_move("pass"), Ok(TrigonMove::PASS));
 }
 
+// A move's label, as the CLI shows it, is Pentobi's name of its piece, a colon and the move's text
+// (`docs/rules/trigon.md` §Pieces); it reads back, in any case, and a wrong name is refused. The
+// text itself (records, SGF, GTP) carries no name.
+#[test]
+fn labels_name_the_piece_and_read_back() {
+    use triboard::rules::trigon::pieces::piece_name;
+    for variant in [Variant::Four, Variant::Three] {
+        let g = game(variant);
+        for (k, placement) in g.tables().placements.iter().enumerate() {
+            let mv = TrigonMove(k as u16);
+            let (text, label) = (g.move_text(mv), g.move_label(mv));
+            assert_eq!(label, format!("{}:{text}", piece_name(placement.piece as usize)));
+            assert!(!text.contains(':'), "{text}");
+            assert_eq!(g.parse_move(&label), Ok(mv), "{label}");
+            assert_eq!(g.parse_move(&label.to_lowercase()), Ok(mv), "{label} in lower case");
+        }
+    }
+    let g = game(Variant::Four);
+    assert_eq!(g.move_label(TrigonMove::PASS), "pass");
+    assert_eq!(g.parse_move("I3:q15,r15,s15"), g.parse_move("q15,r15,s15"));
+    assert_eq!(g.parse_move("L5:q15,r15,s15").unwrap_err().reason, "'q15,r15,s15' is the piece I3, not L5");
+    assert!(g.parse_move("Q9:q15,r15,s15").unwrap_err().reason.contains("'Q9' is not a piece's name (1 2 I3"));
+}
+
+// The colour to move names the prompt: in Two-Player a seat plays two (`§Variants`).
+#[test]
+fn the_name_to_move_is_the_colour() {
+    let mut g = game(Variant::Two);
+    let mut names = Vec::new();
+    for _ in 0..4 {
+        names.push((g.to_move_name().unwrap(), g.player_name(g.to_move().unwrap())));
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        g.play(moves[0]).unwrap();
+    }
+    assert_eq!(
+        names,
+        [("Blue", "Blue/Red"), ("Yellow", "Yellow/Green"), ("Red", "Blue/Red"), ("Green", "Yellow/Green")]
+    );
+    let g = game(Variant::Four);
+    assert_eq!(g.to_move_name(), Some("Blue"));
+}
+
 /// Plays random games, checking at every position the generator against the naive one, and at
 /// the end the scores.
 fn random_games(variant: Variant, games: u64, check_every: usize) {

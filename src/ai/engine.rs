@@ -9,7 +9,7 @@ use std::fmt;
 use super::levels::{Budget, Level};
 use super::mcts::Mcts;
 use super::settings::{Proof, SearchConfig};
-use crate::rules::{Game, Knowledge, move_texts};
+use crate::rules::{Game, Knowledge, move_labels, move_texts};
 
 /// The level whose budget a hint searches with, in the app and the CLI alike: level 4 (64,000
 /// simulations, at most 4 s).
@@ -146,8 +146,36 @@ impl<G: Game> Verdict<G> {
 
     /// The expected line in notation, six moves at most ("d4 c3 e5").
     pub fn line_text(&self) -> String {
-        let shown = &self.principal_variation[..self.principal_variation.len().min(SHOWN_LINE)];
-        move_texts(&self.position, shown).join(" ")
+        move_texts(&self.position, self.shown_line()).join(" ")
+    }
+
+    /// The expected line as a player reads it ([`Game::move_label`]: Trigon's moves carry their
+    /// piece's name), six moves at most; the CLI's `play`.
+    pub fn line_labels(&self) -> String {
+        move_labels(&self.position, self.shown_line()).join(" ")
+    }
+
+    /// The verdict worded as its `Display`, with its moves as a player reads them
+    /// ([`Game::move_label`]): "L5:r12,r13,s13,s14,t14, win rate 62%, expects …"; the CLI's hint.
+    pub fn label_text(&self) -> String {
+        let Some(best) = self.best else { return "no move".to_string() };
+        self.worded(self.position.move_label(best), || self.line_labels())
+    }
+
+    fn shown_line(&self) -> &[G::Move] {
+        &self.principal_variation[..self.principal_variation.len().min(SHOWN_LINE)]
+    }
+
+    /// "BEST, win rate 62%, expects LINE (proof)", the line only when it goes past the best move.
+    fn worded(&self, best: String, line: impl FnOnce() -> String) -> String {
+        let mut s = format!("{best}, {}", self.win_rate_text());
+        if self.principal_variation.len() > 1 {
+            s += &format!(", expects {}", line());
+        }
+        if let Some(proof) = self.proof_text() {
+            s += &format!(" ({proof})");
+        }
+        s
     }
 
     /// What the solver proved, for the mover: "solved: it wins at once", "solved: a win within 3
@@ -166,13 +194,6 @@ impl<G: Game> Verdict<G> {
 impl<G: Game> fmt::Display for Verdict<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(best) = self.best else { return write!(f, "no move") };
-        write!(f, "{}, {}", self.position.move_text(best), self.win_rate_text())?;
-        if self.principal_variation.len() > 1 {
-            write!(f, ", expects {}", self.line_text())?;
-        }
-        if let Some(proof) = self.proof_text() {
-            write!(f, " ({proof})")?;
-        }
-        Ok(())
+        f.write_str(&self.worded(self.position.move_text(best), || self.line_text()))
     }
 }

@@ -90,6 +90,19 @@ impl<G: Knowledge> Session<G> {
         format!("{} (player {}, {})", self.game.player_name(p), p.index() + 1, self.seat(p).label())
     }
 
+    /// As [`Session::who`] for the seat to move, `p`, named first by the colour that moves when the
+    /// seat plays several ([`crate::rules::Game::to_move_name`]; Trigon Two-Player): "Red
+    /// (Blue/Red, player 1, Human)".
+    fn who_moves(&self, p: Player) -> String {
+        let seat = self.game.player_name(p);
+        match self.game.to_move_name() {
+            Some(colour) if colour != seat => {
+                format!("{colour} ({seat}, player {}, {})", p.index() + 1, self.seat(p).label())
+            }
+            _ => self.who(p),
+        }
+    }
+
     /// Plays a legal move (an AI seat's engine follows the line when it next searches).
     fn apply(&mut self, mv: G::Move) -> Result<(), String> {
         self.game.play(mv).map_err(|e| e.reason)?;
@@ -136,28 +149,29 @@ impl<G: Knowledge> Session<G> {
         let mv = verdict.best.ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
         engine.keep_after(search, self.history.clone(), mv);
         let (rate, simulations) = (verdict.win_rate_text(), verdict.simulations);
-        let expects = format!(", expects {}", verdict.line_text())
+        let expects = format!(", expects {}", verdict.line_labels())
             + &verdict.proof_text().map(|p| format!("; {p}")).unwrap_or_default();
         writeln!(
             out,
             "{}. {} plays {}   {rate}, {simulations} simulations in {seconds:.2} s{expects}",
             self.game.ply() + 1,
-            self.who(p),
-            self.game.move_text(mv),
+            self.who_moves(p),
+            self.game.move_label(mv),
         )?;
         self.apply(mv).map_err(|e| CliError::failure(format!("the AI chose an illegal move: {e}")))
     }
 }
 
 /// The search's advice for the seat to move of `game`, reached by `line`: a search at the hint's
-/// budget ([`crate::ai::HINT_LEVEL`], the app's too) on every core, in the words the app uses.
+/// budget ([`crate::ai::HINT_LEVEL`], the app's too) on every core, in the words the app uses, its
+/// moves as a player reads them ([`crate::rules::Game::move_label`]).
 fn hint<G: Knowledge>(game: &G, line: &[G::Move], seed: u64) -> Result<String, CliError> {
     let mut engine = Engine::new(SearchConfig { seed, threads: available_threads(), ..SearchConfig::default() });
     let verdict = engine.think(game, line, hint_budget(), 0);
     if verdict.best.is_none() {
         return Err(CliError::failure("the search found no move in a running game"));
     }
-    Ok(format!("hint: {verdict}"))
+    Ok(format!("hint: {}", verdict.label_text()))
 }
 
 impl GameTask for Task<'_> {
@@ -211,7 +225,7 @@ impl GameTask for Task<'_> {
             if std::mem::take(&mut show_board) {
                 write!(out, "\n{}", s.game.board_text())?;
             }
-            write!(out, "{}. {} to move> ", s.game.ply() + 1, s.who(p))?;
+            write!(out, "{}. {} to move> ", s.game.ply() + 1, s.who_moves(p))?;
             out.flush()?;
             line.clear();
             if input.read_line(&mut line).map_err(|e| CliError::failure(format!("cannot read input: {e}")))? == 0 {
@@ -236,7 +250,8 @@ impl GameTask for Task<'_> {
                 command if command == "moves" || command.starts_with("moves ") => {
                     let mut moves = Vec::new();
                     s.game.legal_moves(&mut moves);
-                    let texts: Vec<String> = moves.iter().map(|&mv| s.game.move_text(mv)).collect();
+                    let texts: Vec<(String, String)> =
+                        moves.iter().map(|&mv| (s.game.move_text(mv), s.game.move_label(mv))).collect();
                     writeln!(out, "{}", list_moves(&texts, command["moves".len()..].trim()))?;
                 }
                 "undo" => {
@@ -291,11 +306,12 @@ const LIST_AT_ONCE: usize = 60;
 
 /// The answer to `moves` (`filter` empty), `moves all` or `moves TEXT` (the moves naming TEXT):
 /// every move when there are at most [`LIST_AT_ONCE`], else the count, the first few and how to see
-/// more (Trigon's opening has thousands of placements).
-fn list_moves(texts: &[String], filter: &str) -> String {
+/// more (Trigon's opening has thousands of placements). `moves` pairs each move's text, which the
+/// filter reads, with its label, which is shown ([`crate::rules::Game::move_label`]).
+fn list_moves(moves: &[(String, String)], filter: &str) -> String {
     let chosen: Vec<&str> = match filter {
-        "" | "all" => texts.iter().map(String::as_str).collect(),
-        part => texts.iter().map(String::as_str).filter(|t| names(t, part)).collect(),
+        "" | "all" => moves.iter().map(|(_, label)| label.as_str()).collect(),
+        part => moves.iter().filter(|(text, _)| names(text, part)).map(|(_, label)| label.as_str()).collect(),
     };
     let what = if filter.is_empty() || filter == "all" { String::new() } else { format!(" naming '{filter}'") };
     if chosen.len() <= LIST_AT_ONCE || filter == "all" {

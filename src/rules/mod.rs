@@ -215,11 +215,24 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, IllegalMove>;
     /// A move's text in the game's notation; `parse_move` reads it back.
     fn move_text(&self, mv: Self::Move) -> String;
+    /// A move as a person reads it (`triboard play`'s listings, the AI's moves, hints): the move's
+    /// text with what helps a player see it, which [`Game::parse_move`] also reads back. Records,
+    /// SGF and GTP keep [`Game::move_text`]. Default: the move's text. Trigon prefixes the piece's
+    /// name (`L5:r12,r13,s13,s14,t14`, `docs/rules/trigon.md` §Pieces).
+    fn move_label(&self, mv: Self::Move) -> String {
+        self.move_text(mv)
+    }
     /// The game's move notation in a few lines for a person typing moves (`triboard play`'s
     /// `help`), with examples that [`Game::parse_move`] reads (`docs/rules/<game>.md` §Notation).
     fn notation(&self) -> &'static str;
     /// What a seat is called in this position (Trike: the colour it plays, which the pie rule swaps).
     fn player_name(&self, player: Player) -> &'static str;
+    /// What the side to move is called, or `None` once the game is over: the colour that moves
+    /// where a seat plays several (Trigon Two-Player: "Red" of the seat "Blue/Red",
+    /// `docs/rules/trigon.md` §Variants). Default: the [`Game::player_name`] of the seat to move.
+    fn to_move_name(&self) -> Option<&'static str> {
+        self.to_move().map(|p| self.player_name(p))
+    }
     /// The position as a text diagram for the terminal (`triboard play`).
     fn board_text(&self) -> String;
 
@@ -454,6 +467,20 @@ pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
         .iter()
         .map(|&mv| {
             let t = g.move_text(mv);
+            g.play_unchecked(mv);
+            t
+        })
+        .collect()
+}
+
+/// The labels of `moves` played from `start`, as a person reads them ([`Game::move_label`]; the
+/// CLI's AI moves and hints).
+pub fn move_labels<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
+    let mut g = start.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let t = g.move_label(mv);
             g.play_unchecked(mv);
             t
         })

@@ -147,7 +147,42 @@ impl Lattice {
 
     /// The point's name: its letter in the row from the left, then its row from the top (`c4`).
     pub fn name(&self, p: usize) -> String {
-        format!("{}{}", (b'a' + self.col[p]) as char, self.r[p] + 1)
+        format!("{}{}", self.letter(p), self.r[p] + 1)
+    }
+
+    /// The letter of the point's name: its place in its row from the left, `a` first (the `c` of
+    /// `c4`; `docs/rules/tri-it-out.md` §Board, `docs/rules/tricore.md` §Board).
+    pub fn letter(&self, p: usize) -> char {
+        (b'a' + self.col[p]) as char
+    }
+
+    /// The board as text for the terminal, one line per row (`triboard play`): the row's number
+    /// (`docs/rules/tri-it-out.md` §Board, notation), then each point's cell, `cell(p)`: one or
+    /// three characters (the same for every point), the middle one on the point. A half step is two
+    /// characters, so a row's points are four apart and the rows interleave as the lattice does, on
+    /// every board. A game puts the point's [`Lattice::letter`] in the middle of the cells it wants
+    /// named, so a point's name is that letter and the number of its line. Lines end without
+    /// trailing spaces, each with `\n`.
+    pub fn text_rows(&self, mut cell: impl FnMut(usize) -> String) -> String {
+        // Half steps from the left: 2q + r, shifted so that the leftmost point is at 0.
+        let x = |p: usize| 2 * self.q[p] as i32 + self.r[p] as i32;
+        let left = (0..self.len).map(x).min().unwrap_or(0);
+        let mut out = String::new();
+        let mut p = 0;
+        for (r, &n) in self.rows.iter().enumerate() {
+            let mut line = format!("{:>3} ", r + 1);
+            for _ in 0..n {
+                let start = 4 + 2 * (x(p) - left) as usize;
+                while line.chars().count() < start {
+                    line.push(' ');
+                }
+                line += &cell(p);
+                p += 1;
+            }
+            out += line.trim_end();
+            out.push('\n');
+        }
+        out
     }
 
     /// The point a name such as `c4` denotes, if it is on the board.

@@ -156,13 +156,17 @@ impl TrigonBoard {
     /// (`(17, 3)` on the 486-cell board is `r15`).
     pub fn label(&self, cell: usize) -> String {
         let (x, y) = self.xy[cell];
-        let x = x as usize;
-        let column = if x < 26 {
+        format!("{}{}", Self::column_label(x as usize), self.height - y as usize)
+    }
+
+    /// The letters of column `x` in a cell's label (`docs/rules/trigon.md` §Board, record labels):
+    /// `a … z` for `x = 0 … 25`, then `aa, ab, …`.
+    pub fn column_label(x: usize) -> String {
+        if x < 26 {
             ((b'a' + x as u8) as char).to_string()
         } else {
             format!("{}{}", (b'a' + (x / 26 - 1) as u8) as char, (b'a' + (x % 26) as u8) as char)
-        };
-        format!("{column}{}", self.height - y as usize)
+        }
     }
 
     /// The cell named `text` (see [`TrigonBoard::label`]).

@@ -658,34 +658,23 @@ impl Game for TriItOut {
         NAMES[player.index() & 1]
     }
 
+    /// Rows numbered on the left; an empty point shows its letter, so its name is that letter and
+    /// the row's number (`docs/rules/tri-it-out.md` §Board, notation: `c4`); `R`/`B` a counter,
+    /// `-` a restricted point. The points a capture may take are named below the board.
     fn board_text(&self) -> String {
         let lattice = self.lattice();
-        // Drawn with two characters per half step: column 2q + r, shifted so the leftmost is 0.
-        let x = |p: usize| 2 * lattice.q[p] as i32 + lattice.r[p] as i32;
-        let left = (0..lattice.len).map(x).min().unwrap_or(0);
-        let mut s = String::new();
-        let mut p = 0;
-        for (r, &n) in lattice.rows.iter().enumerate() {
-            let mut line = format!("{:>3} ", r + 1);
-            for _ in 0..n {
-                let col = 4 + 2 * (x(p) - left) as usize;
-                while line.len() < col {
-                    line.push(' ');
-                }
-                line.push(match self.counter(p) {
-                    Some(0) => 'R',
-                    Some(_) => 'B',
-                    None if self.restricted & (1 << p) != 0 => '-',
-                    None => '.',
-                });
-                p += 1;
+        let mut s = lattice.text_rows(|p| {
+            match self.counter(p) {
+                Some(0) => 'R',
+                Some(_) => 'B',
+                None if self.restricted & (1 << p) != 0 => '-',
+                None => lattice.letter(p),
             }
-            s += &line;
-            s.push('\n');
-        }
+            .to_string()
+        });
         let [red, blue] = self.counts();
         s += &format!(
-            "    R/B: Red/Blue counters ({red}/{blue}); -: restricted; points a, b, … from the left of each row\n"
+            "    R/B: Red/Blue counters ({red}/{blue}); -: restricted; a letter: an empty point, c4 is c in row 4\n"
         );
         if self.capturable != 0 {
             s += &format!("    {} must capture one of {}\n", NAMES[self.mover as usize], self.names(self.capturable));

@@ -1033,29 +1033,23 @@ impl Game for TriCore {
         if player.0 == BLACK { "Black" } else { "White" }
     }
 
+    /// Rows numbered on the left; an empty point shows its letter and a Ring the letter of its
+    /// point, `(c)`, so a point's name is that letter and the row's number
+    /// (`docs/rules/tricore.md` §Board, notation: `c4`); `x2`/`o1` a stack, its active disc
+    /// Black's or White's and its height; `##` a Core.
     fn board_text(&self) -> String {
         let lattice = &self.t.lattice;
-        let widest = *lattice.rows.iter().max().unwrap() as usize;
         let (cores, rings) = (self.cores(), self.rings());
-        let mut s = String::new();
-        let mut p = 0;
-        for (r, &n) in lattice.rows.iter().enumerate() {
-            s += &format!("{:>3} {}", r + 1, "  ".repeat(widest - n as usize));
-            for c in 0..n as usize {
-                let cell = match (self.top(p), self.height(p)) {
-                    (Some(BLACK), h) => format!("x{h}"),
-                    (Some(_), h) => format!("o{h}"),
-                    (None, _) if cores >> p & 1 != 0 => "##".to_string(),
-                    (None, _) if rings >> p & 1 != 0 => "()".to_string(),
-                    _ => " .".to_string(),
-                };
-                s += &format!("{}:{cell} ", (b'a' + c as u8) as char);
-                p += 1;
-            }
-            s.push('\n');
-        }
+        let mut s = lattice.text_rows(|p| match (self.top(p), self.height(p)) {
+            (Some(BLACK), h) => format!(" x{h}"),
+            (Some(_), h) => format!(" o{h}"),
+            (None, _) if cores >> p & 1 != 0 => " ##".to_string(),
+            (None, _) if rings >> p & 1 != 0 => format!("({})", lattice.letter(p)),
+            _ => format!(" {} ", lattice.letter(p)),
+        });
+        s += "    x/o: Black/White active disc, then the stack's height; ## Core; (c) Ring on point c\n";
         s += &format!(
-            "    x/o: Black/White active disc and stack height; ## Core, () Ring. Discs left: Black {}, White {}\n",
+            "    a letter: an empty point, c4 is c in row 4. Discs left: Black {}, White {}\n",
             self.left[0], self.left[1]
         );
         s

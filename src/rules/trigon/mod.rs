@@ -386,6 +386,26 @@ impl Trigon {
         (!self.is_over()).then_some(self.turn as usize)
     }
 
+    /// The placement covering the cells of `text`, comma-separated labels in any order (its shape
+    /// on the board; not whether it is legal here).
+    fn parse_cells(&self, text: &str) -> Result<TrigonMove, IllegalMove> {
+        let text = text.trim();
+        let b = self.tables.board;
+        let mut cells = text
+            .split(',')
+            .map(|label| b.parse(label.trim()).map(|c| c as u16))
+            .collect::<Result<Vec<u16>, String>>()
+            .map_err(IllegalMove::new)?;
+        cells.sort_unstable();
+        if cells.windows(2).any(|w| w[0] == w[1]) {
+            return Err(IllegalMove::new(format!("'{text}' names a cell twice")));
+        }
+        self.tables
+            .placement_by_cells(&cells)
+            .map(TrigonMove)
+            .ok_or_else(|| IllegalMove::new(format!("'{text}' is not the shape of a piece")))
+    }
+
     /// The colour of each cell, if covered.
     pub fn colour_at(&self, cell: usize) -> Option<usize> {
         (0..self.colours as usize).find(|&c| self.own[c].contains(cell))
@@ -752,31 +772,45 @@ impl Game for Trigon {
         Some(Outcome::from_scores(&scores[..self.num_players()]))
     }
 
+    /// The cells, comma-separated (`docs/rules/trigon.md` §Records and engine protocol), or `pass`;
+    /// the cells may follow a piece's name and a colon, as [`Game::move_label`] writes them
+    /// (`L5:r12,…`, the name in any case), and must then be that piece.
     fn parse_move(&self, text: &str) -> Result<TrigonMove, IllegalMove> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("pass") {
             return Ok(TrigonMove::PASS);
         }
-        let b = self.tables.board;
-        let mut cells = text
-            .split(',')
-            .map(|label| b.parse(label.trim()).map(|c| c as u16))
-            .collect::<Result<Vec<u16>, String>>()
-            .map_err(IllegalMove::new)?;
-        cells.sort_unstable();
-        if cells.windows(2).any(|w| w[0] == w[1]) {
-            return Err(IllegalMove::new(format!("'{text}' names a cell twice")));
+        let (named, cells_text) = match text.split_once(':') {
+            Some((name, cells)) => {
+                let name = name.trim();
+                let piece =
+                    (0..PIECES).find(|&k| pieces::piece_name(k).eq_ignore_ascii_case(name)).ok_or_else(|| {
+                        let names: Vec<&str> = (0..PIECES).map(pieces::piece_name).collect();
+                        IllegalMove::new(format!("'{name}' is not a piece's name ({})", names.join(" ")))
+                    })?;
+                (Some(piece), cells)
+            }
+            None => (None, text),
+        };
+        let mv = self.parse_cells(cells_text)?;
+        match named {
+            Some(piece) if piece != self.tables.placements[mv.0 as usize].piece as usize => {
+                Err(IllegalMove::new(format!(
+                    "'{}' is the piece {}, not {}",
+                    cells_text.trim(),
+                    pieces::piece_name(self.tables.placements[mv.0 as usize].piece as usize),
+                    pieces::piece_name(piece)
+                )))
+            }
+            _ => Ok(mv),
         }
-        self.tables
-            .placement_by_cells(&cells)
-            .map(TrigonMove)
-            .ok_or_else(|| IllegalMove::new(format!("'{text}' is not the shape of a piece")))
     }
 
     fn notation(&self) -> &'static str {
         "Blokus Trigon: a move is the cells the piece covers, comma-separated (r12,r13,s13: \
-         column letters a..ai, row numbers 1..18 from the bottom, as Pentobi writes them); a colour \
-         that cannot place passes by itself. `moves r15` lists the legal placements covering r15."
+         column letters a..ai, row numbers 1..18 from the bottom, as Pentobi writes them), after the \
+         piece's name and a colon if you like (I3:r12,r13,s13, as moves are listed); a colour that \
+         cannot place passes by itself. `moves r15` lists the legal placements covering r15."
     }
 
     fn move_text(&self, mv: TrigonMove) -> String {
@@ -789,6 +823,20 @@ impl Game for Trigon {
         cells.join(",")
     }
 
+    /// The piece's name as Pentobi calls it, a colon, then the cells (`L5:r12,r13,s13,s14,t14`;
+    /// `docs/rules/trigon.md` §Pieces); `pass`.
+    fn move_label(&self, mv: TrigonMove) -> String {
+        if mv == TrigonMove::PASS {
+            return "pass".to_string();
+        }
+        format!("{}:{}", pieces::piece_name(self.tables.placements[mv.0 as usize].piece as usize), self.move_text(mv))
+    }
+
+    /// The colour to move (`docs/rules/trigon.md` §Variants: in Two-Player a seat plays two).
+    fn to_move_name(&self) -> Option<&'static str> {
+        self.colour_to_move().map(|c| COLOURS[c])
+    }
+
     fn player_name(&self, player: Player) -> &'static str {
         match self.options.variant {
             Variant::Two => ["Blue/Red", "Yellow/Green"][player.index()],
@@ -796,11 +844,26 @@ impl Game for Trigon {
         }
     }
 
+    /// One character per cell, rows numbered from the bottom on both sides and the columns lettered
+    /// above and below, as a cell's label names them (`docs/rules/trigon.md` §Board, record labels:
+    /// `r15`); a two-letter column (`aa` …) is written downwards, its first letter on the line
+    /// above the second. `B Y R G` a colour's piece, `+` a free starting point.
     fn board_text(&self) -> String {
         let b = self.tables.board;
-        let mut out = String::new();
+        let columns: Vec<String> = (0..b.width).map(TrigonBoard::column_label).collect();
+        // One line per letter of the longest column label, first letters first.
+        let depth = columns.iter().map(String::len).max().unwrap_or(1);
+        let letters = || {
+            (0..depth).map(|i| {
+                let letter = |c: &String| (i + c.len()).checked_sub(depth).map_or(' ', |k| c.as_bytes()[k] as char);
+                let line: String = columns.iter().map(letter).collect();
+                format!("    {}\n", line.trim_end())
+            })
+        };
+        let mut out: String = letters().collect();
         for y in 0..b.height {
-            out.push_str(&format!("{:>3} ", b.height - y));
+            let row = b.height - y;
+            out.push_str(&format!("{row:>3} "));
             for x in 0..b.width {
                 out.push(match b.at(x, y) {
                     None => ' ',
@@ -811,8 +874,9 @@ impl Game for Trigon {
                     },
                 });
             }
-            out.push('\n');
+            out.push_str(&format!(" {row}\n"));
         }
+        out.extend(letters());
         out
     }
 
