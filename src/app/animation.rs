@@ -1,10 +1,12 @@
 //! Animation: the model changes at once, the view catches up. A checker drops in (its scale eases
 //! from large to normal), the pawn slides along its line, a captured or removed piece shrinks away
-//! ([`Vanish`]); each takes about 250 ms.
+//! ([`Vanish`]); each takes about 250 ms, twice that or nothing as the settings page says
+//! ([`AnimationSpeed`]).
 
 use bevy::prelude::*;
 
 use super::flow::Step;
+use super::settings::{AnimationSpeed, Settings};
 
 /// How long a slide or a drop takes, in seconds.
 pub const DURATION: f32 = 0.25;
@@ -45,14 +47,31 @@ pub struct Vanish {
     pub elapsed: f32,
 }
 
+/// The share of an animation of `seconds` (at normal speed) done after `elapsed` seconds, `0..=1`.
+fn progress(speed: AnimationSpeed, elapsed: f32, seconds: f32) -> f32 {
+    let length = speed.seconds(seconds);
+    if length <= 0.0 { 1.0 } else { (elapsed / length).min(1.0) }
+}
+
+/// The animation speed the settings page chose (normal without settings).
+fn speed(settings: Option<Res<Settings>>) -> AnimationSpeed {
+    settings.map_or(AnimationSpeed::Normal, |s| s.look.animation)
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (slide, drop_in, vanish).in_set(Step::View));
 }
 
-fn vanish(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut Vanish, &mut Transform)>) {
+fn vanish(
+    time: Res<Time>,
+    settings: Option<Res<Settings>>,
+    mut commands: Commands,
+    mut query: Query<(Entity, &mut Vanish, &mut Transform)>,
+) {
+    let speed = speed(settings);
     for (entity, mut vanish, mut transform) in &mut query {
         vanish.elapsed += time.delta_secs();
-        let t = (vanish.elapsed / (2.0 * DURATION)).min(1.0);
+        let t = progress(speed, vanish.elapsed, 2.0 * DURATION);
         let scale = EasingCurve::new(1.0, 0.0, EaseFunction::BackIn).sample_clamped(t).max(0.0);
         transform.scale = Vec3::new(scale, scale, 1.0);
         if t >= 1.0 {
@@ -61,10 +80,16 @@ fn vanish(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mu
     }
 }
 
-fn slide(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut Slide, &mut Transform)>) {
+fn slide(
+    time: Res<Time>,
+    settings: Option<Res<Settings>>,
+    mut commands: Commands,
+    mut query: Query<(Entity, &mut Slide, &mut Transform)>,
+) {
+    let speed = speed(settings);
     for (entity, mut slide, mut transform) in &mut query {
         slide.elapsed += time.delta_secs();
-        let t = (slide.elapsed / DURATION).min(1.0);
+        let t = progress(speed, slide.elapsed, DURATION);
         transform.translation = EasingCurve::new(slide.from, slide.to, EaseFunction::CubicInOut).sample_clamped(t);
         if t >= 1.0 {
             commands.entity(entity).remove::<Slide>();
@@ -72,10 +97,16 @@ fn slide(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut
     }
 }
 
-fn drop_in(time: Res<Time>, mut commands: Commands, mut query: Query<(Entity, &mut DropIn, &mut Transform)>) {
+fn drop_in(
+    time: Res<Time>,
+    settings: Option<Res<Settings>>,
+    mut commands: Commands,
+    mut query: Query<(Entity, &mut DropIn, &mut Transform)>,
+) {
+    let speed = speed(settings);
     for (entity, mut drop, mut transform) in &mut query {
         drop.elapsed += time.delta_secs();
-        let t = (drop.elapsed / DURATION).min(1.0);
+        let t = progress(speed, drop.elapsed, DURATION);
         let scale = EasingCurve::new(DROP_SCALE, 1.0, EaseFunction::BounceOut).sample_clamped(t);
         transform.scale = Vec3::new(scale, scale, 1.0);
         if t >= 1.0 {

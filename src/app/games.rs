@@ -29,12 +29,15 @@ pub struct GameInfo {
     /// The result is a score to show; false where it only says who won (Trisq's connection), and
     /// the panel names the winner instead of "1 point".
     pub scored: bool,
+    /// The players are Black and White (Trike, TriCore): the hint is drawn in a colour, not in
+    /// black ink ([`crate::app::palette::Palette::hint_black_and_white`]).
+    pub black_and_white: bool,
 }
 
 impl GameInfo {
     /// A game that keeps a score under the caption "score" and saves only as JSON.
     pub const fn new(over_text: &'static str) -> GameInfo {
-        GameInfo { over_text, score_caption: "score", sgf: false, scored: true }
+        GameInfo { over_text, score_caption: "score", sgf: false, scored: true, black_and_white: false }
     }
 }
 

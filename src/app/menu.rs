@@ -101,8 +101,8 @@ impl Choices {
         Choices { entries, game }
     }
 
-    /// The choices as [`Settings`] keep them.
-    pub fn settings(&self) -> Settings {
+    /// The choices as [`Settings`] keep them, with the settings page's `look`.
+    pub fn settings(&self, look: super::settings::Look) -> Settings {
         Settings {
             game: Some(self.entries[self.game].name.to_string()),
             entries: self
@@ -112,6 +112,7 @@ impl Choices {
                     (e.name.to_string(), EntrySettings { options: e.game.options.clone(), seats: e.choices.clone() })
                 })
                 .collect(),
+            look,
         }
     }
 
@@ -175,14 +176,14 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, (style, start_screen.run_if(in_state(Screen::Menu))).chain());
 }
 
-/// Larger text and roomier spacing than egui's defaults, for every screen.
+/// Larger text and roomier spacing than egui's defaults, for every screen (the theme's colours:
+/// [`crate::app::settings_page`]).
 fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     if *done {
         return Ok(());
     }
     *done = true;
     let ctx = contexts.ctx_mut()?;
-    ctx.set_visuals(egui::Visuals::dark());
     ctx.all_styles_mut(|style| {
         use egui::{FontFamily::Proportional, FontId, TextStyle};
         style.text_styles.insert(TextStyle::Heading, FontId::new(24.0, Proportional));
@@ -200,7 +201,7 @@ fn start_screen(
     (mut choices, mut settings): (ResMut<Choices>, ResMut<Settings>),
     (mut setup, mut suspended): (ResMut<Setup>, ResMut<Suspended>),
     (mut state, mut load): (ResMut<MenuState>, ResMut<LoadDialog>),
-    (status, mut rects): (Res<Status>, ResMut<UiRects>),
+    (status, mut rects, mut page): (Res<Status>, ResMut<UiRects>, ResMut<super::settings_page::SettingsPage>),
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
@@ -249,6 +250,13 @@ fn start_screen(
                     .on_hover_text("A guided lesson: a few positions, each teaching one rule; you make the move");
                 rects.set("learn", learn_button.rect);
                 learn = learn_button.clicked();
+                let settings_button = ui
+                    .add(egui::Button::new("Settings…").min_size(egui::vec2(160.0, 32.0)))
+                    .on_hover_text("Colours (colour-blind safe), theme, animation, the AI's proofs");
+                rects.set("menu settings", settings_button.rect);
+                if settings_button.clicked() {
+                    page.open = true;
+                }
                 if let Some(kept) = &suspended.game {
                     ui.label(
                         egui::RichText::new(format!("Left with Menu: {}, {} moves", kept.name, kept.moves)).weak(),
@@ -314,17 +322,23 @@ fn start_screen(
     if resume && suspended.resume(&mut setup) {
         next.set(Screen::Playing);
     }
-    let now = choices.settings();
+    let now = choices.settings(settings.look);
     if *settings != now {
         *settings = now;
     }
     Ok(())
 }
 
-/// The form: the game list, the chosen game's options, and each seat's person or AI and level.
-fn setup_form(ui: &mut egui::Ui, choices: &mut Choices) {
-    egui::Frame::group(ui.style()).inner_margin(20.0).corner_radius(8.0).show(ui, |ui| {
+/// The form's inner height in points: the tallest entry's (Blokus Trigon: game, variant, four
+/// seats), so that the buttons below stand at the same height whatever the game.
+pub const FORM_HEIGHT: f32 = 270.0;
+
+/// The form: the game list, the chosen game's options, and each seat's person or AI and level;
+/// returns its rectangle (the same height for every entry, [`FORM_HEIGHT`]).
+pub fn setup_form(ui: &mut egui::Ui, choices: &mut Choices) -> egui::Rect {
+    let frame = egui::Frame::group(ui.style()).inner_margin(20.0).corner_radius(8.0).show(ui, |ui| {
         ui.set_width(460.0);
+        ui.set_min_height(FORM_HEIGHT);
         egui::Grid::new("setup").num_columns(2).spacing([18.0, 12.0]).show(ui, |ui| {
             ui.label("Game");
             egui::ComboBox::from_id_salt("game")
@@ -359,4 +373,5 @@ fn setup_form(ui: &mut egui::Ui, choices: &mut Choices) {
             }
         });
     });
+    frame.response.rect
 }

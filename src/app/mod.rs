@@ -21,10 +21,12 @@ pub mod learn;
 pub mod load_dialog;
 pub mod menu;
 pub mod model;
+pub mod palette;
 pub mod play;
 pub mod runner;
 pub mod session;
 pub mod settings;
+pub mod settings_page;
 pub mod setup;
 pub mod share;
 pub mod tools;
@@ -48,6 +50,7 @@ pub use setup::{GameOptions, Setup};
 pub fn core_plugin(app: &mut App) {
     app.init_state::<Screen>();
     settings::plugin(app);
+    settings_page::plugin(app);
     play::plugin(app);
     session::plugin(app);
     board::plugin(app);
@@ -109,6 +112,7 @@ pub fn run() -> Result<(), String> {
     board::view_plugin(&mut app);
     input::plugin(&mut app);
     menu::plugin(&mut app);
+    settings_page::view_plugin(&mut app);
     hud::plugin(&mut app);
     view_plugins(&mut app);
     frame_log::plugin(&mut app);

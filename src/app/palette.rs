@@ -35,6 +35,9 @@ pub struct Palette {
     pub two: [Rgb; 2],
     /// A hint's mark on the board (drawn as a solid outline over a 45 % fill).
     pub hint: Rgb,
+    /// The hint's mark in the games whose players are Black and White (Trike, TriCore), where
+    /// black ink would be a player's colour.
+    pub hint_black_and_white: Rgb,
     /// The analysis's better move where the move played was a mistake, in review.
     pub mistake: Rgb,
 }
@@ -45,6 +48,7 @@ pub const CLASSIC: Palette = Palette {
     trigon: [[0x2f, 0x6f, 0xd8], [0xe9, 0xbe, 0x22], [0xd9, 0x3f, 0x37], [0x2f, 0xa5, 0x4a]],
     two: [[0xd2, 0x3c, 0x32], [0x2f, 0x6f, 0xd0]],
     hint: [0x5a, 0xb4, 0xff],
+    hint_black_and_white: [0x5a, 0xb4, 0xff],
     mistake: [0xff, 0x6a, 0x5a],
 };
 
@@ -62,6 +66,7 @@ pub const SAFE: Palette = Palette {
     trigon: [[0x3c, 0x4a, 0xa3], [0xe8, 0xaa, 0x00], [0xc8, 0x1a, 0x14], [0x00, 0x93, 0x74]],
     two: [[0xc8, 0x1a, 0x14], [0x3c, 0x4a, 0xa3]],
     hint: [0x1a, 0x1a, 0x1a],
+    hint_black_and_white: [0x00, 0x40, 0xc0],
     mistake: [0xa0, 0x80, 0xff],
 };
 
@@ -69,6 +74,59 @@ impl Default for Palette {
     fn default() -> Self {
         SAFE
     }
+}
+
+/// The palette in use is [`CLASSIC`] (else [`SAFE`]); the settings page sets it.
+static CLASSIC_IN_USE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The palette in use: [`SAFE`] unless the settings page chose [`CLASSIC`]. Views read it when
+/// they colour a piece or a mark; a change repaints them (`app::settings_page`).
+pub fn current() -> &'static Palette {
+    if CLASSIC_IN_USE.load(std::sync::atomic::Ordering::Relaxed) { &CLASSIC } else { &SAFE }
+}
+
+/// Makes [`CLASSIC`] (`true`) or [`SAFE`] the palette in use.
+pub fn use_classic(classic: bool) {
+    CLASSIC_IN_USE.store(classic, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The first (`0`, Red) or second (`1`, Blue) player's fill in Tri-It-Out and Trisq, in the
+/// palette in use.
+pub fn two_fill(colour: usize) -> Rgb {
+    current().two[colour]
+}
+
+/// [`two_fill`]'s outline: darker by half.
+pub fn two_outline(colour: usize) -> Rgb {
+    shade(two_fill(colour), -0.5)
+}
+
+/// [`two_fill`] lightened, for a piece of the turn still in progress (Trisq).
+pub fn two_fresh(colour: usize) -> Rgb {
+    shade(two_fill(colour), 0.45)
+}
+
+/// Trike's and TriCore's board colours that their hint and the mistake must stand apart from:
+/// Black's and White's pieces, Trike's empty cell, its red pawn, and its legal and hovered cells'
+/// greens.
+pub const BLACK_AND_WHITE: [Rgb; 6] = [
+    [0x1f, 0x1f, 0x24],
+    [0xf7, 0xf5, 0xef],
+    [0xd9, 0xc3, 0x9a],
+    [0xd6, 0x2f, 0x2f],
+    [0xc6, 0xd9, 0x9b],
+    [0x8f, 0xc7, 0x6b],
+];
+
+/// The smallest ΔE00 between `colour` and any of `others`, under any [`Vision`].
+pub fn apart(colour: Rgb, others: &[Rgb]) -> f32 {
+    let mut least = f64::MAX;
+    for &other in others {
+        for vision in Vision::ALL {
+            least = least.min(distance(colour, other, vision));
+        }
+    }
+    least as f32
 }
 
 /// Trigon's empty cell: every colour above must stand apart from it too.
@@ -319,6 +377,11 @@ mod tests {
             assert!(d >= MIN_DISTANCE, "{d} under {v:?} between {:?} and {:?}", set[i], set[j]);
         }
         assert_eq!(SAFE.two, [SAFE.trigon[2], SAFE.trigon[0]], "Red and Blue as in Trigon");
+        // Trike and TriCore: their hint and the mistake, on their board.
+        let mut board = BLACK_AND_WHITE.to_vec();
+        board.push(SAFE.mistake);
+        assert!(apart(SAFE.hint_black_and_white, &board) >= MIN_DISTANCE);
+        assert!(apart(SAFE.mistake, &BLACK_AND_WHITE) >= MIN_DISTANCE);
         assert_eq!(Palette::default(), SAFE);
     }
 

@@ -1,5 +1,7 @@
 //! What the app remembers between launches ([`Settings`]): the start screen's last game and, per
-//! entry of its list, the options and who sits in each seat. A small JSON file, `settings.json` in
+//! entry of its list, the options and who sits in each seat; and the settings page's choices
+//! ([`Look`]: colours, theme, Trigon's shape marks, animation speed, what the AI's proofs and
+//! Show thinking do). A small JSON file, `settings.json` in
 //! the data folder (beside the saved games' folder; `TRIBOARD_DATA_DIR` overrides the folder), or
 //! the browser's `localStorage` under `triboard-settings`. A file that cannot be read is ignored
 //! (the defaults are used) and replaced at the next change; nothing here ever stops the app.
@@ -38,6 +40,93 @@ pub struct Settings {
     /// Each entry's choices, by its name in the list.
     #[serde(default)]
     pub entries: BTreeMap<String, EntrySettings>,
+    /// The settings page's choices.
+    #[serde(default)]
+    pub look: Look,
+}
+
+/// The players' colours ([`crate::app::palette`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Colours {
+    /// Colours that stay apart under protanopia, deuteranopia and tritanopia ([`palette::SAFE`]).
+    ///
+    /// [`palette::SAFE`]: crate::app::palette::SAFE
+    #[default]
+    ColourBlindSafe,
+    /// The colours until November 2026 ([`palette::CLASSIC`]): Trigon's Red and Green look alike
+    /// to many colour-blind players.
+    ///
+    /// [`palette::CLASSIC`]: crate::app::palette::CLASSIC
+    Classic,
+}
+
+/// The panels' and the window's theme.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Theme {
+    /// Dark panels on a dark background.
+    #[default]
+    Dark,
+    /// Light panels on a light background.
+    Light,
+}
+
+/// How fast pieces move, drop in and go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnimationSpeed {
+    /// No animation: pieces stand in their place at once.
+    Off,
+    /// About 250 ms a move ([`crate::app::animation::DURATION`]).
+    #[default]
+    Normal,
+    /// Twice as long.
+    Slow,
+}
+
+impl AnimationSpeed {
+    /// How long an animation of `normal` seconds takes at this speed, in seconds (0: none).
+    pub fn seconds(self, normal: f32) -> f32 {
+        match self {
+            AnimationSpeed::Off => 0.0,
+            AnimationSpeed::Normal => normal,
+            AnimationSpeed::Slow => 2.0 * normal,
+        }
+    }
+}
+
+/// The settings page's choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Look {
+    /// The players' colours.
+    pub colours: Colours,
+    /// The panels' theme.
+    pub theme: Theme,
+    /// A small shape on each Trigon piece, one per colour (circle, triangle, square, diamond), so
+    /// that the colours are told apart by shape too.
+    pub shape_marks: bool,
+    /// How fast pieces move.
+    pub animation: AnimationSpeed,
+    /// Say during play what the AI's solver has proven ("Solved: White loses…"); off by default,
+    /// as it gives the game away. Review and hints say it whatever this is.
+    pub show_proofs: bool,
+    /// Show thinking is on when the app starts.
+    pub show_thinking: bool,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Look {
+            colours: Colours::default(),
+            theme: Theme::default(),
+            shape_marks: false,
+            animation: AnimationSpeed::default(),
+            show_proofs: false,
+            show_thinking: true,
+        }
+    }
 }
 
 /// Where [`Settings`] are kept: a file (the desktop), or `None` for the browser's storage. Insert

@@ -16,8 +16,12 @@ pub const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
 pub const GREEN: egui::Color32 = egui::Color32::from_rgb(0x7f, 0xd0, 0x7a);
 /// The colour of the move played next in the line, in review.
 pub const NEXT: egui::Color32 = egui::Color32::from_rgb(0xe8, 0xe8, 0xf0);
-/// The colour of the analysis's better move where the move played was a mistake.
-pub const MISTAKE: egui::Color32 = egui::Color32::from_rgb(0xff, 0x6a, 0x5a);
+/// The colour of a mistake (the move played, in review; its mark in the graph and the move list),
+/// in the palette in use ([`crate::app::palette::current`]).
+pub fn mistake() -> egui::Color32 {
+    let [r, g, b] = crate::app::palette::current().mistake;
+    egui::Color32::from_rgb(r, g, b)
+}
 
 /// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
 pub const SIDE_PANEL_MAX: f32 = 340.0;
@@ -100,7 +104,7 @@ pub(crate) fn rules_paragraph(ui: &mut egui::Ui, title: &str, body: &str) {
 }
 
 /// A root `Ui` covering the window, for panels (egui 0.36 shows panels inside a `Ui`).
-pub(crate) fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
+pub fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
     egui::Ui::new(
         ctx.clone(),
         id.into(),

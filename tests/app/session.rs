@@ -81,7 +81,7 @@ fn the_start_screens_choices_survive_a_restart() {
     let file = SettingsFile(Some(dir.join("settings.json")));
     let mut app = app_keeping_settings_in(&file);
     let mut choices = Choices::with_settings(app.world().resource::<Settings>());
-    let fresh = choices.settings();
+    let fresh = choices.settings(Default::default());
     let names = choices.names();
     // Trike on side 9 with its second seat AI level 5; then a four-player Trigon, every seat AI 1.
     assert!(choices.choose(names[0]));
@@ -92,7 +92,7 @@ fn the_start_screens_choices_survive_a_restart() {
     for seat in choices.seats_mut().iter_mut() {
         *seat = SeatChoice { ai: true, level: 1 };
     }
-    let chosen = choices.settings();
+    let chosen = choices.settings(Default::default());
     assert_ne!(chosen, fresh);
     *app.world_mut().resource_mut::<Settings>() = chosen.clone();
     app.update();
@@ -100,7 +100,7 @@ fn the_start_screens_choices_survive_a_restart() {
 
     let restarted = app_keeping_settings_in(&file);
     let again = Choices::with_settings(restarted.world().resource::<Settings>());
-    assert_eq!(again.settings(), chosen);
+    assert_eq!(again.settings(Default::default()), chosen);
     assert_eq!(again.setup(), choices.setup(), "Trigon, every seat AI level 1");
     let mut trike = again;
     assert!(trike.choose(names[0]));
@@ -110,6 +110,38 @@ fn the_start_screens_choices_survive_a_restart() {
     // A file that is not settings is ignored: the defaults.
     std::fs::write(dir.join("settings.json"), "{ not json").unwrap();
     let broken = app_keeping_settings_in(&file);
-    assert_eq!(Choices::with_settings(broken.world().resource::<Settings>()).settings(), fresh);
+    assert_eq!(Choices::with_settings(broken.world().resource::<Settings>()).settings(Default::default()), fresh);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The start screen's form, drawn in a bare egui context at 1280×800 for each entry of the list;
+/// returns each entry's form rectangle.
+fn form_rects() -> Vec<(&'static str, bevy_egui::egui::Rect)> {
+    use bevy_egui::egui;
+    let mut choices = Choices::with_settings(&Settings::default());
+    let ctx = egui::Context::default();
+    let mut out = Vec::new();
+    for name in choices.names() {
+        assert!(choices.choose(name));
+        let mut rect = egui::Rect::NOTHING;
+        // Twice: egui settles a layout over a frame or two.
+        for _ in 0..2 {
+            let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+            ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
+            let mut root = triboard::app::ui::root_ui(&ctx, "form");
+            egui::CentralPanel::default().show(&mut root, |ui| rect = triboard::app::menu::setup_form(ui, &mut choices));
+            ctx.end_pass().textures_delta.clear();
+        }
+        out.push((name, rect));
+    }
+    out
+}
+
+#[test]
+fn the_start_screens_form_has_one_height_for_every_game_so_start_never_moves() {
+    let rects = form_rects();
+    let first = rects[0].1;
+    for (name, rect) in &rects {
+        assert_eq!(rect.height(), first.height(), "{name}: {rects:?}");
+    }
 }

@@ -31,8 +31,13 @@ impl MoveMarks {
     }
 }
 
-/// The hint's colour: a light blue (the views light legal moves green).
-pub const HINT: egui::Color32 = egui::Color32::from_rgb(0x5a, 0xb4, 0xff);
+/// The hint's colour in the palette in use ([`crate::app::palette::current`]): a colour no player
+/// of the game uses (`black_and_white`: the game's players are Black and White, Trike and TriCore).
+pub fn hint_colour(black_and_white: bool) -> egui::Color32 {
+    let palette = crate::app::palette::current();
+    let [r, g, b] = if black_and_white { palette.hint_black_and_white } else { palette.hint };
+    egui::Color32::from_rgb(r, g, b)
+}
 /// The heat map's colour: orange.
 pub const HEAT: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8c, 0x2a);
 

@@ -34,6 +34,8 @@ pub enum PanelAction<M> {
     ToggleThinking,
     /// A press in the lesson's panel.
     Lesson(LessonAction),
+    /// Open the settings page.
+    OpenSettings,
     /// A move typed in the move box, in the game's notation ([`crate::app::flow::TextIntent`]).
     Text(String),
 }

@@ -12,7 +12,7 @@ use super::action::PanelAction;
 use crate::app::flow::{Command, ReviewTo};
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::ui::MISTAKE;
+use crate::app::ui::mistake;
 use crate::rules::Player;
 
 /// The graph's height in egui points at most; on a short window it shrinks (to [`GRAPH_MIN`]) so
@@ -172,7 +172,7 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point], heig
         let at = egui::pos2(x(p.ply + 1), y(seen(p, p.after)));
         painter.circle(at, 3.0, swatch.0, egui::Stroke::new(1.0, swatch.1));
         if p.mistake {
-            painter.circle_stroke(at, 6.0, egui::Stroke::new(2.0, MISTAKE));
+            painter.circle_stroke(at, 6.0, egui::Stroke::new(2.0, mistake()));
         }
     }
     // The nearest move's point (0: the start, which shows the first move).

@@ -32,6 +32,8 @@ use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
 use super::model::Model;
 use super::runner::AiRunner;
+use super::settings::Settings;
+use super::settings_page::SettingsPage;
 use super::tools::ShowThinking;
 use super::tools::analysis::Analyzing;
 use super::ui::{LeftPanelWidth, PanelWidth, UiRects};
@@ -112,7 +114,7 @@ fn panels<G: AppGame>(
     (mut status, mut load): (ResMut<Status>, ResMut<LoadDialog>),
     (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
-    mut learning: Option<ResMut<Learning>>,
+    (mut learning, mut page, settings): (Option<ResMut<Learning>>, ResMut<SettingsPage>, Res<Settings>),
     (mut intents, mut orders, mut texts): (
         MessageWriter<MoveIntent<G::Move>>,
         MessageWriter<Command>,
@@ -124,7 +126,8 @@ fn panels<G: AppGame>(
         model: &model,
         status: &status,
         progress: search.progress(),
-        verdict: search.verdict(model.moves().len()),
+        // What the solver proved gives the game away: said during play only when asked for.
+        verdict: search.verdict(model.moves().len()).filter(|_| settings.look.show_proofs),
         searching: search.purpose(),
         hint: search.hint(model.revision()).map(|h| h.text.as_str()),
         analyzing: analyzing.progress(),
@@ -166,6 +169,7 @@ fn panels<G: AppGame>(
                 *status = Status::info("Analysis cancelled");
             }
             PanelAction::ToggleThinking => show_thinking.0 = !show_thinking.0,
+            PanelAction::OpenSettings => page.open = true,
             PanelAction::Text(text) => {
                 texts.write(TextIntent(text));
             }

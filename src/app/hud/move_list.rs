@@ -9,7 +9,7 @@ use bevy_egui::egui;
 
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::ui::MISTAKE;
+use crate::app::ui::mistake;
 use crate::app::ui::stone;
 
 /// One turn of the list: its mover's colour and its plies' texts.
@@ -115,7 +115,7 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usiz
                                 }
                                 let label = ui.add(egui::Label::new(text).wrap().sense(egui::Sense::click()));
                                 if !turn.mistakes.is_empty() {
-                                    ui.label(egui::RichText::new("?").strong().color(MISTAKE))
+                                    ui.label(egui::RichText::new("?").strong().color(mistake()))
                                         .on_hover_text(turn.mistakes.join("\n"));
                                 }
                                 let mut hover = "Show the position after this turn".to_string();

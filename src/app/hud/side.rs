@@ -74,6 +74,11 @@ pub fn side_panel<G: AppGame>(
         // Rules first, at the right; the subtitle is cut where the panel is narrow.
         let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y.max(30.0));
         ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let gear = ui.add(egui::Button::new("⚙")).on_hover_text("Settings: colours, theme, animation, the AI");
+            rects.set("settings", gear.rect);
+            if gear.clicked() {
+                actions.push(PanelAction::OpenSettings);
+            }
             let label = if windows.rules { "Moves" } else { "Rules" };
             let button = egui::Button::new(label).min_size(egui::vec2(64.0, 0.0));
             if ui.add(button).on_hover_text("The rules or the move list, below").clicked() {
@@ -372,7 +377,7 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
             let mut job = egui::text::LayoutJob::simple(
                 format!("Hint: {hint}"),
                 font,
-                crate::app::board::marks::HINT,
+                ui.visuals().strong_text_color(),
                 ui.available_width(),
             );
             job.wrap.max_rows = 3;

@@ -11,12 +11,12 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::ai_task::AiSearch;
-use super::board::marks::{HINT, HeatCell, paint_heat, paint_marks};
+use super::board::marks::{HeatCell, hint_colour, paint_heat, paint_marks};
 use super::board::{BoardCamera, WorldPainter};
 use super::flow::Screen;
 use super::games::AppGame;
 use super::model::Model;
-use super::ui::{MISTAKE, NEXT};
+use super::ui::{NEXT, mistake};
 use crate::ai::MoveStats;
 
 /// *Show thinking*: while a search runs (the AI's or a hint's), the board shows a heat map of its
@@ -77,16 +77,17 @@ fn overlay<G: AppGame>(
         }
         paint_heat(&world, &cached.2);
     }
-    if let Some(hint) = search.hint(model.revision()) {
-        paint_marks(&world, &model.game().move_marks(hint.mv), HINT);
+    let hint = hint_colour(G::INFO.black_and_white);
+    if let Some(shown) = search.hint(model.revision()) {
+        paint_marks(&world, &model.game().move_marks(shown.mv), hint);
     }
     if model.review() {
-        let (next, better, mistake) = review_marks(&model);
+        let (next, better, was_mistake) = review_marks(&model);
         if let Some(next) = next {
-            paint_marks(&world, &model.game().move_marks(next), if mistake { MISTAKE } else { NEXT });
+            paint_marks(&world, &model.game().move_marks(next), if was_mistake { mistake() } else { NEXT });
         }
         if let Some(better) = better {
-            paint_marks(&world, &model.game().move_marks(better), HINT);
+            paint_marks(&world, &model.game().move_marks(better), hint);
         }
     }
     Ok(())

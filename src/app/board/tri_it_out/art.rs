@@ -14,10 +14,7 @@ use crate::app::flow::Step;
 use crate::app::model::Model;
 use crate::rules::tri_it_out::{TriItOut, TriItOutMove};
 
-/// The counters' colours as sRGB bytes by colour (0 Red, 1 Blue): fill, then outline.
-pub const FILL: [[u8; 3]; 2] = [[0xd2, 0x3c, 0x32], [0x2f, 0x6f, 0xd0]];
-/// See [`FILL`].
-pub const OUTLINE: [[u8; 3]; 2] = [[0x6e, 0x16, 0x10], [0x12, 0x30, 0x66]];
+pub use crate::app::palette::{two_fill as fill, two_outline as outline};
 
 /// The ring around a counter that may be captured now (shown only then).
 #[derive(Component)]
@@ -55,16 +52,31 @@ impl FromWorld for Art {
             rim,
             glow,
             dot,
-            fill: FILL.map(&mut add),
-            outline: OUTLINE.map(&mut add),
+            fill: [0, 1].map(|c| add(fill(c))),
+            outline: [0, 1].map(|c| add(outline(c))),
             glow_colour: add([0xff, 0xe0, 0x6a]),
             last: add([0xf5, 0xf2, 0xea]),
         }
     }
 }
 
+
+/// A change of palette repaints the pieces in place.
+fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
+    let paint = |materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, [r, g, b]: [u8; 3]| {
+        if let Some(mut material) = materials.get_mut(handle) {
+            material.color = Color::srgb_u8(r, g, b);
+        }
+    };
+    for c in 0..2 {
+        paint(&mut materials, &art.fill[c], fill(c));
+        paint(&mut materials, &art.outline[c], outline(c));
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Art>()
+        .add_systems(Update, recolour.run_if(resource_changed::<crate::app::settings_page::ColoursInUse>))
         .add_observer(dress_counter)
         .add_systems(
             Update,

@@ -3,7 +3,7 @@
 
 use bevy_egui::egui;
 
-use super::art::{FILL, OUTLINE};
+use super::art::{fill, outline};
 use crate::app::board::lattice;
 use crate::app::games::Swatch;
 use crate::app::ui::rules_paragraph;
@@ -19,7 +19,7 @@ pub const SUMMARY: &str = "Place counters; completing a triangle with two enemy 
 
 /// A colour's swatch for the side panel (0 Red, 1 Blue).
 pub fn swatch(colour: usize) -> Swatch {
-    lattice::swatch(FILL[colour], OUTLINE[colour])
+    lattice::swatch(fill(colour), outline(colour))
 }
 
 /// What a person to move should do: capture, place again, or place.

@@ -17,23 +17,22 @@ use crate::app::flow::Screen;
 use crate::app::flow::Step;
 use crate::app::games::Swatch;
 use crate::app::model::Model;
+use crate::app::palette;
+use crate::app::settings_page::ColoursInUse;
 use crate::app::ui::{LeftPanelWidth, PanelWidth};
 use crate::rules::trigon::Trigon;
 
-/// The colours in play order, as sRGB bytes: Blue, Yellow, Red, Green.
-const PALETTE: [[u8; 3]; 4] = [[0x2f, 0x6f, 0xd8], [0xe9, 0xbe, 0x22], [0xd9, 0x3f, 0x37], [0x2f, 0xa5, 0x4a]];
-
-/// Colour `colour`'s (`0..4`) sRGB bytes scaled towards white (`t > 0`) or black (`t < 0`).
+/// Colour `colour`'s (`0..4`, Blue, Yellow, Red, Green) sRGB bytes in the palette in use
+/// ([`palette::current`]) scaled towards white (`t > 0`) or black (`t < 0`).
 pub fn shade(colour: usize, t: f32) -> Color {
-    let [r, g, b] = PALETTE[colour].map(|v| v as f32 / 255.0);
-    let f = |v: f32| if t >= 0.0 { v + (1.0 - v) * t } else { v * (1.0 + t) };
-    Color::srgb(f(r), f(g), f(b))
+    let [r, g, b] = palette::shade(palette::current().trigon[colour], t);
+    Color::srgb_u8(r, g, b)
 }
 
 /// Colour `colour`'s (`0..4`) swatch in the panels: its face, and an outline darker by 45 %.
 pub fn colour_swatch(colour: usize) -> Swatch {
-    let [r, g, b] = PALETTE[colour];
-    let [dr, dg, db] = PALETTE[colour].map(|v| (v as f32 * 0.55) as u8);
+    let [r, g, b] = palette::current().trigon[colour];
+    let [dr, dg, db] = palette::shade([r, g, b], -0.45);
     (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(dr, dg, db))
 }
 
@@ -124,7 +123,8 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(Step::View)
                 .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
         )
-        .add_systems(PostUpdate, fit_camera.run_if(resource_exists::<Model<Trigon>>));
+        .add_systems(PostUpdate, fit_camera.run_if(resource_exists::<Model<Trigon>>))
+        .add_systems(Update, recolour.run_if(resource_changed::<ColoursInUse>));
 }
 
 fn dress_cell(
@@ -180,6 +180,17 @@ fn dress_piece(
             Transform::from_xyz(0.0, 0.0, -0.05),
             Pickable::IGNORE,
         ));
+}
+
+/// A change of palette repaints the pieces, their edges and the attach points in place.
+fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
+    for colour in 0..4 {
+        for (handle, t) in [(&art.face[colour], 0.0), (&art.edge[colour], -0.45), (&art.attach[colour], 0.55)] {
+            if let Some(mut material) = materials.get_mut(handle) {
+                material.color = shade(colour, t);
+            }
+        }
+    }
 }
 
 /// The frame: a hexagon a little larger than the board, behind the cells.

@@ -42,7 +42,17 @@ impl FromWorld for GhostArt {
     }
 }
 
+/// A change of palette repaints the held piece's colours.
+fn recolour(art: Res<GhostArt>, mut materials: ResMut<Assets<ColorMaterial>>) {
+    for (colour, handle) in art.legal.iter().enumerate() {
+        if let Some(mut material) = materials.get_mut(handle) {
+            material.color = shade(colour, 0.2);
+        }
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, recolour.run_if(resource_changed::<crate::app::settings_page::ColoursInUse>));
     app.init_resource::<GhostArt>().add_systems(OnEnter(Screen::Playing), spawn_ghost).add_systems(
         Update,
         ghost

@@ -21,7 +21,8 @@ use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};
 use crate::rules::{Game, Outcome, Player};
 
 impl AppGame for Trike {
-    const INFO: GameInfo = GameInfo::new("the game is over: the pawn is trapped");
+    const INFO: GameInfo =
+        GameInfo { black_and_white: true, ..GameInfo::new("the game is over: the pawn is trapped") };
 
     fn display_name(&self) -> String {
         "Trike".to_string()

@@ -19,12 +19,7 @@ use crate::app::ui::PanelWidth;
 use crate::rules::geometry::trisq::{FILLING_H, FILLING_V};
 use crate::rules::trisq::Trisq;
 
-/// Red's and Blue's fills as sRGB bytes.
-pub const FILL: [[u8; 3]; 2] = [[0xd2, 0x3c, 0x32], [0x2f, 0x6f, 0xd0]];
-/// Red's and Blue's outlines.
-pub const OUTLINE: [[u8; 3]; 2] = [[0x6a, 0x14, 0x0e], [0x10, 0x2c, 0x60]];
-/// The lighter fill of a piece placed in the turn still in progress.
-pub const FRESH: [[u8; 3]; 2] = [[0xee, 0x86, 0x7c], [0x7c, 0xa8, 0xec]];
+pub use crate::app::palette::{two_fill as fill, two_fresh as fresh, two_outline as outline};
 /// The winning chain's outline.
 pub const GOLD: [u8; 3] = [0xf6, 0xc4, 0x3a];
 /// What is refused now: the pair that keeps the turn from ending, a slot that may not be played.
@@ -92,10 +87,10 @@ impl FromWorld for Art {
             hover: add([0xf6, 0xe9, 0xc8]),
             frame: add([0x5a, 0x46, 0x32]),
             ground: add([0x8a, 0x72, 0x54]),
-            band: FILL.map(&mut add),
-            fill: FILL.map(&mut add),
-            fresh: FRESH.map(&mut add),
-            outline: OUTLINE.map(&mut add),
+            band: [0, 1].map(|c| add(fill(c))),
+            fill: [0, 1].map(|c| add(fill(c))),
+            fresh: [0, 1].map(|c| add(fresh(c))),
+            outline: [0, 1].map(|c| add(outline(c))),
             gold: add(GOLD),
             warn: add(WARN),
             dot_colour: add([0xfb, 0xf6, 0xea]),
@@ -111,8 +106,25 @@ struct TileFill;
 #[derive(Component)]
 struct LastDot;
 
+
+/// A change of palette repaints the pieces in place.
+fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
+    let paint = |materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, [r, g, b]: [u8; 3]| {
+        if let Some(mut material) = materials.get_mut(handle) {
+            material.color = Color::srgb_u8(r, g, b);
+        }
+    };
+    for c in 0..2 {
+        paint(&mut materials, &art.band[c], fill(c));
+        paint(&mut materials, &art.fill[c], fill(c));
+        paint(&mut materials, &art.fresh[c], fresh(c));
+        paint(&mut materials, &art.outline[c], outline(c));
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Art>()
+        .add_systems(Update, recolour.run_if(resource_changed::<crate::app::settings_page::ColoursInUse>))
         .add_observer(dress_square)
         .add_observer(dress_backdrop)
         .add_observer(dress_tile)

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::art::{FILL, GOLD, OUTLINE, WARN, colour32, translucent};
+use super::art::{GOLD, WARN, colour32, fill, outline as outline_of, translucent};
 use super::entities::{SlotPointer, Tile, TileMarks};
 use super::geometry::TrisqLegal;
 use super::geometry::{Aim, BAND, BAND_GAP, MARGIN, SQUARE, aimed_slot, slot_corners, square_slots, touch_point};
@@ -78,15 +78,15 @@ fn overlay(
         let c = mover.index();
         let aimed = aimed_slot(game, &legal, square, pointer.0);
         // The aimed slot's filling clearly, the other one (which a click there would rule out) faintly.
-        let thin = egui::Stroke::new(1.6, translucent(OUTLINE[c], 220));
-        let faint = egui::Stroke::new(1.0, translucent(OUTLINE[c], 80));
+        let thin = egui::Stroke::new(1.6, translucent(outline_of(c), 220));
+        let faint = egui::Stroke::new(1.0, translucent(outline_of(c), 80));
         for s in square_slots(square).filter(|&s| legal.slot(s)) {
             let same = aimed.is_some_and(|a| a / 4 == s / 4);
             outline(s, egui::Color32::TRANSPARENT, if same { thin } else { faint });
         }
         if let Some(s) = aimed {
             if legal.slot(s) {
-                outline(s, translucent(FILL[c], 235), egui::Stroke::new(2.5, colour32(OUTLINE[c])));
+                outline(s, translucent(fill(c), 235), egui::Stroke::new(2.5, colour32(outline_of(c))));
             } else {
                 outline(
                     s,

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::art::{FILL, FRESH, OUTLINE, colour32};
+use super::art::{colour32, fill, fresh, outline};
 use crate::app::flow::MoveIntent;
 use crate::app::games::Swatch;
 use crate::app::ui::rules_paragraph;
@@ -19,7 +19,7 @@ pub const SUMMARY: &str = "Place one or two trapezia a turn; two of yours touchi
 
 /// A colour's swatch for the side panel: 0 Red, 1 Blue.
 pub fn swatch(colour: usize) -> Swatch {
-    crate::app::board::lattice::swatch(FILL[colour], OUTLINE[colour])
+    crate::app::board::lattice::swatch(fill(colour), outline(colour))
 }
 
 /// The start screen's board size.
@@ -149,8 +149,8 @@ fn draw_pieces(ui: &mut egui::Ui) {
     let piece = FILLING_H[0];
     painter.add(egui::Shape::convex_polygon(
         piece.iter().map(|&p| at(o, p)).collect(),
-        colour32(FILL[0]),
-        egui::Stroke::new(1.5, colour32(OUTLINE[0])),
+        colour32(fill(0)),
+        egui::Stroke::new(1.5, colour32(outline(0))),
     ));
     painter.text(at(o, (1, 0)) + egui::vec2(4.0, -2.0), egui::Align2::CENTER_BOTTOM, "¾", font.clone(), ink);
     painter.text(at(o, (0, 2)) + egui::vec2(2.0, 2.0), egui::Align2::LEFT_TOP, "¼", font.clone(), ink);
@@ -167,13 +167,13 @@ fn draw_pieces(ui: &mut egui::Ui) {
     for (k, (filling, name)) in [(FILLING_H, "filling H"), (FILLING_V, "filling V")].into_iter().enumerate() {
         let o = origin(k + 1);
         for (i, slot) in filling.iter().enumerate() {
-            let fill = if i % 3 == 0 { FILL[k] } else { FRESH[k] };
+            let fill = if i % 3 == 0 { fill(k) } else { fresh(k) };
             let corners: Vec<egui::Pos2> = slot.iter().map(|&p| at(o, p)).collect();
             let centre = corners.iter().fold(egui::Vec2::ZERO, |c, p| c + p.to_vec2()) / 4.0;
             painter.add(egui::Shape::convex_polygon(
                 corners,
                 colour32(fill),
-                egui::Stroke::new(1.5, colour32(OUTLINE[k])),
+                egui::Stroke::new(1.5, colour32(outline(k))),
             ));
             painter.text(
                 centre.to_pos2(),
