@@ -418,3 +418,22 @@ fn undo_against_three_ai_colours_goes_back_to_blues_turn() {
     assert_eq!(model.redo().len(), 4);
     assert!(placed(&mut app).is_empty());
 }
+
+#[test]
+fn the_chooser_narrows_to_its_pieces_and_widens_again() {
+    let ctx = egui::Context::default();
+    let model = Model::<Trigon>::with(&TrigonOptions { variant: Variant::Two }, &[Seat::Human; 2]).unwrap();
+    let mut selection = Selection::default();
+    let wide = settled(&ctx, &model, &mut selection);
+    let right = |slots: &[(usize, egui::Rect)]| slots.iter().map(|(_, r)| r.right()).fold(0.0, f32::max);
+    assert!(right(&wide) > 200.0, "six a row in the wide chooser");
+    selection.narrow = true;
+    let narrow = settled(&ctx, &model, &mut selection);
+    assert_eq!(narrow.len(), 22, "every piece still has its slot");
+    assert!(right(&narrow) <= triboard::app::board::trigon::chooser::NARROW_WIDTH, "{narrow:?}");
+    // A narrowed slot still chooses its piece.
+    let (piece, rect) = narrow[4];
+    press(&ctx, &model, &mut selection, rect.center());
+    assert_eq!(selection.piece, Some(piece as u8));
+    assert!(selection.narrow, "choosing keeps the chooser narrow");
+}

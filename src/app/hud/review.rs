@@ -72,17 +72,17 @@ pub(super) fn tool_buttons<G: AppGame>(
         step(
             ui,
             "previous mistake",
-            "◀ Mistake",
+            "◀ ?",
             any,
-            "The position of the previous move the analysis marked a mistake; from the first, the last (P)",
+            "The previous mistake (a move marked ? by the analysis); from the first, the last (P)",
             ReviewTo::PreviousMistake,
         );
         step(
             ui,
             "next mistake",
-            "Mistake ▶",
+            "? ▶",
             any,
-            "The position of the next move the analysis marked a mistake; from the last, the first (N)",
+            "The next mistake (a move marked ? by the analysis); from the last, the first (N)",
             ReviewTo::NextMistake,
         );
     });

@@ -167,12 +167,14 @@ fn moves_header<G: AppGame>(
 ) {
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(format!("Moves ({})", model.line_len())).strong());
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        // At the right, as wide as the room allows up to 110 points.
+        let width = (ui.available_width() - 8.0).clamp(40.0, 110.0);
+        ui.add_space((ui.available_width() - width - 8.0).max(0.0));
+        {
             let may = model.person_may_move().is_ok();
-            let field = egui::TextEdit::singleline(typed)
-                .hint_text(if may { "type a move ⏎" } else { "" })
-                .desired_width(ui.available_width().min(120.0));
-            let response = ui.add_enabled(may, field).on_hover_text(format!(
+            let field = egui::TextEdit::singleline(typed).hint_text(if may { "type a move" } else { "" });
+            let response = ui.add_enabled_ui(may, |ui| ui.add_sized([width, ui.spacing().interact_size.y], field)).inner;
+            let response = response.on_hover_text(format!(
                 "Type a move in the game's notation and press Enter (as the move list writes it).\n{}",
                 model.game().notation()
             ));
@@ -186,7 +188,7 @@ fn moves_header<G: AppGame>(
                 // The next move can be typed at once.
                 response.request_focus();
             }
-        });
+        }
     });
     if model.variations().is_empty() {
         return;

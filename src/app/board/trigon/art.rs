@@ -18,6 +18,7 @@ use crate::app::flow::Step;
 use crate::app::games::Swatch;
 use crate::app::model::Model;
 use crate::app::palette;
+use crate::app::settings::Settings;
 use crate::app::settings_page::ColoursInUse;
 use crate::app::ui::{LeftPanelWidth, PanelWidth};
 use crate::rules::trigon::Trigon;
@@ -79,7 +80,22 @@ struct Art {
     edge: [Handle<ColorMaterial>; 4],
     attach: [Handle<ColorMaterial>; 4],
     last: Handle<ColorMaterial>,
+    /// Per colour: the shape mark (● Blue, ▲ Yellow, ■ Red, ◆ Green) and its ink, dark on a
+    /// light face and light on a dark one.
+    glyph: [Handle<Mesh>; 4],
+    glyph_ink: [Handle<ColorMaterial>; 4],
 }
+
+/// The ink of colour `colour`'s shape mark: dark on a light face, light on a dark one.
+fn glyph_ink(colour: usize) -> Color {
+    let [r, g, b] = palette::current().trigon[colour];
+    let luma = 0.2126 * palette::linear(r) + 0.7152 * palette::linear(g) + 0.0722 * palette::linear(b);
+    shade(colour, if luma > 0.3 { -0.65 } else { 0.75 })
+}
+
+/// A piece's shape mark ([`crate::app::settings::Look::shape_marks`]): shown only when asked for.
+#[derive(Component, Clone, Copy, Debug)]
+struct ShapeMark;
 
 impl FromWorld for Art {
     fn from_world(world: &mut World) -> Self {
@@ -93,6 +109,13 @@ impl FromWorld for Art {
         let up = meshes.add(triangles_mesh(&[up_tri], 0.9, Vec2::ZERO));
         let down = meshes.add(triangles_mesh(&[down_tri], 0.9, Vec2::ZERO));
         let dot = meshes.add(Circle::new(SIDE * 0.11).mesh().resolution(24));
+        let r = SIDE * 0.15;
+        let glyph = [
+            meshes.add(Circle::new(r).mesh().resolution(24)),
+            meshes.add(RegularPolygon::new(r * 1.25, 3)),
+            meshes.add(Rectangle::new(r * 1.7, r * 1.7)),
+            meshes.add(Rhombus::new(r * 1.8, r * 2.4)),
+        ];
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
         let mut add = |c: Color| materials.add(ColorMaterial::from_color(c));
         Art {
@@ -107,6 +130,8 @@ impl FromWorld for Art {
             edge: [0, 1, 2, 3].map(|c| add(shade(c, -0.45))),
             attach: [0, 1, 2, 3].map(|c| add(shade(c, 0.55))),
             last: add(Color::srgb_u8(0xfa, 0xfa, 0xf5)),
+            glyph,
+            glyph_ink: [0, 1, 2, 3].map(|c| add(glyph_ink(c))),
         }
     }
 }
@@ -124,7 +149,8 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
         )
         .add_systems(PostUpdate, fit_camera.run_if(resource_exists::<Model<Trigon>>))
-        .add_systems(Update, recolour.run_if(resource_changed::<ColoursInUse>));
+        .add_systems(Update, recolour.run_if(resource_changed::<ColoursInUse>))
+        .add_systems(Update, show_shape_marks.run_if(resource_changed::<Settings>));
 }
 
 fn dress_cell(
@@ -149,10 +175,19 @@ fn dress_cell(
     }
 }
 
+/// Shows or hides every piece's shape mark as the settings say.
+fn show_shape_marks(settings: Res<Settings>, mut marks: Query<&mut Visibility, With<ShapeMark>>) {
+    let want = if settings.look.shape_marks { Visibility::Inherited } else { Visibility::Hidden };
+    for mut visibility in &mut marks {
+        visibility.set_if_neq(want);
+    }
+}
+
 fn dress_piece(
     add: On<Add, PlacedPiece>,
     pieces: Query<(&PlacedPiece, &Transform)>,
     art: Res<Art>,
+    settings: Option<Res<Settings>>,
     model: Option<Res<Model<Trigon>>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut commands: Commands,
@@ -167,6 +202,22 @@ fn dress_piece(
         .collect();
     let origin = transform.translation.truncate();
     let colour = piece.colour as usize;
+    // The shape mark stands on the cell second nearest the piece's centre (the nearest carries
+    // the last piece's dot).
+    let cells = &tables.placements[piece.placement as usize].cells;
+    let centre = cells_center(board, cells);
+    let mut by_distance: Vec<Vec2> = cells.iter().map(|&c| cell_center(board, c as usize)).collect();
+    by_distance.sort_by(|a, b| a.distance(centre).total_cmp(&b.distance(centre)));
+    let at = by_distance.get(1).or(by_distance.first()).copied().unwrap_or(centre) - origin;
+    let shown = settings.is_some_and(|s| s.look.shape_marks);
+    commands.entity(add.entity).with_child((
+        ShapeMark,
+        Mesh2d(art.glyph[colour].clone()),
+        MeshMaterial2d(art.glyph_ink[colour].clone()),
+        Transform::from_translation(at.extend(0.2)),
+        if shown { Visibility::Inherited } else { Visibility::Hidden },
+        Pickable::IGNORE,
+    ));
     commands
         .entity(add.entity)
         .insert((
@@ -189,6 +240,9 @@ fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
             if let Some(mut material) = materials.get_mut(handle) {
                 material.color = shade(colour, t);
             }
+        }
+        if let Some(mut material) = materials.get_mut(&art.glyph_ink[colour]) {
+            material.color = glyph_ink(colour);
         }
     }
 }

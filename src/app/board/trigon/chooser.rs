@@ -28,6 +28,10 @@ pub fn chooser_width(width: f32) -> f32 {
 
 /// Pieces per row of the grid of the colour to move.
 const PER_ROW: usize = 6;
+/// The narrowed chooser's width in egui points ([`Selection::narrow`]): its pieces three a row.
+pub const NARROW_WIDTH: f32 = 150.0;
+/// Pieces per row of the narrowed chooser.
+const NARROW_PER_ROW: usize = 3;
 /// Pieces per row of a colour's small grid.
 const SMALL_PER_ROW: usize = 11;
 
@@ -73,7 +77,7 @@ pub fn chooser_ui(
     let choosing = model.human_to_move();
     let mut root = crate::app::ui::root_ui(ctx, "chooser");
     let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(10, 8));
-    let width = chooser_width(ctx.content_rect().width());
+    let width = if selection.narrow { NARROW_WIDTH } else { chooser_width(ctx.content_rect().width()) };
     let mut slots = Vec::new();
     let panel = egui::Panel::left("pieces").exact_size(width).resizable(false).frame(frame).show(&mut root, |ui| {
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
@@ -82,6 +86,9 @@ pub fn chooser_ui(
             let shown = model.game().colour_to_move().unwrap_or_else(|| last_mover(model));
             slots = large_grid(ui, model, shown, selection);
             footer(ui, choosing, selection);
+            if selection.narrow {
+                return;
+            }
             ui.separator();
             for c in 0..colours {
                 colour_heading(ui, model, c);
@@ -121,19 +128,31 @@ fn large_grid(
     } else {
         format!("{} to move", COLOURS[c])
     };
+    let per_row = if selection.narrow { NARROW_PER_ROW } else { PER_ROW };
     ui.horizontal(|ui| {
         stone(ui, colour_swatch(c), 8.0);
+        let title = if selection.narrow { COLOURS[c].to_string() } else { title };
         ui.label(egui::RichText::new(title).strong());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let (arrow, hover) = if selection.narrow {
+                ("▸", "Widen the chooser: every colour's pieces")
+            } else {
+                ("◂", "Narrow the chooser to the pieces to move, so the board takes the room")
+            };
+            if ui.small_button(arrow).on_hover_text(hover).clicked() {
+                selection.narrow = !selection.narrow;
+            }
+        });
     });
-    let side = ((ui.available_width() - (PER_ROW as f32 - 1.0) * 2.0) / PER_ROW as f32).floor();
+    let side = ((ui.available_width() - (per_row as f32 - 1.0) * 2.0) / per_row as f32).floor();
     let cell = egui::vec2(side, (side * 0.92).floor());
     let origin = ui.cursor().min;
-    let rows = PIECES.div_ceil(PER_ROW);
+    let rows = PIECES.div_ceil(per_row);
     let (area, _) =
         ui.allocate_exact_size(egui::vec2(ui.available_width(), rows as f32 * (cell.y + 2.0)), egui::Sense::hover());
     let mut slots = Vec::with_capacity(PIECES);
     for p in 0..PIECES {
-        let at = origin + egui::vec2((p % PER_ROW) as f32 * (cell.x + 2.0), (p / PER_ROW) as f32 * (cell.y + 2.0));
+        let at = origin + egui::vec2((p % per_row) as f32 * (cell.x + 2.0), (p / per_row) as f32 * (cell.y + 2.0));
         let rect = egui::Rect::from_min_size(at, cell);
         slots.push((p, rect));
         let left = game.pieces_left(c) & (1 << p) != 0;

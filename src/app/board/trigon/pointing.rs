@@ -23,6 +23,9 @@ pub struct Selection {
     pub colour: u8,
     /// Show the attach points of the colour to move.
     pub show_attach: bool,
+    /// The chooser is narrowed to the pieces of the colour to move, three a row, so the board takes
+    /// the room ([`super::chooser`]).
+    pub narrow: bool,
 }
 
 impl Selection {
