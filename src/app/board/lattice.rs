@@ -247,15 +247,26 @@ pub fn paint_points(
     }
 }
 
-/// Row numbers left of every row, painted over the board, and the hovered point's name at the foot
-/// of the board's area ([`super::hover_readout`]).
-pub fn label_points(world: &WorldPainter, lattice: &Lattice, hovered: &Hovered) {
+/// The coordinates, painted over the board: row numbers at both ends of every row, and each
+/// empty point's letter (points are named by their letter from the left of their row and the row's
+/// number, "c4", `docs/rules/tri-it-out.md` §Board) small under it; and the hovered point's name
+/// at the foot of the board's area ([`super::hover_readout`]). `empty(p)`: point `p` holds nothing
+/// the letter would hide under.
+pub fn label_points(world: &WorldPainter, lattice: &Lattice, hovered: &Hovered, empty: impl Fn(usize) -> bool) {
     let font = egui::FontId::monospace(15.0 / world.scale);
+    let small = egui::FontId::proportional(10.5 / world.scale);
     let color = egui::Color32::from_rgb(0xb8, 0xae, 0x9c);
+    let letter_colour = egui::Color32::from_rgba_unmultiplied(0x5a, 0x46, 0x32, 170);
     let mut first = 0;
     for (row, &n) in lattice.rows.iter().enumerate() {
+        let last = first + n as usize - 1;
         let at = point_center(lattice, first) - Vec2::new(SPACING * 1.1, 0.0);
         world.label(at, format!("{}", row + 1), &font, color);
+        world.label(point_center(lattice, last) + Vec2::new(SPACING * 1.1, 0.0), format!("{}", row + 1), &font, color);
+        for p in (first..=last).filter(|&p| empty(p)) {
+            let below = point_center(lattice, p) - Vec2::new(0.0, SPACING * 0.3);
+            world.label(below, lattice.letter(p).to_string(), &small, letter_colour);
+        }
         first += n as usize;
     }
     if let Some(p) = hovered.0.filter(|&p| p < lattice.len) {

@@ -27,7 +27,7 @@ fn overlay(
     let game = model.game();
     let lattice = game.lattice();
     let world = WorldPainter::new(contexts.ctx_mut()?, *camera);
-    label_points(&world, lattice, &hovered);
+    label_points(&world, lattice, &hovered, |p| game.counter(p).is_none());
     let Some(p) = hovered.0.filter(|&p| p < lattice.len) else { return Ok(()) };
     let Some((a, b)) = game.restricting_pair(p) else { return Ok(()) };
     let screen = |q: usize| world.to_screen(point_center(lattice, q));

@@ -135,9 +135,9 @@ fn large_grid(
         ui.label(egui::RichText::new(title).strong());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let (arrow, hover) = if selection.narrow {
-                ("▸", "Widen the chooser: every colour's pieces")
+                ("▶", "Widen the chooser: every colour's pieces")
             } else {
-                ("◂", "Narrow the chooser to the pieces to move, so the board takes the room")
+                ("◀", "Narrow the chooser to the pieces to move, so the board takes the room")
             };
             if ui.small_button(arrow).on_hover_text(hover).clicked() {
                 selection.narrow = !selection.narrow;
