@@ -95,6 +95,41 @@ fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
     assert!(pawn_translation(&mut app).distance(target) <= 0.01, "the pawn slid to d4");
 }
 
+/// One cursor key, then a frame.
+fn cursor_key(app: &mut App, key: triboard::app::board::cursor::CursorKey) {
+    app.world_mut().write_message(key);
+    app.update();
+}
+
+#[test]
+fn the_keyboard_cursor_moves_along_the_board_and_space_plays_its_cell() {
+    use triboard::app::board::cursor::{Arrow, BoardCursor, CursorKey};
+    let mut app = humans(7);
+    // ↑ brings the cursor up on the cell nearest the centre; ↓ and → step to neighbours.
+    cursor_key(&mut app, CursorKey::Step(Arrow::Up));
+    let first = app.world().resource::<BoardCursor>().0.expect("the cursor is up");
+    cursor_key(&mut app, CursorKey::Step(Arrow::Down));
+    cursor_key(&mut app, CursorKey::Step(Arrow::Down));
+    cursor_key(&mut app, CursorKey::Step(Arrow::Down));
+    cursor_key(&mut app, CursorKey::Step(Arrow::Down));
+    let bottom = app.world().resource::<BoardCursor>().0.unwrap();
+    assert_ne!(first, bottom);
+    let name = |app: &App, cell: usize| app.world().resource::<Model>().game().geometry().name(cell);
+    assert!(name(&app, bottom).ends_with('7'), "down to the bottom row: {}", name(&app, bottom));
+    cursor_key(&mut app, CursorKey::Step(Arrow::Right));
+    let right = app.world().resource::<BoardCursor>().0.unwrap();
+    assert!(name(&app, right).ends_with('7') && right != bottom, "right along the row: {}", name(&app, right));
+    // Space plays the cursor's cell, as a click there would.
+    cursor_key(&mut app, CursorKey::Press);
+    app.update();
+    assert_eq!(board(&mut app), (vec![(right, Stone::Black)], Some(right)));
+    // Esc puts it away; Space then does nothing.
+    cursor_key(&mut app, CursorKey::Hide);
+    assert_eq!(app.world().resource::<BoardCursor>().0, None);
+    cursor_key(&mut app, CursorKey::Press);
+    assert_eq!(app.world().resource::<Model>().moves().len(), 1);
+}
+
 #[test]
 fn an_illegal_click_changes_nothing_and_says_why() {
     let mut app = humans(7);

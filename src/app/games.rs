@@ -32,12 +32,15 @@ pub struct GameInfo {
     /// The players are Black and White (Trike, TriCore): the hint is drawn in a colour, not in
     /// black ink ([`crate::app::palette::Palette::hint_black_and_white`]).
     pub black_and_white: bool,
+    /// Every move is made by pressing cells, so the keyboard cursor plays it
+    /// ([`crate::app::board::cursor`]).
+    pub cursor: bool,
 }
 
 impl GameInfo {
     /// A game that keeps a score under the caption "score" and saves only as JSON.
     pub const fn new(over_text: &'static str) -> GameInfo {
-        GameInfo { over_text, score_caption: "score", sgf: false, scored: true, black_and_white: false }
+        GameInfo { over_text, score_caption: "score", sgf: false, scored: true, black_and_white: false, cursor: false }
     }
 }
 

@@ -9,6 +9,7 @@ use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::board::cursor::{Arrow, BoardCursor, CursorKey};
 use super::board::{BoardCell, CellClicked, Hovered};
 use super::flow::Screen;
 use super::flow::{Command, ReviewTo};
@@ -66,8 +67,9 @@ fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut clicks: Mes
 }
 
 /// The keyboard (as egui sees it, so that a focused text field keeps its keys) and the wheel over
-/// the board: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, H a hint, T Show thinking, ←/→/Home/End
-/// review, N and P the next and previous mistake, and the board's [`KeyAction`]s.
+/// the board: Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, H a hint, T Show thinking, ↑/↓ the board's
+/// cursor (then ←/→ move it too and Space presses its cell, [`crate::app::board::cursor`]),
+/// ←/→/Home/End review, N and P the next and previous mistake, and the board's [`KeyAction`]s.
 fn keys(
     mut contexts: EguiContexts,
     load: Res<super::load_dialog::LoadDialog>,
@@ -75,6 +77,7 @@ fn keys(
     mut actions: MessageWriter<KeyAction>,
     mut orders: MessageWriter<Command>,
     mut show_thinking: ResMut<ShowThinking>,
+    (cursor, mut cursor_keys): (Res<BoardCursor>, MessageWriter<CursorKey>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // A dialog up (Load, the confirmation) takes the keys: its Esc closes it, nothing else.
@@ -116,6 +119,18 @@ fn keys(
                     show_thinking.0 = !show_thinking.0;
                     None
                 }
+                egui::Key::ArrowUp | egui::Key::ArrowDown => {
+                    cursor_keys.write(CursorKey::Step(if key == egui::Key::ArrowUp { Arrow::Up } else { Arrow::Down }));
+                    None
+                }
+                egui::Key::ArrowLeft | egui::Key::ArrowRight if cursor.0.is_some() => {
+                    cursor_keys.write(CursorKey::Step(if key == egui::Key::ArrowLeft { Arrow::Left } else { Arrow::Right }));
+                    None
+                }
+                egui::Key::Space if cursor.0.is_some() => {
+                    cursor_keys.write(CursorKey::Press);
+                    None
+                }
                 egui::Key::ArrowLeft | egui::Key::ArrowRight | egui::Key::Home | egui::Key::End => {
                     orders.write(Command::Review(match key {
                         egui::Key::ArrowLeft => ReviewTo::Back,
@@ -126,7 +141,10 @@ fn keys(
                     None
                 }
                 egui::Key::Enter => Some(KeyAction::EndTurn),
-                egui::Key::Escape => Some(KeyAction::Cancel),
+                egui::Key::Escape => {
+                    cursor_keys.write(CursorKey::Hide);
+                    Some(KeyAction::Cancel)
+                }
                 egui::Key::R => Some(KeyAction::Rotate(if modifiers.shift { -1 } else { 1 })),
                 egui::Key::F => Some(KeyAction::Flip),
                 egui::Key::A => Some(KeyAction::ToggleAttach),

@@ -62,6 +62,7 @@ pub fn core_plugin(app: &mut App) {
     impl ForEachGame for Core<'_> {
         fn game<G: AppGame>(&mut self) {
             play::game_plugin::<G>(self.0);
+            board::cursor::game_plugin::<G>(self.0);
             session::game_plugin::<G>(self.0);
             ai_task::game_plugin::<G>(self.0);
             tools::game_plugin::<G>(self.0);

@@ -6,6 +6,7 @@
 //! lattice's board ([`lattice`]). Each folder's `mod.rs` implements the game's
 //! [`AppGame`](crate::app::games::AppGame).
 
+pub mod cursor;
 pub mod lattice;
 pub mod marks;
 pub mod tri_it_out;
@@ -181,6 +182,7 @@ pub fn hover_readout(ctx: &egui::Context, left: f32, text: &str) {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    cursor::plugin(app);
     app.init_resource::<BoardShown>()
         .init_resource::<Hovered>()
         .init_resource::<BoardPointer>()
@@ -199,6 +201,7 @@ pub(super) fn plugin(app: &mut App) {
 pub(super) fn view_plugin(app: &mut App) {
     app.add_systems(Update, aim.before(crate::app::flow::Step::Intents).run_if(in_state(Screen::Playing)));
     lattice::view_plugin(app);
+    cursor::view_plugin(app);
 }
 
 /// Scales the board camera so that a board of `size` world units around the world origin fits the

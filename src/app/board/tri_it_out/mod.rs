@@ -34,6 +34,7 @@ impl LatticeGame for TriItOut {
 
 impl AppGame for TriItOut {
     const INFO: GameInfo = GameInfo {
+        cursor: true,
         score_caption: "counters on the board (fewest wins)",
         ..GameInfo::new("the game is over: no counter can be placed")
     };

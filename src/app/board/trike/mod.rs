@@ -22,7 +22,7 @@ use crate::rules::{Game, Outcome, Player};
 
 impl AppGame for Trike {
     const INFO: GameInfo =
-        GameInfo { black_and_white: true, ..GameInfo::new("the game is over: the pawn is trapped") };
+        GameInfo { black_and_white: true, cursor: true, ..GameInfo::new("the game is over: the pawn is trapped") };
 
     fn display_name(&self) -> String {
         "Trike".to_string()
