@@ -3,6 +3,7 @@
 //! on a square places the slot the pointer aims at, Enter ends the turn (`docs/rules/trisq.md` §Play).
 
 use bevy::picking::Pickable;
+use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
 
 use super::geometry::{Aim, BAND, BAND_GAP, SQUARE, TrisqLegal, aim, slot_centre, square_centre, square_name};
@@ -184,6 +185,19 @@ pub(super) fn sync(
     );
 }
 
+/// A press on the grid lines between squares: the status says where to press.
+fn pressed_between_squares(press: On<Pointer<Press>>, model: Option<Res<Model<Trisq>>>, mut status: ResMut<Status>) {
+    if press.button != PointerButton::Primary {
+        return;
+    }
+    *status = match model.as_deref().map(|m| m.person_may_move()) {
+        Some(Err(why)) => Status::error(why),
+        _ => Status::error(
+            "Between two squares: press inside a square, on the side of it where the tile should lie",
+        ),
+    };
+}
+
 /// The frame, the ground, the four edge bands and the squares of a board of side `n`.
 fn spawn_board(commands: &mut Commands, n: usize) {
     let span = n as f32 * SQUARE;
@@ -198,7 +212,16 @@ fn spawn_board(commands: &mut Commands, n: usize) {
         )
     };
     commands.spawn(part(Backdrop::Frame, Vec3::new(0.0, 0.0, 0.0)));
-    commands.spawn(part(Backdrop::Ground, Vec3::new(0.0, 0.0, 0.2)));
+    // The ground shows between the squares as grid lines: a press there says why nothing happens.
+    commands
+        .spawn((
+            Backdrop::Ground,
+            BoardPiece,
+            DespawnOnExit(Screen::Playing),
+            Transform::from_xyz(0.0, 0.0, 0.2),
+            Visibility::default(),
+        ))
+        .observe(pressed_between_squares);
     let off = span / 2.0 + BAND_GAP + BAND / 2.0;
     for sign in [-1.0, 1.0] {
         commands.spawn(part(Backdrop::Band(0, Vec2::new(span, BAND)), Vec3::new(0.0, sign * off, 0.4)));
