@@ -132,8 +132,11 @@ pub fn run() -> Result<(), String> {
 /// `TRIBOARD_OPEN=FILE` (a saved record, JSON or `.blksgf`) or `TRIBOARD_OPEN=LINK` (a share link,
 /// or its `#game=…` fragment) opens that game at launch, as a share link does in the browser; what
 /// cannot be read is refused on the start screen with the reason. `TRIBOARD_LEARN=GAME[:STEP]`
-/// opens the game's lesson (Learn), at step STEP (from 1).
-fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
+/// opens the game's lesson (Learn), at step STEP (from 1). `TRIBOARD_SETTINGS=1` opens the settings
+/// page.
+fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>, mut page: ResMut<settings_page::SettingsPage>) {
+    // TRIBOARD_SETTINGS=1: the settings page open over the start screen (for screenshots).
+    page.open = std::env::var_os("TRIBOARD_SETTINGS").is_some();
     if let Some(learn) = std::env::var_os("TRIBOARD_LEARN") {
         let learn = learn.to_string_lossy();
         let (id, step) = learn.split_once(':').unwrap_or((&learn, "1"));
