@@ -110,7 +110,7 @@ pub struct Look {
     /// How fast pieces move.
     pub animation: AnimationSpeed,
     /// Say during play what the AI's solver has proven ("Solved: White loses…"); off by default,
-    /// as it gives the game away. Review and hints say it whatever this is.
+    /// as it gives the game away. A hint says it whatever this is.
     pub show_proofs: bool,
     /// Show thinking is on when the app starts.
     pub show_thinking: bool,

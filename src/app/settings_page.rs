@@ -132,7 +132,7 @@ pub fn settings_window(ctx: &egui::Context, look: &mut Look, rects: &mut UiRects
                     ui.vertical(|ui| {
                         ui.checkbox(&mut look.show_proofs, "Say what the AI has proven during play").on_hover_text(
                             "\"Solved: White loses, whatever it plays\": it gives the game away. \
-                             Review and hints say it whatever this is.",
+                             A hint says it whatever this is.",
                         );
                         ui.checkbox(&mut look.show_thinking, "Show thinking when the app starts")
                             .on_hover_text("Light the moves a search looks at (T switches it in a game)");
