@@ -124,7 +124,11 @@ fn keys(
                     None
                 }
                 egui::Key::ArrowLeft | egui::Key::ArrowRight if cursor.0.is_some() => {
-                    cursor_keys.write(CursorKey::Step(if key == egui::Key::ArrowLeft { Arrow::Left } else { Arrow::Right }));
+                    cursor_keys.write(CursorKey::Step(if key == egui::Key::ArrowLeft {
+                        Arrow::Left
+                    } else {
+                        Arrow::Right
+                    }));
                     None
                 }
                 egui::Key::Space if cursor.0.is_some() => {

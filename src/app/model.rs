@@ -442,7 +442,9 @@ impl<G: AppGame> Model<G> {
             ReviewTo::End => self.line_len(),
             ReviewTo::NextMistake => {
                 let analysed = self.analysed();
-                (now + 1..analysed.len()).chain(0..=now.min(analysed.len())).find(|&k| analysed.get(k).is_some_and(|a| a.mistake))?
+                (now + 1..analysed.len())
+                    .chain(0..=now.min(analysed.len()))
+                    .find(|&k| analysed.get(k).is_some_and(|a| a.mistake))?
             }
             ReviewTo::PreviousMistake => {
                 let analysed = self.analysed();

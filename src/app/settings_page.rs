@@ -164,7 +164,12 @@ fn colours_row(ui: &mut egui::Ui, look: &mut Look) {
                 "Every game's colours stay apart under protanopia, deuteranopia and tritanopia",
                 &palette::SAFE,
             ),
-            (Colours::Classic, "Classic", "Trigon's Red and Green look alike to many colour-blind players", &palette::CLASSIC),
+            (
+                Colours::Classic,
+                "Classic",
+                "Trigon's Red and Green look alike to many colour-blind players",
+                &palette::CLASSIC,
+            ),
         ] {
             ui.horizontal(|ui| {
                 ui.radio_value(&mut look.colours, colours, name).on_hover_text(hover);

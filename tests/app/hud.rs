@@ -251,10 +251,7 @@ fn a_move_typed_in_the_move_box_is_sent_on_enter_and_the_box_empties() {
     assert!(actions.is_empty(), "nothing is sent before Enter: {actions:?}");
     assert_eq!(windows.typed, "d4");
     let actions = frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, vec![enter()]);
-    assert!(
-        matches!(&actions[..], [PanelAction::Text(t)] if t == "d4"),
-        "Enter sends the typed move: {actions:?}"
-    );
+    assert!(matches!(&actions[..], [PanelAction::Text(t)] if t == "d4"), "Enter sends the typed move: {actions:?}");
     assert!(windows.typed.is_empty(), "the box is ready for the next move");
 }
 

@@ -129,7 +129,8 @@ fn form_rects() -> Vec<(&'static str, bevy_egui::egui::Rect)> {
             let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
             ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
             let mut root = triboard::app::ui::root_ui(&ctx, "form");
-            egui::CentralPanel::default().show(&mut root, |ui| rect = triboard::app::menu::setup_form(ui, &mut choices));
+            egui::CentralPanel::default()
+                .show(&mut root, |ui| rect = triboard::app::menu::setup_form(ui, &mut choices));
             ctx.end_pass().textures_delta.clear();
         }
         out.push((name, rect));

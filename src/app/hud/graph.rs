@@ -176,7 +176,8 @@ fn graph<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, points: &[Point], heig
         }
     }
     // The nearest move's point (0: the start, which shows the first move).
-    let nearest = |pos: egui::Pos2| ((pos.x - inner.left()) / inner.width() * n as f32).round().clamp(0.0, n as f32) as usize;
+    let nearest =
+        |pos: egui::Pos2| ((pos.x - inner.left()) / inner.width() * n as f32).round().clamp(0.0, n as f32) as usize;
     if let Some(pos) = response.hover_pos() {
         let k = nearest(pos);
         let text = match k.checked_sub(1).and_then(|i| points.get(i)) {

@@ -173,7 +173,8 @@ fn moves_header<G: AppGame>(
         {
             let may = model.person_may_move().is_ok();
             let field = egui::TextEdit::singleline(typed).hint_text(if may { "type a move" } else { "" });
-            let response = ui.add_enabled_ui(may, |ui| ui.add_sized([width, ui.spacing().interact_size.y], field)).inner;
+            let response =
+                ui.add_enabled_ui(may, |ui| ui.add_sized([width, ui.spacing().interact_size.y], field)).inner;
             let response = response.on_hover_text(format!(
                 "Type a move in the game's notation and press Enter (as the move list writes it).\n{}",
                 model.game().notation()

@@ -60,7 +60,6 @@ impl FromWorld for Art {
     }
 }
 
-
 /// A change of palette repaints the pieces in place.
 fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
     let paint = |materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, [r, g, b]: [u8; 3]| {

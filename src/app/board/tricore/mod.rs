@@ -37,7 +37,12 @@ impl LatticeGame for TriCore {
 }
 
 impl AppGame for TriCore {
-    const INFO: GameInfo = GameInfo { score_caption: "best group: Cores reached", black_and_white: true, cursor: true, ..GameInfo::new("the game is over") };
+    const INFO: GameInfo = GameInfo {
+        score_caption: "best group: Cores reached",
+        black_and_white: true,
+        cursor: true,
+        ..GameInfo::new("the game is over")
+    };
 
     fn display_name(&self) -> String {
         "TriCore".to_string()

@@ -30,9 +30,7 @@ fn overlay(
     let ctx = contexts.ctx_mut()?;
     let world = WorldPainter::new(ctx, *camera);
     let (cores, rings) = (game.cores(), game.rings());
-    label_points(&world, lattice, &hovered, |p| {
-        game.height(p) == 0 && (cores | rings) & (1 << p) == 0
-    });
+    label_points(&world, lattice, &hovered, |p| game.height(p) == 0 && (cores | rings) & (1 << p) == 0);
     let (painter, scale) = (&world.painter, world.scale);
     let font = egui::FontId::proportional(13.0 / scale);
     for p in 0..lattice.len {

@@ -106,7 +106,6 @@ struct TileFill;
 #[derive(Component)]
 struct LastDot;
 
-
 /// A change of palette repaints the pieces in place.
 fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
     let paint = |materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, [r, g, b]: [u8; 3]| {

@@ -192,9 +192,7 @@ fn pressed_between_squares(press: On<Pointer<Press>>, model: Option<Res<Model<Tr
     }
     *status = match model.as_deref().map(|m| m.person_may_move()) {
         Some(Err(why)) => Status::error(why),
-        _ => Status::error(
-            "Between two squares: press inside a square, on the side of it where the tile should lie",
-        ),
+        _ => Status::error("Between two squares: press inside a square, on the side of it where the tile should lie"),
     };
 }
 
