@@ -9,6 +9,8 @@
 pub mod ai_task;
 pub mod animation;
 pub mod board;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod dialogs;
 pub mod files;
 pub mod flow;
 pub mod frame_log;
@@ -19,8 +21,10 @@ pub mod input;
 pub mod launch;
 pub mod learn;
 pub mod load_dialog;
+pub mod local_time;
 pub mod menu;
 pub mod model;
+pub mod open_file;
 pub mod play;
 pub mod runner;
 pub mod session;
@@ -55,6 +59,7 @@ pub fn core_plugin(app: &mut App) {
     ai_task::plugin(app);
     tools::plugin(app);
     input::messages(app);
+    open_file::plugin(app);
     struct Core<'a>(&'a mut App);
     impl ForEachGame for Core<'_> {
         fn game<G: AppGame>(&mut self) {
@@ -62,6 +67,7 @@ pub fn core_plugin(app: &mut App) {
             session::game_plugin::<G>(self.0);
             ai_task::game_plugin::<G>(self.0);
             tools::game_plugin::<G>(self.0);
+            open_file::game_plugin::<G>(self.0);
             G::plugin(self.0);
         }
     }
@@ -112,6 +118,8 @@ pub fn run() -> Result<(), String> {
     hud::plugin(&mut app);
     view_plugins(&mut app);
     frame_log::plugin(&mut app);
+    #[cfg(not(target_arch = "wasm32"))]
+    dialogs::plugin(&mut app);
     #[cfg(target_arch = "wasm32")]
     web::plugin(&mut app);
     app.add_systems(Startup, |mut commands: Commands| {

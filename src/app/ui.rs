@@ -81,6 +81,16 @@ impl UiRects {
     }
 }
 
+/// `text` cut to at most `max` characters, ending in "…" when it was longer.
+pub fn short(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// A round swatch of `radius`.
 pub fn stone(ui: &mut egui::Ui, (fill, outline): Swatch, radius: f32) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(radius * 2.0 + 4.0, radius * 2.0 + 4.0), egui::Sense::hover());

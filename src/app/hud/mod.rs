@@ -13,6 +13,7 @@ pub mod action;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;
+pub mod players;
 pub mod review;
 pub mod side;
 
@@ -113,6 +114,7 @@ fn panels<G: AppGame>(
     (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
     mut learning: Option<ResMut<Learning>>,
+    #[cfg(not(target_arch = "wasm32"))] mut dialogs: ResMut<super::dialogs::FileDialogs>,
     (mut intents, mut orders, mut texts): (
         MessageWriter<MoveIntent<G::Move>>,
         MessageWriter<Command>,
@@ -155,6 +157,22 @@ fn panels<G: AppGame>(
                 };
             }
             PanelAction::OpenLoad => load.open(),
+            #[cfg(not(target_arch = "wasm32"))]
+            PanelAction::OpenFile => {
+                if let Err(refused) = dialogs.ask(super::dialogs::Ask::Open) {
+                    *status = refused;
+                }
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            PanelAction::SaveAs => {
+                let ask = super::dialogs::Ask::SaveAs { record: model.record(), sgf: G::INFO.sgf };
+                if let Err(refused) = dialogs.ask(ask) {
+                    *status = refused;
+                }
+            }
+            // The browser has no such buttons (its own file buttons stand there).
+            #[cfg(target_arch = "wasm32")]
+            PanelAction::OpenFile | PanelAction::SaveAs => {}
             PanelAction::Status(said) => *status = said,
             PanelAction::Analyze(simulations) => {
                 analyzing.start(&model, simulations, *runner);
