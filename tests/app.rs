@@ -321,6 +321,20 @@ fn a_saved_game_is_listed_and_loads_back() {
     assert_eq!((saved.game.as_str(), saved.moves, saved.result.as_str()), ("Trike", 2, "unfinished"));
     assert!(saved.error.is_none());
     assert!(listed[2].error.is_some());
+
+    // Delete (after the dialog's question): the file goes, and the list follows; a name that is
+    // not a saved game's in the folder is refused and nothing is removed.
+    let mut dialog = triboard::app::load_dialog::LoadDialog::default();
+    dialog.open();
+    assert_eq!(dialog.entries.len(), 3);
+    assert!(dialog.delete("../settings.json").is_err() && dialog.delete("games/x.json").is_err());
+    let saved_name = dialog.entries[1].name.clone();
+    dialog.delete(&saved_name).expect("deleted");
+    assert!(!dir.join("games").join(&saved_name).exists(), "the file is gone");
+    let left: Vec<&str> = dialog.entries.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(left, ["chess-20991231-235959.json", "trike-20000101-000000.json"]);
+    assert!(dialog.delete(&saved_name).is_err(), "deleting it again says why");
+    assert_eq!(triboard::app::files::list().len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -412,6 +426,8 @@ fn a_bad_opened_record_changes_nothing_and_says_why() {
 mod common;
 #[path = "app/every_game.rs"]
 mod every_game;
+#[path = "app/files.rs"]
+mod files;
 #[path = "app/hud.rs"]
 mod hud;
 #[path = "app/session.rs"]

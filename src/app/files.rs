@@ -1,7 +1,8 @@
 //! Saved games: JSON records in the `games` folder of the user's data folder (`TRIBOARD_DATA_DIR`
 //! overrides the data folder, for tests and screenshots), or in the browser's `localStorage`. Either way a saved
 //! game is known by its name, `<game>-<YYYYMMDD-HHMMSS>.json` (UTC); Blokus Trigon games may also
-//! be saved in Pentobi's format, `.blksgf`, and either format loads.
+//! be saved in Pentobi's format, `.blksgf`, and either format loads. The Load dialog deletes them
+//! by name ([`delete`]).
 
 #[cfg(target_arch = "wasm32")]
 pub use super::web::storage::{delete, list, location, read, save_as};
@@ -227,6 +228,15 @@ mod tests {
         assert_eq!(super::stamp_of("trigon-2-20261124-010203-2.blksgf"), Some("20261124-010203"));
         assert_eq!(super::date_of("20261124-010203"), "2026-11-24 01:02");
         assert_eq!(super::stamp_of("trike-2026.json"), None);
+    }
+
+    #[test]
+    fn only_plain_saved_games_names_are_deleted() {
+        assert!(super::is_plain_name("trike-20261124-010203.json"));
+        assert!(super::is_plain_name("trigon-2-20261124-010203.blksgf"));
+        for bad in ["../trike.json", "games/trike.json", "..\\trike.json", ".json", "settings.txt", ""] {
+            assert!(!super::is_plain_name(bad), "{bad}");
+        }
     }
 
     #[test]

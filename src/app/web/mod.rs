@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 
 use super::ai_task::{AiThinking, ShownHint};
 use super::files;
-use super::flow::{Command, Status, Step, TextIntent};
+use super::flow::{Status, Step, TextIntent};
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
 use super::in_play::InPlay;
