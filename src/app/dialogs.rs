@@ -33,7 +33,7 @@ pub enum Ask {
     /// Choose where to save `record`; `sgf` when it may be saved as `.blksgf` (Blokus Trigon).
     SaveAs {
         /// The game's record when Save as… was pressed.
-        record: Record,
+        record: Box<Record>,
         /// Pentobi's format is offered too.
         sgf: bool,
     },

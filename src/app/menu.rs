@@ -10,7 +10,7 @@ use super::flow::Status;
 use super::games::{AppGame, ForEachGame, each_game};
 use super::learn::Learning;
 use super::load_dialog::LoadDialog;
-use super::open_file::PendingOpen;
+use super::open_file::{Dialogs, PendingOpen};
 use super::session::OpenRecord;
 use super::session::Suspended;
 use super::settings::{EntrySettings, SeatChoice, Settings};
@@ -197,16 +197,15 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
+#[cfg_attr(target_arch = "wasm32", allow(unused_mut, unused_variables))]
 fn start_screen(
     mut contexts: EguiContexts,
     (mut choices, mut settings): (ResMut<Choices>, ResMut<Settings>),
     (mut setup, mut suspended): (ResMut<Setup>, ResMut<Suspended>),
     (mut state, mut load): (ResMut<MenuState>, ResMut<LoadDialog>),
     (mut status, mut rects): (ResMut<Status>, ResMut<UiRects>),
-    mut pending: ResMut<PendingOpen>,
-    #[cfg(not(target_arch = "wasm32"))] mut dialogs: ResMut<super::dialogs::FileDialogs>,
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
+    (mut pending, mut dialogs): (ResMut<PendingOpen>, Dialogs),
+    (mut commands, mut next): (Commands, ResMut<NextState<Screen>>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx, "menu");

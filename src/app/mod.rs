@@ -157,8 +157,8 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>) {
         Some(at) => {
             share::parse_fragment(&what[at..]).and_then(|r| r.ok_or_else(|| "the link holds no game".to_string()))
         }
-        None => std::fs::read_to_string(&*what)
-            .map_err(|e| format!("cannot read {what}: {e}"))
+        None => open_file::read_file(std::path::Path::new(&*what))
+            .map_err(|e| format!("{what}: {e}"))
             .and_then(|text| files::parse(&text)),
     };
     match read {

@@ -18,6 +18,15 @@ use super::model::Model;
 use super::session::{OpenRecord, Suspended};
 use crate::rules::record::Record;
 
+/// The desktop's file dialogs (Open…, Save as…) as the panels' systems take them; nothing in the
+/// browser, whose page has its own file chooser.
+#[cfg(not(target_arch = "wasm32"))]
+pub type Dialogs<'w> = ResMut<'w, super::dialogs::FileDialogs>;
+/// The desktop's file dialogs (Open…, Save as…) as the panels' systems take them; nothing in the
+/// browser, whose page has its own file chooser.
+#[cfg(target_arch = "wasm32")]
+pub type Dialogs<'w> = ();
+
 /// The largest file taken for a game (4 MiB): a record of the longest game is a few dozen KiB.
 pub const MAX_BYTES: u64 = 4 << 20;
 

@@ -49,9 +49,9 @@ impl Default for PanelWidth {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct LeftPanelWidth(pub f32);
 
-/// Where named widgets were drawn last frame, in egui points (the start screen's `start`, the side
-/// panel's buttons `undo`, `redo`, `save`, `load`, `menu`, `new game`, `rematch`, the confirmation's
-/// `keep` and `drop`): for the page's test hook (`triboard_ui_rect`) and the tests that check a
+/// Where named widgets were drawn last frame, in egui points (the start screen's `start`, `menu
+/// load` and `menu open`, the side panel's buttons `undo`, `redo`, `save`, `load`, `menu`, `new
+/// game`, `rematch`, `open`, `save as`, the confirmation's `keep` and `drop`): for the page's test hook (`triboard_ui_rect`) and the tests that check a
 /// button stays where it is. `zoom` is egui's zoom factor: a point is `zoom` logical pixels.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct UiRects {

@@ -1,6 +1,7 @@
 //! Files given to the app: a `.blksgf` and a `.json` dropped on the window open their games (from
 //! the start screen, and from a game in play after the drop-the-game question) with the players
 //! the records name; a corrupt, foreign or too large file changes nothing and says why, naming it.
+//! And the data folder's saved games: saved, listed, loaded back and deleted.
 
 use std::path::{Path, PathBuf};
 
@@ -158,7 +159,8 @@ fn dropped_files_open_their_games_with_the_players_the_records_name() {
 
 #[test]
 fn a_rematch_moves_the_names_with_the_seats() {
-    let record = super::record(r#"{"game":"trike","options":{"size":7},"moves":["d7"],"players":["Alice","AI level 2"]}"#);
+    let record =
+        super::record(r#"{"game":"trike","options":{"size":7},"moves":["d7"],"players":["Alice","AI level 2"]}"#);
     let model = Model::<Trike>::from_record(&record, None).expect("a record");
     let ai2 = Seat::Ai(triboard::ai::Level::new(2).unwrap());
     assert_eq!(model.seats(), [Seat::Human, ai2]);
@@ -172,4 +174,55 @@ fn a_rematch_moves_the_names_with_the_seats() {
     let named = super::record(r#"{"game":"trike","options":{"size":7},"moves":[],"players":["Bo","Cy"]}"#);
     let loaded = Model::<Trike>::from_record(&named, Some(&[ai2, Seat::Human])).expect("a record");
     assert_eq!(loaded.record().players, ["AI level 2", "Cy"]);
+}
+
+#[test]
+fn a_saved_game_is_listed_and_loads_back() {
+    let dir = std::env::temp_dir().join(format!("triboard-app-test-{}", std::process::id()));
+    // SAFETY: the only test of this binary that reads or writes the environment.
+    unsafe { std::env::set_var("TRIBOARD_DATA_DIR", &dir) };
+    let mut app = super::humans(7);
+    super::click(&mut app, "d7");
+    super::click(&mut app, "d4");
+    let path = triboard::app::files::save(&app.world().resource::<super::Model>().record()).expect("saved");
+    let names = triboard::app::files::list();
+    assert_eq!(names.len(), 1);
+    assert!(path.ends_with(&names[0]) && names[0].starts_with("trike-"), "{path} {names:?}");
+    let record = triboard::app::files::read(&names[0]).expect("a record");
+    let mut other = super::humans(9);
+    other.world_mut().write_message(Command::Load(record));
+    other.update();
+    other.update();
+    assert_eq!(super::board(&mut other), super::board(&mut app));
+
+    // The Load dialog's list: newest first, with the game, date, moves and result; a file that is
+    // not a game of triboard's says why.
+    std::fs::write(dir.join("games/chess-20991231-235959.json"), r#"{"game":"chess","moves":[]}"#).unwrap();
+    std::fs::write(dir.join("games/trike-20000101-000000.json"), "not a record").unwrap();
+    let listed = triboard::app::load_dialog::catalogue();
+    let names: Vec<&str> = listed.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["chess-20991231-235959.json", names[1], "trike-20000101-000000.json"], "newest first");
+    let chess = &listed[0];
+    let why = chess.error.as_deref().expect("chess is refused");
+    assert!(why.contains("chess") && why.contains("trike") && why.contains("trigon"), "{why}");
+    assert_eq!(chess.date, "2099-12-31 23:59");
+    let saved = &listed[1];
+    assert_eq!((saved.game.as_str(), saved.moves, saved.result.as_str()), ("Trike", 2, "unfinished"));
+    assert!(saved.error.is_none());
+    assert!(listed[2].error.is_some());
+
+    // Delete (after the dialog's question): the file goes, and the list follows; a name that is
+    // not a saved game's in the folder is refused and nothing is removed.
+    let mut dialog = triboard::app::load_dialog::LoadDialog::default();
+    dialog.open();
+    assert_eq!(dialog.entries.len(), 3);
+    assert!(dialog.delete("../settings.json").is_err() && dialog.delete("games/x.json").is_err());
+    let saved_name = dialog.entries[1].name.clone();
+    dialog.delete(&saved_name).expect("deleted");
+    assert!(!dir.join("games").join(&saved_name).exists(), "the file is gone");
+    let left: Vec<&str> = dialog.entries.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(left, ["chess-20991231-235959.json", "trike-20000101-000000.json"]);
+    assert!(dialog.delete(&saved_name).is_err(), "deleting it again says why");
+    assert_eq!(triboard::app::files::list().len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,8 @@
-//! The in-game panels (egui): the side panel ([`side`]: players and scores, the buttons, the
-//! status line, the AI's progress with Move now, the game's own actions, the result once the game
-//! is over, the move list) and the windows it opens (rules, the confirmation before an unfinished
-//! game is dropped, the Load dialog of [`crate::app::load_dialog`]). The frame is shared; what
+//! The in-game panels (egui): the side panel ([`side`]: players and scores ([`players`]), the
+//! buttons, the status line, the AI's progress with Move now, the game's own actions, the result
+//! once the game is over, the move list) and the windows it opens (rules, the confirmation before
+//! an unfinished game is dropped, the Load dialog of [`crate::app::load_dialog`], and on the
+//! desktop Open… and Save as…, the system's file dialogs of `crate::app::dialogs`). The frame is shared; what
 //! differs per game are the panel words of its [`AppGame`] (Trigon's piece chooser is its own
 //! panel, in `board::trigon`).
 //!
@@ -32,6 +33,7 @@ use super::games::AppGame;
 use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
 use super::model::Model;
+use super::open_file::Dialogs;
 use super::runner::AiRunner;
 use super::tools::ShowThinking;
 use super::tools::analysis::Analyzing;
@@ -107,14 +109,14 @@ fn zoom(
 }
 
 /// Draws the side panel and its windows, then carries out what was pressed.
+#[cfg_attr(target_arch = "wasm32", allow(unused_mut, unused_variables))]
 fn panels<G: AppGame>(
     mut contexts: EguiContexts,
     (model, search): (Res<Model<G>>, Res<AiSearch<G>>),
     (mut status, mut load): (ResMut<Status>, ResMut<LoadDialog>),
     (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
-    mut learning: Option<ResMut<Learning>>,
-    #[cfg(not(target_arch = "wasm32"))] mut dialogs: ResMut<super::dialogs::FileDialogs>,
+    (mut learning, mut dialogs): (Option<ResMut<Learning>>, Dialogs),
     (mut intents, mut orders, mut texts): (
         MessageWriter<MoveIntent<G::Move>>,
         MessageWriter<Command>,
@@ -165,7 +167,7 @@ fn panels<G: AppGame>(
             }
             #[cfg(not(target_arch = "wasm32"))]
             PanelAction::SaveAs => {
-                let ask = super::dialogs::Ask::SaveAs { record: model.record(), sgf: G::INFO.sgf };
+                let ask = super::dialogs::Ask::SaveAs { record: Box::new(model.record()), sgf: G::INFO.sgf };
                 if let Err(refused) = dialogs.ask(ask) {
                     *status = refused;
                 }
