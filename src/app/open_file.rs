@@ -67,7 +67,6 @@ pub fn precheck(name: &str, bytes: u64) -> Option<String> {
 }
 
 /// The name a file is shown by: its file name ("game.json"), else the whole path.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn shown_name(path: &std::path::Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
@@ -76,8 +75,8 @@ pub fn shown_name(path: &std::path::Path) -> String {
 /// never more than [`MAX_BYTES`] read (a file that grows meanwhile is refused).
 ///
 /// # Errors
-/// Why it is refused or could not be read (not UTF-8, say).
-#[cfg(not(target_arch = "wasm32"))]
+/// Why it is refused or could not be read (not UTF-8, say; in the browser, always: it has no
+/// files of its own).
 pub fn read_file(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let size = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?.len();
