@@ -62,11 +62,6 @@ impl FileDialogs {
         self.asked = Some(ask);
         Ok(())
     }
-
-    /// True while a dialog is asked for or open.
-    pub fn busy(&self) -> bool {
-        self.asked.is_some() || self.open.is_some()
-    }
 }
 
 /// "No file dialog on this desktop: WHY; Load… lists the data folder".
