@@ -323,43 +323,6 @@ fn swap_exchanges_the_seats_colours_not_the_checkers() {
 }
 
 #[test]
-fn a_saved_game_is_listed_and_loads_back() {
-    let dir = std::env::temp_dir().join(format!("triboard-app-test-{}", std::process::id()));
-    // SAFETY: the only test of this binary that reads or writes the environment.
-    unsafe { std::env::set_var("TRIBOARD_DATA_DIR", &dir) };
-    let mut app = humans(7);
-    click(&mut app, "d7");
-    click(&mut app, "d4");
-    let path = triboard::app::files::save(&app.world().resource::<Model>().record()).expect("saved");
-    let names = triboard::app::files::list();
-    assert_eq!(names.len(), 1);
-    assert!(path.ends_with(&names[0]) && names[0].starts_with("trike-"), "{path} {names:?}");
-    let record = triboard::app::files::read(&names[0]).expect("a record");
-    let mut other = humans(9);
-    other.world_mut().write_message(Command::Load(record));
-    other.update();
-    other.update();
-    assert_eq!(board(&mut other), board(&mut app));
-
-    // The Load dialog's list: newest first, with the game, date, moves and result; a file that is
-    // not a game of triboard's says why.
-    std::fs::write(dir.join("games/chess-20991231-235959.json"), r#"{"game":"chess","moves":[]}"#).unwrap();
-    std::fs::write(dir.join("games/trike-20000101-000000.json"), "not a record").unwrap();
-    let listed = triboard::app::load_dialog::catalogue();
-    let names: Vec<&str> = listed.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["chess-20991231-235959.json", names[1], "trike-20000101-000000.json"], "newest first");
-    let chess = &listed[0];
-    let why = chess.error.as_deref().expect("chess is refused");
-    assert!(why.contains("chess") && why.contains("trike") && why.contains("trigon"), "{why}");
-    assert_eq!(chess.date, "2099-12-31 23:59");
-    let saved = &listed[1];
-    assert_eq!((saved.game.as_str(), saved.moves, saved.result.as_str()), ("Trike", 2, "unfinished"));
-    assert!(saved.error.is_none());
-    assert!(listed[2].error.is_some());
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
 fn a_sliced_search_plays_a_legal_move_and_move_now_stops_it() {
     // The browser's way: no thread, a slice of the search in every frame.
     let mut app = app_with(7, [Seat::Human, Seat::Ai(Level::new(6).unwrap())]);
@@ -447,6 +410,8 @@ fn a_bad_opened_record_changes_nothing_and_says_why() {
 mod common;
 #[path = "app/every_game.rs"]
 mod every_game;
+#[path = "app/files.rs"]
+mod files;
 #[path = "app/hud.rs"]
 mod hud;
 #[path = "app/session.rs"]

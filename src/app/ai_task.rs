@@ -307,7 +307,7 @@ fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Mo
 /// AI's move.
 fn verdict_text<G: AppGame>(mcts: &Mcts<G>, model: &Model<G>) -> Option<String> {
     let seat = model.game().to_move()?;
-    let name = format!("{} ({})", model.game().player_name(seat), model.seats()[seat.index()].label());
+    let name = format!("{} ({})", model.game().player_name(seat), model.seat_name(seat.index()));
     Some(match mcts.proof()? {
         Proof::Win(plies) => format!("Solved: {name} wins within {} more plies", plies.saturating_sub(1)),
         Proof::Loss(plies) => format!("Solved: {name} loses, whatever it plays, within {plies} plies"),

@@ -1,12 +1,13 @@
 //! Saved games: JSON records in the `games` folder of the user's data folder (`TRIBOARD_DATA_DIR`
 //! overrides the data folder, for tests and screenshots), or in the browser's `localStorage`. Either way a saved
 //! game is known by its name, `<game>-<YYYYMMDD-HHMMSS>.json` (UTC); Blokus Trigon games may also
-//! be saved in Pentobi's format, `.blksgf`, and either format loads.
+//! be saved in Pentobi's format, `.blksgf`, and either format loads. The Load dialog deletes them
+//! by name ([`delete`]).
 
 #[cfg(target_arch = "wasm32")]
-pub use super::web::storage::{list, location, read, save_as};
+pub use super::web::storage::{delete, list, location, read, save_as};
 #[cfg(not(target_arch = "wasm32"))]
-pub use folder::{data_dir, list, location, read, save_as};
+pub use folder::{data_dir, delete, games_dir, list, location, read, save_as};
 
 use crate::rules::record::Record;
 use crate::rules::trigon::sgf;
@@ -140,6 +141,24 @@ mod folder {
         let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         super::parse(&text)
     }
+
+    /// Deletes the saved game `name` (a name [`list`] gave: a saved game's file name in the
+    /// folder, never a path).
+    ///
+    /// # Errors
+    /// Not a saved game's name, or the file could not be removed, with the path in the message.
+    pub fn delete(name: &str) -> Result<(), String> {
+        if !super::is_plain_name(name) {
+            return Err(format!("'{name}' is not a saved game's name"));
+        }
+        let path = games_dir().join(name);
+        std::fs::remove_file(&path).map_err(|e| format!("cannot delete {}: {e}", path.display()))
+    }
+}
+
+/// True for a saved game's name that is a plain file name (no folder in it), as [`list`] gives.
+pub fn is_plain_name(name: &str) -> bool {
+    is_saved_game(name) && !name.contains(['/', '\\']) && !name.starts_with('.')
 }
 
 /// The time stamp in a saved game's name, `YYYYMMDD-HHMMSS` (UTC), if it has one: the name is
@@ -165,7 +184,7 @@ pub fn newest_first(names: &mut [String]) {
 }
 
 /// `YYYYMMDD-HHMMSS` for seconds since the Unix epoch (civil-from-days, proleptic Gregorian).
-fn utc_stamp(secs: u64) -> String {
+pub(super) fn utc_stamp(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     let z = days + 719_468;
@@ -209,6 +228,15 @@ mod tests {
         assert_eq!(super::stamp_of("trigon-2-20261124-010203-2.blksgf"), Some("20261124-010203"));
         assert_eq!(super::date_of("20261124-010203"), "2026-11-24 01:02");
         assert_eq!(super::stamp_of("trike-2026.json"), None);
+    }
+
+    #[test]
+    fn only_plain_saved_games_names_are_deleted() {
+        assert!(super::is_plain_name("trike-20261124-010203.json"));
+        assert!(super::is_plain_name("trigon-2-20261124-010203.blksgf"));
+        for bad in ["../trike.json", "games/trike.json", "..\\trike.json", ".json", "settings.txt", ""] {
+            assert!(!super::is_plain_name(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The start screen (egui): the game, its options and who plays each seat, remembered per entry
-//! between launches ([`Settings`]); Start, Resume (the game Menu left) and Load….
+//! between launches ([`Settings`]); Start, Resume (the game Menu left), Load… (the data folder's
+//! games) and Open… (a file anywhere: the system's file dialog, or the browser's file chooser).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -9,6 +10,7 @@ use super::flow::Status;
 use super::games::{AppGame, ForEachGame, each_game};
 use super::learn::Learning;
 use super::load_dialog::LoadDialog;
+use super::open_file::{Dialogs, PendingOpen};
 use super::session::OpenRecord;
 use super::session::Suspended;
 use super::settings::{EntrySettings, SeatChoice, Settings};
@@ -196,18 +198,19 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
+#[cfg_attr(target_arch = "wasm32", allow(unused_mut, unused_variables))]
 fn start_screen(
     mut contexts: EguiContexts,
     (mut choices, mut settings): (ResMut<Choices>, ResMut<Settings>),
     (mut setup, mut suspended): (ResMut<Setup>, ResMut<Suspended>),
     (mut state, mut load): (ResMut<MenuState>, ResMut<LoadDialog>),
-    (status, mut rects, mut page): (Res<Status>, ResMut<UiRects>, ResMut<super::settings_page::SettingsPage>),
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
+    (mut status, mut rects, mut page): (ResMut<Status>, ResMut<UiRects>, ResMut<super::settings_page::SettingsPage>),
+    (mut pending, mut dialogs): (ResMut<PendingOpen>, Dialogs),
+    (mut commands, mut next): (Commands, ResMut<NextState<Screen>>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx, "menu");
-    let (mut start, mut resume, mut open_load, mut learn) = (false, false, false, false);
+    let (mut start, mut resume, mut open_load, mut learn, mut open_file) = (false, false, false, false, false);
     egui::CentralPanel::default().show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.vertical_centered(|ui| {
@@ -218,14 +221,17 @@ fn start_screen(
                 setup_form(ui, &mut choices);
                 ui.add_space(18.0);
                 // One row whose buttons never move: Resume is there, disabled, when no game was left.
-                let row = 160.0 * 3.0 + 2.0 * ui.spacing().item_spacing.x;
+                let row = 120.0 * 2.0 + 160.0 * 2.0 + 3.0 * ui.spacing().item_spacing.x;
                 ui.allocate_ui_with_layout(
                     egui::vec2(row, 44.0),
                     egui::Layout::left_to_right(egui::Align::Center),
                     |ui| {
-                        let load_button = ui.add(egui::Button::new("Load…").min_size(egui::vec2(160.0, 40.0)));
+                        let open_button = ui.add(egui::Button::new("Open…").min_size(egui::vec2(120.0, 40.0)));
+                        rects.set("menu open", open_button.rect);
+                        open_file = open_button.on_hover_text("Open a game from a .json or .blksgf file").clicked();
+                        let load_button = ui.add(egui::Button::new("Load…").min_size(egui::vec2(120.0, 40.0)));
                         rects.set("menu load", load_button.rect);
-                        open_load = load_button.on_hover_text("Open a saved game").clicked();
+                        open_load = load_button.on_hover_text("Open a saved game of the data folder").clicked();
                         let button = egui::Button::new(egui::RichText::new("Start").size(20.0).strong())
                             .min_size(egui::vec2(160.0, 40.0));
                         let pressed = ui.add(button);
@@ -274,6 +280,20 @@ fn start_screen(
     });
     if open_load {
         load.open();
+    }
+    if open_file {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Err(refused) = dialogs.ask(super::dialogs::Ask::Open) {
+            *status = refused;
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Err(e) = super::web::file_input::upload_to_open() {
+            *status = Status::error(e);
+        }
+    }
+    // A file dropped (or chosen) while the game Menu left is unfinished: asked about here.
+    if let Some((_, record)) = pending.0.take() {
+        state.confirm = Some(Pending::Open(record));
     }
     if let Some(record) = load.show(ctx) {
         state.confirm = Some(Pending::Open(record));

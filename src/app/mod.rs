@@ -9,6 +9,8 @@
 pub mod ai_task;
 pub mod animation;
 pub mod board;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod dialogs;
 pub mod files;
 pub mod flow;
 pub mod frame_log;
@@ -19,8 +21,10 @@ pub mod input;
 pub mod launch;
 pub mod learn;
 pub mod load_dialog;
+pub mod local_time;
 pub mod menu;
 pub mod model;
+pub mod open_file;
 pub mod palette;
 pub mod play;
 pub mod runner;
@@ -58,6 +62,7 @@ pub fn core_plugin(app: &mut App) {
     ai_task::plugin(app);
     tools::plugin(app);
     input::messages(app);
+    open_file::plugin(app);
     struct Core<'a>(&'a mut App);
     impl ForEachGame for Core<'_> {
         fn game<G: AppGame>(&mut self) {
@@ -66,6 +71,7 @@ pub fn core_plugin(app: &mut App) {
             session::game_plugin::<G>(self.0);
             ai_task::game_plugin::<G>(self.0);
             tools::game_plugin::<G>(self.0);
+            open_file::game_plugin::<G>(self.0);
             G::plugin(self.0);
         }
     }
@@ -117,6 +123,8 @@ pub fn run() -> Result<(), String> {
     hud::plugin(&mut app);
     view_plugins(&mut app);
     frame_log::plugin(&mut app);
+    #[cfg(not(target_arch = "wasm32"))]
+    dialogs::plugin(&mut app);
     #[cfg(target_arch = "wasm32")]
     web::plugin(&mut app);
     app.add_systems(Startup, |mut commands: Commands| {
@@ -157,8 +165,8 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>, mut page: 
         Some(at) => {
             share::parse_fragment(&what[at..]).and_then(|r| r.ok_or_else(|| "the link holds no game".to_string()))
         }
-        None => std::fs::read_to_string(&*what)
-            .map_err(|e| format!("cannot read {what}: {e}"))
+        None => open_file::read_file(std::path::Path::new(&*what))
+            .map_err(|e| format!("{what}: {e}"))
             .and_then(|text| files::parse(&text)),
     };
     match read {

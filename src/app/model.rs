@@ -1,11 +1,13 @@
 //! The game line ([`Model`]): the start position, the position shown, the moves to it, the redo
 //! stack, the variations the line left, who sits in each seat, and the review, undo and redo over
-//! them. Its fields are private: the validation system ([`super::play`]) and the session
+//! them ([`review`]), and the names a record gave its seats ([`seats`]). Its fields are private: the validation system ([`super::play`]) and the session
 //! ([`super::session`]) change it through its methods, and every change bumps its revision.
+
+pub mod review;
+pub mod seats;
 
 use bevy::prelude::*;
 
-use super::flow::ReviewTo;
 use super::games::AppGame;
 use crate::ai::{Level, Seat};
 use crate::rules::Player;
@@ -21,6 +23,9 @@ pub struct Model<G: AppGame> {
     moves: Vec<G::Move>,
     redo: Vec<G::Move>,
     seats: Vec<Seat>,
+    /// The name each seat shows where a record named its player in words of its own ("Alice",
+    /// "Pentobi"): [`seats::seats_of_record`]. Saved back into the record.
+    names: Vec<Option<String>>,
     revision: u64,
     /// The analysis a loaded record carried and the moves it analysed (`triboard analyze --write`):
     /// saved again for the moves the game still shares with them, so a save never drops it.
@@ -47,6 +52,7 @@ impl<G: AppGame> Model<G> {
         seats.resize(start.num_players(), Seat::Human);
         let mut model = Model {
             game: start.clone(),
+            names: vec![None; start.num_players()],
             start,
             moves: Vec::new(),
             redo: Vec::new(),
@@ -81,6 +87,17 @@ impl<G: AppGame> Model<G> {
     pub fn seats(&self) -> &[Seat] {
         &self.seats
     }
+    /// The name each seat shows, in seat order: the record's where it named the seat's player in
+    /// words of its own, else `None` (the seat's label is shown).
+    pub fn names(&self) -> &[Option<String>] {
+        &self.names
+    }
+    /// What the panels call seat `seat`: the record's name for its player ("Alice", "Pentobi"), else
+    /// who plays it ("Human", "AI level 3").
+    pub fn seat_name(&self, seat: usize) -> String {
+        let who = self.seats.get(seat).copied().unwrap_or(Seat::Human);
+        seats::seat_name(who, self.names.get(seat).and_then(|n| n.as_deref()))
+    }
     /// Bumped by every change, so an AI search started before it knows it is stale.
     pub fn revision(&self) -> u64 {
         self.revision
@@ -103,23 +120,17 @@ impl<G: AppGame> Model<G> {
     }
 
     /// The game of `record` (checked move by move: one replay), with `seats`, or with the seats
-    /// the record names when `None` (people where it names none, or not one per seat). Its
-    /// analysis, variations and hint counts come with it; then the moves the rules force are
-    /// played.
+    /// the record names when `None`: seat by seat, what its label names when it is one of ours
+    /// ("AI level 3"), else a person. A label of anyone else's ("Alice", "Pentobi") stays the
+    /// name of a seat a person plays ([`seats::seats_of_record`]). Its analysis, variations and
+    /// hint counts come with it; then the moves the rules force are played.
     ///
     /// # Errors
     /// A record that is not a game of `G`, or a move that is not legal, with its place and reason.
     pub fn from_record(record: &Record, seats: Option<&[Seat]>) -> Result<Model<G>, String> {
         let (start, game, moves) = record.replay::<G>().map_err(|e| e.to_string())?;
         let players = game.num_players();
-        let mut seats = match seats {
-            Some(seats) => seats.to_vec(),
-            None => {
-                let named: Vec<Seat> = record.players.iter().filter_map(|p| Seat::from_label(p)).collect();
-                if named.len() == players { named } else { Vec::new() }
-            }
-        };
-        seats.resize(players, Seat::Human);
+        let (seats, names) = seats::seats_of_record(&record.players, players, seats);
         let analysis = record.analysis.clone().map(|a| (a, moves.clone()));
         let variations = record.variation_lines(&start).unwrap_or_default();
         let mut hints = record.hints.clone();
@@ -130,6 +141,7 @@ impl<G: AppGame> Model<G> {
             moves,
             redo: Vec::new(),
             seats,
+            names,
             revision: 0,
             analysis,
             review: false,
@@ -138,6 +150,20 @@ impl<G: AppGame> Model<G> {
         };
         model.play_forced();
         Ok(model)
+    }
+
+    /// A new game of the same options, the seats (with their names) moved round by one: the next
+    /// seat opens (two seats exchange).
+    ///
+    /// # Errors
+    /// Options out of range (never for a game's own).
+    pub fn rematch(&self) -> Result<Model<G>, String> {
+        let mut seats = self.seats.clone();
+        seats.rotate_left(1);
+        let mut fresh = Model::with(self.game.options(), &seats)?;
+        fresh.names.clone_from(&self.names);
+        fresh.names.rotate_left(1);
+        Ok(fresh)
     }
 
     /// Puts `other` in this model's place, with a later revision (so a search of the game replaced
@@ -218,59 +244,6 @@ impl<G: AppGame> Model<G> {
         self.moves.iter().chain(self.redo.iter().rev()).copied().collect()
     }
 
-    /// Review: shows the position after `ply` moves of the line (at most its length; Home is 0, End
-    /// the line's length), the moves after it waiting in the redo stack. Before the line's end the
-    /// model is in review ([`Model::review`]): nobody moves until [`Model::play_from_here`]; at the
-    /// end the game goes on. Returns false when the position shown did not change.
-    pub fn review_to(&mut self, ply: usize) -> bool {
-        let ply = ply.min(self.line_len());
-        let before = (self.moves.len(), self.review);
-        if ply < self.moves.len() {
-            while self.moves.len() > ply {
-                let mv = self.moves.pop().expect("longer than ply");
-                self.redo.push(mv);
-            }
-            self.rebuild();
-        }
-        while self.moves.len() < ply {
-            let mv = self.redo.pop().expect("the line is long enough");
-            self.game.play_unchecked(mv);
-            self.moves.push(mv);
-        }
-        self.review = ply < self.line_len();
-        if before != (self.moves.len(), self.review) {
-            self.revision += 1;
-        }
-        before.0 != self.moves.len()
-    }
-
-    /// Ends review at the position shown: the game goes on from it (the moves that followed stay in
-    /// the redo stack, so Redo brings them back, and become a variation once another move is
-    /// played there). Returns the texts of the moves the rules then force.
-    pub fn play_from_here(&mut self) -> Vec<String> {
-        if self.review {
-            self.review = false;
-            self.revision += 1;
-        }
-        self.play_forced()
-    }
-
-    /// Makes variation `k` the line, shown from the move where it leaves the current line (in
-    /// review); the current line becomes a variation in its place.
-    ///
-    /// # Panics
-    /// If `k` is not a variation's index.
-    pub fn switch_line(&mut self, k: usize) {
-        let current = self.line();
-        let other = std::mem::replace(&mut self.variations[k], current.clone());
-        let branch = current.iter().zip(&other).take_while(|(a, b)| a == b).count();
-        self.moves = other;
-        self.redo.clear();
-        self.rebuild();
-        self.review = false;
-        self.review_to(branch + 1);
-    }
-
     /// The analysis of the moves the whole line still shares with the line analysed, in order:
     /// entry `k` is move `k + 1`'s (empty without an analysis).
     pub fn analysed(&self) -> &[AnalysedMove] {
@@ -307,7 +280,7 @@ impl<G: AppGame> Model<G> {
             record = Record::new(&self.game, &self.moves);
             record.result = self.result_text();
         }
-        record.players = self.seats.iter().map(|s| s.label()).collect();
+        record.players = (0..self.seats.len()).map(|k| self.seat_name(k)).collect();
         if self.hints.iter().any(|&h| h > 0) {
             record.hints = self.hints.clone();
         }
@@ -427,30 +400,4 @@ fn result_of<G: AppGame>(game: &G) -> Option<String> {
         _ => format!("{} share first place", winners.join(" and ")),
     };
     Some(format!("{} ({verdict})", scores.join(" – ")))
-}
-
-impl<G: AppGame> Model<G> {
-    /// The ply [`ReviewTo`] names from the position shown; `None` for a mistake when the analysis
-    /// marked none.
-    pub fn review_target(&self, to: ReviewTo) -> Option<usize> {
-        let now = self.moves.len();
-        Some(match to {
-            ReviewTo::Ply(k) => k,
-            ReviewTo::Back => now.saturating_sub(1),
-            ReviewTo::Forward => now + 1,
-            ReviewTo::Start => 0,
-            ReviewTo::End => self.line_len(),
-            ReviewTo::NextMistake => {
-                let analysed = self.analysed();
-                (now + 1..analysed.len())
-                    .chain(0..=now.min(analysed.len()))
-                    .find(|&k| analysed.get(k).is_some_and(|a| a.mistake))?
-            }
-            ReviewTo::PreviousMistake => {
-                let analysed = self.analysed();
-                let now = now.min(analysed.len());
-                (0..now).rev().chain((now..analysed.len()).rev()).find(|&k| analysed[k].mistake)?
-            }
-        })
-    }
 }

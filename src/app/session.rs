@@ -237,11 +237,9 @@ fn session<G: AppGame>(
                 // A rematch is a game, no longer the lesson.
                 learning = None;
                 commands.remove_resource::<Learning>();
-                let mut seats = model.seats().to_vec();
-                seats.rotate_left(1);
-                if let Ok(fresh) = Model::<G>::with(model.game().options(), &seats) {
+                if let Ok(fresh) = model.rematch() {
                     session.setup.game = GameOptions::of::<G>(fresh.game().options());
-                    session.setup.seats = seats;
+                    session.setup.seats = fresh.seats().to_vec();
                     let two = fresh.seats().len() == 2;
                     model.replace(fresh);
                     *session.status = Status::info(if two {

@@ -53,9 +53,9 @@ impl Default for PanelWidth {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct LeftPanelWidth(pub f32);
 
-/// Where named widgets were drawn last frame, in egui points (the start screen's `start`, the side
-/// panel's buttons `undo`, `redo`, `save`, `load`, `menu`, `new game`, `rematch`, the confirmation's
-/// `keep` and `drop`): for the page's test hook (`triboard_ui_rect`) and the tests that check a
+/// Where named widgets were drawn last frame, in egui points (the start screen's `start`, `menu
+/// load` and `menu open`, the side panel's buttons `undo`, `redo`, `save`, `load`, `menu`, `new
+/// game`, `rematch`, `open`, `save as`, the confirmation's `keep` and `drop`): for the page's test hook (`triboard_ui_rect`) and the tests that check a
 /// button stays where it is. `zoom` is egui's zoom factor: a point is `zoom` logical pixels.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct UiRects {
@@ -83,6 +83,16 @@ impl UiRects {
     pub fn get(&self, name: &str) -> Option<egui::Rect> {
         self.rects.get(name).copied()
     }
+}
+
+/// `text` cut to at most `max` characters, ending in "…" when it was longer.
+pub fn short(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
 }
 
 /// A round swatch of `radius`.

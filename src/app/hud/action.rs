@@ -24,6 +24,10 @@ pub enum PanelAction<M> {
     Save(Format),
     /// Open the Load dialog.
     OpenLoad,
+    /// Open… a game from a file anywhere, in the system's file dialog (the desktop).
+    OpenFile,
+    /// Save as… a file named in the system's file dialog (the desktop).
+    SaveAs,
     /// Say this in the status line (the browser's file buttons).
     Status(Status),
     /// Analyze the game's line, this many simulations a position.

@@ -1,7 +1,8 @@
-//! The in-game panels (egui): the side panel ([`side`]: players and scores, the buttons, the
-//! status line, the AI's progress with Move now, the game's own actions, the result once the game
-//! is over, the move list) and the windows it opens (rules, the confirmation before an unfinished
-//! game is dropped, the Load dialog of [`crate::app::load_dialog`]). The frame is shared; what
+//! The in-game panels (egui): the side panel ([`side`]: players and scores ([`players`]), the
+//! buttons, the status line, the AI's progress with Move now, the game's own actions, the result
+//! once the game is over, the move list) and the windows it opens (rules, the confirmation before
+//! an unfinished game is dropped, the Load dialog of [`crate::app::load_dialog`], and on the
+//! desktop Open… and Save as…, the system's file dialogs of `crate::app::dialogs`). The frame is shared; what
 //! differs per game are the panel words of its [`AppGame`] (Trigon's piece chooser is its own
 //! panel, in `board::trigon`).
 //!
@@ -13,6 +14,7 @@ pub mod action;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;
+pub mod players;
 pub mod review;
 pub mod side;
 
@@ -31,6 +33,7 @@ use super::games::AppGame;
 use super::learn::{Learning, LessonAction};
 use super::load_dialog::LoadDialog;
 use super::model::Model;
+use super::open_file::Dialogs;
 use super::runner::AiRunner;
 use super::settings::Settings;
 use super::settings_page::SettingsPage;
@@ -108,13 +111,19 @@ fn zoom(
 }
 
 /// Draws the side panel and its windows, then carries out what was pressed.
+#[cfg_attr(target_arch = "wasm32", allow(unused_mut, unused_variables))]
 fn panels<G: AppGame>(
     mut contexts: EguiContexts,
     (model, search): (Res<Model<G>>, Res<AiSearch<G>>),
     (mut status, mut load): (ResMut<Status>, ResMut<LoadDialog>),
     (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
-    (mut learning, mut page, settings): (Option<ResMut<Learning>>, ResMut<SettingsPage>, Res<Settings>),
+    (mut learning, mut dialogs, mut page, settings): (
+        Option<ResMut<Learning>>,
+        Dialogs,
+        ResMut<SettingsPage>,
+        Res<Settings>,
+    ),
     (mut intents, mut orders, mut texts): (
         MessageWriter<MoveIntent<G::Move>>,
         MessageWriter<Command>,
@@ -158,6 +167,22 @@ fn panels<G: AppGame>(
                 };
             }
             PanelAction::OpenLoad => load.open(),
+            #[cfg(not(target_arch = "wasm32"))]
+            PanelAction::OpenFile => {
+                if let Err(refused) = dialogs.ask(super::dialogs::Ask::Open) {
+                    *status = refused;
+                }
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            PanelAction::SaveAs => {
+                let ask = super::dialogs::Ask::SaveAs { record: Box::new(model.record()), sgf: G::INFO.sgf };
+                if let Err(refused) = dialogs.ask(ask) {
+                    *status = refused;
+                }
+            }
+            // The browser has no such buttons (its own file buttons stand there).
+            #[cfg(target_arch = "wasm32")]
+            PanelAction::OpenFile | PanelAction::SaveAs => {}
             PanelAction::Status(said) => *status = said,
             PanelAction::Analyze(simulations) => {
                 analyzing.start(&model, simulations, *runner);

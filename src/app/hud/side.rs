@@ -9,14 +9,14 @@ use super::action::{PanelAction, PanelIn};
 use super::graph::graph_area;
 use super::lesson::{lesson_controls, lesson_text};
 use super::move_list::move_list;
+use super::players::{players, result};
 use super::review::{review_line, tool_buttons};
 use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
 use crate::app::flow::{Command, ReviewTo, Status};
 use crate::app::games::AppGame;
 use crate::app::model::Model;
-use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width, stone, title};
-use crate::rules::{Outcome, Player};
+use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width};
 
 /// The side panel's own windows and what they remember between frames.
 #[derive(bevy::prelude::Resource, Debug, Default)]
@@ -213,56 +213,6 @@ fn moves_header<G: AppGame>(
     });
 }
 
-/// One row per seat: its colours, name, who plays it, and its score or "to move".
-fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
-    let game = model.game();
-    let outcome = game.outcome();
-    // What the numbers on the right count.
-    if game.live_score(Player(0)).is_some() {
-        let row = egui::vec2(ui.available_width(), ui.text_style_height(&egui::TextStyle::Small));
-        ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(egui::RichText::new(G::INFO.score_caption).small().weak());
-        });
-    }
-    for seat in 0..game.num_players() {
-        let player = Player(seat as u8);
-        ui.horizontal(|ui| {
-            for colour in game.seat_swatches(player) {
-                stone(ui, colour, 9.0);
-            }
-            let to_move = game.to_move() == Some(player);
-            let name = egui::RichText::new(game.player_name(player)).size(17.0);
-            ui.label(if to_move { name.strong() } else { name });
-            ui.label(egui::RichText::new(model.seats()[seat].label()).weak());
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if let Some(outcome) = &outcome {
-                    let won = outcome.winners().contains(&player);
-                    // Games that keep a running score show the number alone, as while playing.
-                    let score = outcome.scores[seat];
-                    let text = if !G::INFO.scored {
-                        egui::RichText::new(if won { "wins" } else { "" })
-                    } else if game.live_score(player).is_some() {
-                        egui::RichText::new(score.to_string())
-                    } else {
-                        egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))
-                    }
-                    .size(17.0);
-                    ui.label(if won { text.strong().color(GOLD) } else { text });
-                } else {
-                    if let Some(score) = game.live_score(player) {
-                        ui.label(egui::RichText::new(score.to_string()).size(17.0));
-                    }
-                    if to_move {
-                        ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
-                    }
-                }
-            });
-        });
-    }
-}
-
-const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
-
 /// The buttons, in rows whose content never changes within a game (disabled, never hidden).
 fn buttons<G: AppGame>(
     ui: &mut egui::Ui,
@@ -322,9 +272,27 @@ fn buttons<G: AppGame>(
             actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));
         }
     });
-    if G::INFO.sgf {
+    // Files anywhere (the desktop's dialogs; the browser has its own file buttons below), and
+    // Pentobi's format for Trigon: a row that is there, or not, for the whole game.
+    if cfg!(not(target_arch = "wasm32")) || G::INFO.sgf {
         ui.horizontal(|ui| {
-            if button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format") {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                if button(ui, "open", egui::Button::new("Open…"), true, "Open a game from a .json or .blksgf file") {
+                    actions.push(PanelAction::OpenFile);
+                }
+                let hover = if G::INFO.sgf {
+                    "Save the game to a file you name: .json, or .blksgf (Pentobi's format)"
+                } else {
+                    "Save the game to a file you name (.json)"
+                };
+                if button(ui, "save as", egui::Button::new("Save as…"), true, hover) {
+                    actions.push(PanelAction::SaveAs);
+                }
+            }
+            if G::INFO.sgf
+                && button(ui, "save sgf", egui::Button::new("Save .blksgf"), true, "Save in Pentobi's format")
+            {
                 actions.push(PanelAction::Save(Format::Sgf));
             }
         });
@@ -410,48 +378,6 @@ fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui))
         ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
     strip.set_clip_rect(rect.intersect(ui.clip_rect()));
     add(&mut strip);
-}
-
-/// The result once the game is over, in the panel (it covers neither the board nor the move list),
-/// foldable.
-fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, windows: &mut PanelWindows) {
-    let game = model.game();
-    let winners = outcome.winners();
-    let names: Vec<String> =
-        winners.iter().map(|w| format!("{} ({})", game.player_name(*w), model.seats()[w.index()].label())).collect();
-    let verdict = if winners.len() == 1 {
-        format!("{} wins", names[0])
-    } else if winners.len() == game.num_players() {
-        "A draw".to_string()
-    } else {
-        format!("{} share first place", names.join(" and "))
-    };
-    let open = windows.folded != Some(model.revision());
-    // The frame's margin and stroke inside the panel's width: what it holds wraps at its edge.
-    let inner = ui.available_width() - 14.0;
-    egui::Frame::group(ui.style()).inner_margin(6).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
-        ui.set_width(inner);
-        ui.horizontal(|ui| {
-            ui.label(title("Game over").color(GOLD));
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let fold = if open { "Hide" } else { "Show" };
-                if ui.small_button(fold).clicked() {
-                    windows.folded = if open { Some(model.revision()) } else { None };
-                }
-            });
-        });
-        ui.horizontal(|ui| {
-            for winner in &winners {
-                for colour in game.seat_swatches(*winner) {
-                    stone(ui, colour, 9.0);
-                }
-            }
-            ui.add(egui::Label::new(egui::RichText::new(verdict).size(18.0).strong()).wrap());
-        });
-        if open {
-            model.game().game_over(ui, outcome);
-        }
-    });
 }
 
 /// "Drop the game in play?" over everything, while an order waits for it: Drop sends the order,

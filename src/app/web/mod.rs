@@ -4,6 +4,7 @@
 //! records, and a small hook for the page's scripts and tests: `triboard_play(move)`,
 //! `triboard_state()`, `triboard_frame_stats()` and `triboard_reset_frame_stats()`.
 
+pub mod file_input;
 pub mod storage;
 
 use std::cell::RefCell;
@@ -17,7 +18,7 @@ use wasm_bindgen::prelude::*;
 
 use super::ai_task::{AiThinking, ShownHint};
 use super::files;
-use super::flow::{Command, Status, Step, TextIntent};
+use super::flow::{Status, Step, TextIntent};
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
 use super::in_play::InPlay;
@@ -29,8 +30,6 @@ use super::ui::UiRects;
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
-/// Uploaded files (name, text), waiting for the next frame.
-static UPLOADED: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 /// The state as the page's scripts read it (JSON), refreshed every frame.
 static STATE: Mutex<String> = Mutex::new(String::new());
 /// The frame-time summary (JSON), refreshed every half second.
@@ -128,7 +127,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (follow_link, take_played, take_uploads).in_set(Step::Intents)).add_systems(
+    file_input::plugin(app);
+    app.add_systems(Update, (follow_link, take_played).in_set(Step::Intents)).add_systems(
         Last,
         (first_frame.run_if(run_once), page_title, publish_state, publish_frames, publish_rects, publish_menu_legal),
     );
@@ -294,18 +294,6 @@ fn take_played(mut texts: MessageWriter<TextIntent>) {
     }
 }
 
-fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) {
-    let uploaded: Vec<(String, String)> = std::mem::take(&mut *lock(&UPLOADED));
-    for (name, text) in uploaded {
-        match files::parse(&text) {
-            Ok(record) => {
-                orders.write(Command::Load(record));
-            }
-            Err(e) => *status = Status::error(format!("cannot load {name}: {e}")),
-        }
-    }
-}
-
 /// Rebuilt only when the game, the status line or the thinking flag changed.
 fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThinking>, hint: Res<ShownHint>) {
     if !(in_play.is_changed() || status.is_changed() || thinking.is_changed() || hint.is_changed()) {
@@ -372,7 +360,7 @@ pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, stat
         let upload_button = ui.button("Upload…").on_hover_text("Load a game from a JSON or .blksgf file");
         rects.set("upload", upload_button.rect);
         if upload_button.clicked()
-            && let Err(e) = upload()
+            && let Err(e) = file_input::upload()
         {
             *status = Status::error(e);
         }
@@ -404,28 +392,5 @@ fn download(name: &str, text: &str) -> Result<(), String> {
     anchor.set_download(name);
     anchor.click();
     let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
-}
-
-/// Opens the browser's file chooser; the chosen file's text arrives in a later frame.
-fn upload() -> Result<(), String> {
-    let fail = |_| "the browser refused to open a file".to_string();
-    let document = window().document().ok_or("no document")?;
-    let input: web_sys::HtmlInputElement = document.create_element("input").map_err(fail)?.unchecked_into();
-    input.set_type("file");
-    input.set_accept(".json,.blksgf,application/json");
-    let chooser = input.clone();
-    let on_change = Closure::once(move || {
-        let Some(file) = chooser.files().and_then(|files| files.get(0)) else { return };
-        let name = file.name();
-        let on_text = Closure::once(move |text: JsValue| {
-            lock(&UPLOADED).push((name, text.as_string().unwrap_or_default()));
-        });
-        let _ = file.text().then(&on_text);
-        on_text.forget();
-    });
-    input.set_onchange(Some(on_change.as_ref().unchecked_ref()));
-    on_change.forget();
-    input.click();
     Ok(())
 }

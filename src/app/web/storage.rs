@@ -74,3 +74,13 @@ pub fn read(name: &str) -> Result<Record, String> {
         .ok_or_else(|| format!("no saved game {name} in this browser"))?;
     super::super::files::parse(&text)
 }
+
+/// Deletes the saved game `name` from this browser's storage.
+///
+/// # Errors
+/// No `localStorage`, or it refused.
+pub fn delete(name: &str) -> Result<(), String> {
+    storage()?
+        .remove_item(&format!("{KEY_PREFIX}{name}"))
+        .map_err(|_| format!("the browser's storage refused to delete {name}"))
+}

@@ -212,8 +212,12 @@ fn colour_heading(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
         stone(ui, colour_swatch(c), 8.0);
         let name = egui::RichText::new(COLOURS[c]).size(16.0);
         ui.label(if is_turn { name.strong() } else { name });
-        let seat = model.seats()[game.player_of(c).index()];
-        ui.label(egui::RichText::new(seat_text(seat)).weak());
+        let seat = game.player_of(c).index();
+        let text = match model.names().get(seat).and_then(|n| n.as_deref()) {
+            Some(name) => name.to_string(),
+            None => seat_text(model.seats()[seat]),
+        };
+        ui.label(egui::RichText::new(crate::app::ui::short(&text, 14)).weak()).on_hover_text(text);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.label(egui::RichText::new(format!("{}", game.colour_score(c))).size(16.0).strong());
             if game.is_out(c) && game.outcome().is_none() {

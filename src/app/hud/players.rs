@@ -1,0 +1,113 @@
+//! The side panel's seats and verdict: one row per seat (its colours, its name, who plays it —
+//! the record's name for its player when it gave one — and its score or "to move"), and the result
+//! once the game is over.
+
+use bevy_egui::egui;
+
+use super::side::PanelWindows;
+use crate::app::games::AppGame;
+use crate::app::model::Model;
+use crate::app::ui::{short, stone, title};
+use crate::rules::{Outcome, Player};
+
+/// One row per seat: its colours, name, who plays it, and its score or "to move".
+pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
+    let game = model.game();
+    let outcome = game.outcome();
+    // What the numbers on the right count.
+    if game.live_score(Player(0)).is_some() {
+        let row = egui::vec2(ui.available_width(), ui.text_style_height(&egui::TextStyle::Small));
+        ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(egui::RichText::new(G::INFO.score_caption).small().weak());
+        });
+    }
+    for seat in 0..game.num_players() {
+        let player = Player(seat as u8);
+        ui.horizontal(|ui| {
+            for colour in game.seat_swatches(player) {
+                stone(ui, colour, 9.0);
+            }
+            let to_move = game.to_move() == Some(player);
+            let name = egui::RichText::new(game.player_name(player)).size(17.0);
+            ui.label(if to_move { name.strong() } else { name });
+            // The record's name for the player where it gave one ("Alice", "Pentobi"): a person
+            // plays the seat under it.
+            let name = model.seat_name(seat);
+            let who = ui.label(egui::RichText::new(short(&name, NAME_CHARS)).weak());
+            if model.names().get(seat).is_some_and(Option::is_some) {
+                who.on_hover_text(format!("{name}: the player the record names; a person plays this seat"));
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if let Some(outcome) = &outcome {
+                    let won = outcome.winners().contains(&player);
+                    // Games that keep a running score show the number alone, as while playing.
+                    let score = outcome.scores[seat];
+                    let text = if !G::INFO.scored {
+                        egui::RichText::new(if won { "wins" } else { "" })
+                    } else if game.live_score(player).is_some() {
+                        egui::RichText::new(score.to_string())
+                    } else {
+                        egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))
+                    }
+                    .size(17.0);
+                    ui.label(if won { text.strong().color(GOLD) } else { text });
+                } else {
+                    if let Some(score) = game.live_score(player) {
+                        ui.label(egui::RichText::new(score.to_string()).size(17.0));
+                    }
+                    if to_move {
+                        ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
+                    }
+                }
+            });
+        });
+    }
+}
+
+/// The most characters of a seat's name a player row shows (the score and "to move" keep their
+/// room at its right); a longer name ends in "…" and shows whole on hover.
+const NAME_CHARS: usize = 16;
+
+const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
+
+/// The result once the game is over, in the panel (it covers neither the board nor the move list),
+/// foldable.
+pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, windows: &mut PanelWindows) {
+    let game = model.game();
+    let winners = outcome.winners();
+    let names: Vec<String> =
+        winners.iter().map(|w| format!("{} ({})", game.player_name(*w), model.seat_name(w.index()))).collect();
+    let verdict = if winners.len() == 1 {
+        format!("{} wins", names[0])
+    } else if winners.len() == game.num_players() {
+        "A draw".to_string()
+    } else {
+        format!("{} share first place", names.join(" and "))
+    };
+    let open = windows.folded != Some(model.revision());
+    // The frame's margin and stroke inside the panel's width: what it holds wraps at its edge.
+    let inner = ui.available_width() - 14.0;
+    egui::Frame::group(ui.style()).inner_margin(6).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
+        ui.set_width(inner);
+        ui.horizontal(|ui| {
+            ui.label(title("Game over").color(GOLD));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let fold = if open { "Hide" } else { "Show" };
+                if ui.small_button(fold).clicked() {
+                    windows.folded = if open { Some(model.revision()) } else { None };
+                }
+            });
+        });
+        ui.horizontal(|ui| {
+            for winner in &winners {
+                for colour in game.seat_swatches(*winner) {
+                    stone(ui, colour, 9.0);
+                }
+            }
+            ui.add(egui::Label::new(egui::RichText::new(verdict).size(18.0).strong()).wrap());
+        });
+        if open {
+            model.game().game_over(ui, outcome);
+        }
+    });
+}
