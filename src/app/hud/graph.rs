@@ -87,9 +87,9 @@ pub fn graph_area<G: AppGame>(
     ui.separator();
     let two = model.game().num_players() == 2;
     let caption = if two {
-        format!("{}'s win rate after each move (click to see)", model.game().player_name(Player(0)))
+        format!("{}'s win rate after each move", model.game().player_name(Player(0)))
     } else {
-        "each mover's win rate after its move (click to see)".to_string()
+        "each mover's win rate after its move".to_string()
     };
     ui.horizontal(|ui| {
         ui.add(egui::Label::new(egui::RichText::new(caption).small().weak()).truncate());

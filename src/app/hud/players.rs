@@ -84,7 +84,11 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
     } else {
         format!("{} share first place", names.join(" and "))
     };
-    let open = windows.folded != Some(model.revision());
+    // On a short window (1024×640) the details start folded, so the graph and the move list
+    // below keep their room.
+    let short = ui.available_height() < 380.0;
+    let revision = Some(model.revision());
+    let open = if short { windows.unfolded == revision } else { windows.folded != revision };
     // The frame's margin and stroke inside the panel's width: what it holds wraps at its edge.
     let inner = ui.available_width() - 14.0;
     egui::Frame::group(ui.style()).inner_margin(6).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
@@ -94,7 +98,11 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let fold = if open { "Hide" } else { "Show" };
                 if ui.small_button(fold).clicked() {
-                    windows.folded = if open { Some(model.revision()) } else { None };
+                    if short {
+                        windows.unfolded = if open { None } else { revision };
+                    } else {
+                        windows.folded = if open { revision } else { None };
+                    }
                 }
             });
         });

@@ -28,6 +28,8 @@ pub struct PanelWindows {
     pub confirm: Option<Command>,
     /// The model revision whose result was folded away.
     pub folded: Option<u64>,
+    /// The model revision whose result was unfolded on a short window (where it starts folded).
+    pub unfolded: Option<u64>,
     /// The win-rate graph is folded away (its caption stays, to unfold it).
     pub graph_folded: bool,
     /// What is typed in the move box (beside "Moves"), not yet sent.
