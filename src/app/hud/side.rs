@@ -61,6 +61,8 @@ pub fn side_panel<G: AppGame>(
     let mut actions = Vec::new();
     let mut root = crate::app::ui::root_ui(ctx, "hud");
     let width = side_width(ctx.content_rect().width());
+    // A short window (1024×640) gives the status and the hint one line fewer, for the move list.
+    let lines = if ctx.content_rect().height() < 700.0 { STATUS_LINES - 1 } else { STATUS_LINES };
     let frame = egui::Frame::side_top_panel(&ctx.global_style()).inner_margin(egui::Margin::symmetric(12, 10));
     let panel = egui::Panel::right("side").exact_size(width).resizable(false).frame(frame).show(&mut root, |panel| {
         // The content lives in a child of exactly the panel's area, clipped there: a row wider than
@@ -99,7 +101,7 @@ pub fn side_panel<G: AppGame>(
             // A lesson: its controls where the game's buttons stand, its text in the room left.
             lesson_controls(ui, learning, rects, &mut actions);
             ui.separator();
-            status_area(ui, input.status);
+            status_area(ui, input.status, lines);
             game_actions(ui, model, &mut actions);
             ui.separator();
             if windows.rules {
@@ -116,11 +118,11 @@ pub fn side_panel<G: AppGame>(
             // nothing below can move under the pointer.
             Some(outcome) => {
                 result(ui, model, &outcome, windows);
-                status_area(ui, input.status);
+                status_area(ui, input.status, lines);
             }
             None => {
-                status_area(ui, input.status);
-                progress_area(ui, input, &mut actions);
+                status_area(ui, input.status, lines);
+                progress_area(ui, input, lines, &mut actions);
                 game_actions(ui, model, &mut actions);
             }
         }
@@ -310,14 +312,15 @@ fn buttons<G: AppGame>(
     tool_buttons(ui, input, rects, actions);
 }
 
-/// The status line in an area [`STATUS_LINES`] lines high, whatever its length.
-fn status_area(ui: &mut egui::Ui, status: &Status) {
+/// The status line in an area `lines` lines high ([`STATUS_LINES`], one fewer on a short window),
+/// whatever its length.
+fn status_area(ui: &mut egui::Ui, status: &Status, lines: usize) {
     let font = egui::TextStyle::Body.resolve(ui.style());
     let line = ui.fonts_mut(|f| f.row_height(&font));
     let color = if status.error { RED } else { ui.visuals().text_color() };
     let mut job = egui::text::LayoutJob::simple(status.text.clone(), font, color, ui.available_width());
-    job.wrap.max_rows = STATUS_LINES;
-    fixed_height(ui, line * STATUS_LINES as f32, |ui| {
+    job.wrap.max_rows = lines;
+    fixed_height(ui, line * lines as f32, |ui| {
         let label = ui.add(egui::Label::new(job).selectable(false));
         if status.text.len() > 40 {
             label.on_hover_text(&status.text);
@@ -326,11 +329,18 @@ fn status_area(ui: &mut egui::Ui, status: &Status) {
 }
 
 /// The AI's progress with Move now while it thinks, else the hint for a person to move (at most
-/// three lines): the same height either way.
-fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+/// `lines` lines, [`STATUS_LINES`] or one fewer on a short window): the same height either way.
+fn progress_area<G: AppGame>(
+    ui: &mut egui::Ui,
+    input: &PanelIn<G>,
+    lines: usize,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let line = ui.text_style_height(&egui::TextStyle::Body);
-    fixed_height(ui, row + line * 3.0 + 4.0, |ui| {
+    // Room for a line and Move now's row, and for `lines` lines of text (a wide window: one more).
+    let height = if lines < STATUS_LINES { (row + line).max(line * lines as f32) } else { row + line * 3.0 };
+    fixed_height(ui, height + 4.0, |ui| {
         if input.model.review() {
             review_line(ui, input, actions);
         } else if let Some((level, sims, fraction)) = input.progress {
@@ -353,13 +363,13 @@ fn progress_area<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mu
                 ui.visuals().strong_text_color(),
                 ui.available_width(),
             );
-            job.wrap.max_rows = 3;
+            job.wrap.max_rows = lines.max(2);
             ui.add(egui::Label::new(job).selectable(false));
         } else if input.model.human_to_move() {
-            let mut rows = 3;
+            let mut rows = lines.max(2);
             if let Some(verdict) = input.verdict {
                 ui.label(egui::RichText::new(verdict).strong());
-                rows = 2;
+                rows -= 1;
             }
             let font = egui::TextStyle::Body.resolve(ui.style());
             let color = ui.visuals().weak_text_color();
