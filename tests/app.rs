@@ -23,7 +23,8 @@ type AiSearch = triboard::app::ai_task::AiSearch<Trike>;
 /// A headless app (`MinimalPlugins` and the app's core plugin) with `setup`'s game started.
 fn started(setup: Setup) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
+    // No settings file: the defaults, and a test's changes are kept nowhere.
+    app.add_plugins((MinimalPlugins, StatesPlugin)).insert_resource(triboard::app::settings::SettingsFile(None));
     triboard::app::core_plugin(&mut app);
     app.insert_resource(setup);
     app.update();
@@ -128,6 +129,20 @@ fn the_keyboard_cursor_moves_along_the_board_and_space_plays_its_cell() {
     assert_eq!(app.world().resource::<BoardCursor>().0, None);
     cursor_key(&mut app, CursorKey::Press);
     assert_eq!(app.world().resource::<Model>().moves().len(), 1);
+}
+
+#[test]
+fn with_animation_off_the_pawn_stands_on_its_cell_at_once() {
+    let mut app = humans(7);
+    app.world_mut().resource_mut::<triboard::app::settings::Settings>().look.animation =
+        triboard::app::settings::AnimationSpeed::Off;
+    click(&mut app, "d7");
+    click(&mut app, "d4");
+    app.update();
+    let d4 = cell(&app, "d4");
+    let target =
+        triboard::app::board::trike::layout::cell_center(app.world().resource::<Model>().game().geometry(), d4);
+    assert!(pawn_translation(&mut app).distance(target) <= 0.01, "no slide: the pawn is on d4 at once");
 }
 
 #[test]

@@ -146,3 +146,30 @@ fn the_start_screens_form_has_one_height_for_every_game_so_start_never_moves() {
         assert_eq!(rect.height(), first.height(), "{name}: {rects:?}");
     }
 }
+
+#[test]
+fn the_settings_pages_choices_are_kept_and_applied_at_the_next_start() {
+    use triboard::app::palette;
+    use triboard::app::settings::{AnimationSpeed, Colours, Look};
+    use triboard::app::settings_page::ColoursInUse;
+    use triboard::app::tools::ShowThinking;
+    let dir = std::env::temp_dir().join(format!("triboard-look-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = SettingsFile(Some(dir.join("settings.json")));
+    let mut app = app_keeping_settings_in(&file);
+    assert_eq!(app.world().resource::<Settings>().look, Look::default());
+    assert!(app.world().resource::<ShowThinking>().0, "Show thinking is on by default");
+    assert!(!Look::default().show_proofs, "the AI's proofs are not said during play by default");
+    let look = Look { colours: Colours::Classic, show_thinking: false, animation: AnimationSpeed::Off, ..Look::default() };
+    app.world_mut().resource_mut::<Settings>().look = look;
+    app.update();
+    assert_eq!(app.world().resource::<ColoursInUse>().0, Colours::Classic, "the palette changes at once");
+    assert_eq!(*palette::current(), palette::CLASSIC);
+
+    let restarted = app_keeping_settings_in(&file);
+    assert_eq!(restarted.world().resource::<Settings>().look, look);
+    assert!(!restarted.world().resource::<ShowThinking>().0, "Show thinking starts as the settings say");
+    assert_eq!(restarted.world().resource::<ColoursInUse>().0, Colours::Classic);
+    palette::use_classic(false);
+    let _ = std::fs::remove_dir_all(&dir);
+}
