@@ -549,30 +549,6 @@ fn notation_round_trips_on_every_board() {
     assert_eq!(g.id(), "tri-it-out");
 }
 
-/// The cells of a diagram's row lines, top row first: each cell's text and its column in the line.
-fn diagram_rows(text: &str, rows: usize) -> Vec<Vec<(String, usize)>> {
-    let lines: Vec<&str> = text.lines().collect();
-    (0..rows)
-        .map(|r| {
-            let line = lines[r];
-            assert!(line.starts_with(&format!("{:>3} ", r + 1)), "row {} is numbered: {line:?}", r + 1);
-            let mut cells = Vec::new();
-            let mut start = None;
-            for (i, c) in line.char_indices().skip(4).chain([(line.len(), ' ')]) {
-                match (c == ' ', start) {
-                    (false, None) => start = Some(i),
-                    (true, Some(s)) => {
-                        cells.push((line[s..i].to_string(), s));
-                        start = None;
-                    }
-                    _ => {}
-                }
-            }
-            cells
-        })
-        .collect()
-}
-
 // The terminal diagram names every empty point: its letter stands on the point, in the line of
 // its row's number (`docs/rules/tri-it-out.md` §Board, notation), two characters per half step as
 // the naive centred rows place it, on all nine boards; counters and restricted points keep their
@@ -584,7 +560,7 @@ fn board_text_shows_each_empty_points_letter_where_the_point_is() {
         for moves in ["", "a1 a2"] {
             let g = game(board, moves);
             let text = g.board_text();
-            let cells: Vec<(String, usize)> = diagram_rows(&text, rows.len()).into_iter().flatten().collect();
+            let cells: Vec<(String, usize)> = common::diagram_rows(&text, rows.len()).into_iter().flatten().collect();
             assert_eq!(cells.len(), pts.names.len(), "{id}: one cell per point\n{text}");
             for (p, (cell, column)) in cells.iter().enumerate() {
                 let name = &pts.names[p];
@@ -602,7 +578,7 @@ fn board_text_shows_each_empty_points_letter_where_the_point_is() {
     // hex-3 after a1 a2: Blue's a2 and the restricted b2, then c2 and d2 by their letters, c2 half
     // a step right of b1.
     let text = game(Board::Hex3, "a1 a2").board_text();
-    let rows = diagram_rows(&text, 5);
+    let rows = common::diagram_rows(&text, 5);
     let row2: Vec<&str> = rows[1].iter().map(|(cell, _)| cell.as_str()).collect();
     assert_eq!(row2, ["B", "-", "c", "d"], "{text}");
     assert_eq!(rows[1][2].1, rows[0][1].1 + 2, "c2 lies between b1 and c1\n{text}");

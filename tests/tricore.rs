@@ -848,29 +848,18 @@ const PERFT_MIDDLE_GAME: [u64; 3] = [17, 102, 1740];
 fn board_text_shows_the_position() {
     let g = tricore(MIDDLE_GAME);
     let text = g.board_text();
-    let lines: Vec<&str> = text.lines().collect();
     let rings = g.rings();
     assert!(rings != 0 && g.cores() != 0, "the position has Rings and Cores");
     // The cells of each row line: (text, column of its middle character).
     let mut middles = Vec::new();
-    for (r, &n) in g.lattice().rows.iter().enumerate() {
-        let line = lines[r];
-        assert!(line.starts_with(&format!("{:>3} ", r + 1)), "row {} is numbered: {line:?}", r + 1);
-        let mut cells = Vec::new();
-        let mut start = None;
-        for (i, c) in line.char_indices().skip(4).chain([(line.len(), ' ')]) {
-            match (c == ' ', start) {
-                (false, None) => start = Some(i),
-                (true, Some(s)) => {
-                    let cell = &line[s..i];
-                    cells.push((cell.to_string(), if cell.starts_with('(') { s + 1 } else { s }));
-                    start = None;
-                }
-                _ => {}
-            }
-        }
+    let rows = common::diagram_rows(&text, g.lattice().rows.len());
+    for (r, (cells, &n)) in rows.into_iter().zip(&g.lattice().rows).enumerate() {
         assert_eq!(cells.len(), n as usize, "row {}: one cell per point\n{text}", r + 1);
-        middles.extend(cells);
+        // A Ring's "(c)": its letter's column.
+        middles.extend(cells.into_iter().map(|(cell, s)| {
+            let s = if cell.starts_with('(') { s + 1 } else { s };
+            (cell, s)
+        }));
     }
     for (p, (cell, _)) in middles.iter().enumerate() {
         let name = g.lattice().name(p);

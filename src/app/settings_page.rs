@@ -118,8 +118,11 @@ pub fn settings_window(ctx: &egui::Context, look: &mut Look, rects: &mut UiRects
                     });
                     ui.end_row();
                     ui.label("Blokus Trigon");
-                    ui.checkbox(&mut look.shape_marks, "A shape on each piece: circle Blue, triangle Yellow, square Red, diamond Green")
-                        .on_hover_text("The colours told apart by shape too");
+                    ui.checkbox(
+                        &mut look.shape_marks,
+                        "A shape on each piece: circle Blue, triangle Yellow, square Red, diamond Green",
+                    )
+                    .on_hover_text("The colours told apart by shape too");
                     ui.end_row();
                     ui.label("Animation");
                     ui.horizontal(|ui| {

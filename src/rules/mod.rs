@@ -462,25 +462,22 @@ pub fn perft<G: Game>(game: &G, depth: usize) -> Vec<u64> {
 /// The texts of `moves` played from `start`, in the game's notation (records, the CLI, a search's
 /// expected line).
 pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
-    let mut g = start.clone();
-    moves
-        .iter()
-        .map(|&mv| {
-            let t = g.move_text(mv);
-            g.play_unchecked(mv);
-            t
-        })
-        .collect()
+    replay_texts(start, moves, G::move_text)
 }
 
 /// The labels of `moves` played from `start`, as a person reads them ([`Game::move_label`]; the
 /// CLI's AI moves and hints).
 pub fn move_labels<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
+    replay_texts(start, moves, G::move_label)
+}
+
+/// `text` of each of `moves` in the position it is played in, from `start`.
+fn replay_texts<G: Game>(start: &G, moves: &[G::Move], text: fn(&G, G::Move) -> String) -> Vec<String> {
     let mut g = start.clone();
     moves
         .iter()
         .map(|&mv| {
-            let t = g.move_label(mv);
+            let t = text(&g, mv);
             g.play_unchecked(mv);
             t
         })

@@ -87,6 +87,17 @@ fn press(
     actions
 }
 
+/// A context with the panel of `model` drawn twice at 1280×800 (egui settles a layout over a
+/// frame or two), and the panel's windows and rectangles.
+fn settled(model: &Model<Trike>) -> (egui::Context, PanelWindows, UiRects) {
+    let ctx = egui::Context::default();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    for _ in 0..2 {
+        frame(&ctx, model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    }
+    (ctx, windows, rects)
+}
+
 fn model_with_moves(n: usize) -> Model<Trike> {
     let mut model = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Human, Seat::Human]).expect("a board");
     for _ in 0..n {
@@ -148,13 +159,8 @@ fn the_buttons_stay_where_they_are_whatever_the_status_says() {
 
 #[test]
 fn new_game_on_an_unfinished_game_asks_first_and_keep_playing_keeps_it() {
-    let ctx = egui::Context::default();
     let model = model_with_moves(4);
-    let mut windows = PanelWindows::default();
-    let mut rects = UiRects::default();
-    for _ in 0..2 {
-        frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
-    }
+    let (ctx, mut windows, mut rects) = settled(&model);
     let actions = press(&ctx, &model, &mut windows, &mut rects, "new game");
     assert!(actions.is_empty(), "New game on an unfinished game sent {actions:?} without asking");
     assert!(matches!(windows.confirm, Some(Command::NewGame)), "the question is up");
@@ -239,13 +245,8 @@ fn enter() -> egui::Event {
 
 #[test]
 fn a_move_typed_in_the_move_box_is_sent_on_enter_and_the_box_empties() {
-    let ctx = egui::Context::default();
     let model = model_with_moves(2);
-    let mut windows = PanelWindows::default();
-    let mut rects = UiRects::default();
-    for _ in 0..2 {
-        frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
-    }
+    let (ctx, mut windows, mut rects) = settled(&model);
     let typed = vec![egui::Event::Text("d4".into())];
     let actions = press_then(&ctx, &model, &mut windows, &mut rects, "move box", typed);
     assert!(actions.is_empty(), "nothing is sent before Enter: {actions:?}");

@@ -160,7 +160,8 @@ fn the_settings_pages_choices_are_kept_and_applied_at_the_next_start() {
     assert_eq!(app.world().resource::<Settings>().look, Look::default());
     assert!(app.world().resource::<ShowThinking>().0, "Show thinking is on by default");
     assert!(!Look::default().show_proofs, "the AI's proofs are not said during play by default");
-    let look = Look { colours: Colours::Classic, show_thinking: false, animation: AnimationSpeed::Off, ..Look::default() };
+    let look =
+        Look { colours: Colours::Classic, show_thinking: false, animation: AnimationSpeed::Off, ..Look::default() };
     app.world_mut().resource_mut::<Settings>().look = look;
     app.update();
     assert_eq!(app.world().resource::<ColoursInUse>().0, Colours::Classic, "the palette changes at once");

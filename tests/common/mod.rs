@@ -449,3 +449,27 @@ pub fn check_record_round_trip<G: Observe>(start: &G, end: &G, history: &[G::Mov
     end.legal_moves(&mut b);
     assert_eq!(a, b, "the replayed position generates the same moves\n{json}");
 }
+
+/// The cells of a diagram's row lines, top row first: each cell's text and its column in the line.
+pub fn diagram_rows(text: &str, rows: usize) -> Vec<Vec<(String, usize)>> {
+    let lines: Vec<&str> = text.lines().collect();
+    (0..rows)
+        .map(|r| {
+            let line = lines[r];
+            assert!(line.starts_with(&format!("{:>3} ", r + 1)), "row {} is numbered: {line:?}", r + 1);
+            let mut cells = Vec::new();
+            let mut start = None;
+            for (i, c) in line.char_indices().skip(4).chain([(line.len(), ' ')]) {
+                match (c == ' ', start) {
+                    (false, None) => start = Some(i),
+                    (true, Some(s)) => {
+                        cells.push((line[s..i].to_string(), s));
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            cells
+        })
+        .collect()
+}

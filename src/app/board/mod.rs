@@ -204,6 +204,13 @@ pub(super) fn view_plugin(app: &mut App) {
     cursor::view_plugin(app);
 }
 
+/// Sets `handle`'s colour to the sRGB bytes `[r, g, b]` (a palette change repaints in place).
+pub fn repaint(materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, [r, g, b]: [u8; 3]) {
+    if let Some(mut material) = materials.get_mut(handle) {
+        material.color = Color::srgb_u8(r, g, b);
+    }
+}
+
 /// Scales the board camera so that a board of `size` world units around the world origin fits the
 /// window between a left and a right panel (logical pixels), and centres it there, the camera's
 /// centre at height `shift_y` (world units). Changes the camera only when it must (so change

@@ -62,14 +62,9 @@ impl FromWorld for Art {
 
 /// A change of palette repaints the pieces in place.
 fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
-    let paint = |materials: &mut Assets<ColorMaterial>, handle: &Handle<ColorMaterial>, [r, g, b]: [u8; 3]| {
-        if let Some(mut material) = materials.get_mut(handle) {
-            material.color = Color::srgb_u8(r, g, b);
-        }
-    };
     for c in 0..2 {
-        paint(&mut materials, &art.fill[c], fill(c));
-        paint(&mut materials, &art.outline[c], outline(c));
+        crate::app::board::repaint(&mut materials, &art.fill[c], fill(c));
+        crate::app::board::repaint(&mut materials, &art.outline[c], outline(c));
     }
 }
 
