@@ -28,15 +28,22 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
                 stone(ui, colour, 9.0);
             }
             let to_move = game.to_move() == Some(player);
-            let name = egui::RichText::new(game.player_name(player)).size(17.0);
-            ui.label(if to_move { name.strong() } else { name });
-            // The record's name for the player where it gave one ("Alice", "Pentobi"): a person
-            // plays the seat under it.
-            let name = model.seat_name(seat);
-            let who = ui.label(egui::RichText::new(short(&name, NAME_CHARS)).weak());
-            if model.names().get(seat).is_some_and(Option::is_some) {
-                who.on_hover_text(format!("{name}: the player the record names; a person plays this seat"));
-            }
+            // The names keep clear of the score and "to move" at the right: cut where they would
+            // reach them.
+            let left = (ui.available_width() - RIGHT_ROOM).max(40.0);
+            let row = egui::vec2(left, ui.spacing().interact_size.y);
+            ui.allocate_ui_with_layout(row, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.set_max_width(left);
+                let name = egui::RichText::new(game.player_name(player)).size(17.0);
+                ui.label(if to_move { name.strong() } else { name });
+                // The record's name for the player where it gave one ("Alice", "Pentobi"): a
+                // person plays the seat under it.
+                let name = model.seat_name(seat);
+                let who = ui.add(egui::Label::new(egui::RichText::new(short(&name, NAME_CHARS)).weak()).truncate());
+                if model.names().get(seat).is_some_and(Option::is_some) {
+                    who.on_hover_text(format!("{name}: the player the record names; a person plays this seat"));
+                }
+            });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if let Some(outcome) = &outcome {
                     let won = outcome.winners().contains(&player);
@@ -67,6 +74,9 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
 /// The most characters of a seat's name a player row shows (the score and "to move" keep their
 /// room at its right); a longer name ends in "…" and shows whole on hover.
 const NAME_CHARS: usize = 16;
+
+/// The room a player row keeps at its right for the score and "to move", in egui points.
+const RIGHT_ROOM: f32 = 92.0;
 
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
 
