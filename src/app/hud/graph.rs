@@ -22,6 +22,8 @@ pub const GRAPH_HEIGHT: f32 = 86.0;
 pub const GRAPH_MIN: f32 = 40.0;
 /// The height the graph leaves the move list, in egui points, while it can.
 pub const LIST_ROOM: f32 = 140.0;
+/// Below this room for the move list (egui points, about four rows) the graph starts folded.
+pub const LIST_MIN: f32 = 110.0;
 
 /// One point of the graph: the position after `ply` moves, where move `ply + 1` was played.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,7 +68,7 @@ pub fn graph_area<G: AppGame>(
     ui: &mut egui::Ui,
     model: &Model<G>,
     analyzing: Option<(usize, f32)>,
-    folded: &mut bool,
+    folded: &mut Option<bool>,
     actions: &mut Vec<PanelAction<G::Move>>,
 ) {
     if let Some((moves, fraction)) = analyzing {
@@ -91,16 +93,20 @@ pub fn graph_area<G: AppGame>(
     } else {
         "each mover's win rate after its move".to_string()
     };
+    // Folded by hand, or else where the move list would keep less than LIST_MIN below it.
+    let caption_row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let cramped = ui.available_height() - caption_row - GRAPH_MIN < LIST_MIN;
+    let is_folded = folded.unwrap_or(cramped);
     ui.horizontal(|ui| {
         ui.add(egui::Label::new(egui::RichText::new(caption).small().weak()).truncate());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let fold = if *folded { "Show graph" } else { "Hide" };
+            let fold = if is_folded { "Show graph" } else { "Hide" };
             if ui.small_button(fold).on_hover_text("Fold the graph away, or bring it back").clicked() {
-                *folded = !*folded;
+                *folded = Some(!is_folded);
             }
         });
     });
-    if *folded {
+    if is_folded {
         return;
     }
     let height = (ui.available_height() - LIST_ROOM).clamp(GRAPH_MIN, GRAPH_HEIGHT);

@@ -30,8 +30,9 @@ pub struct PanelWindows {
     pub folded: Option<u64>,
     /// The model revision whose result was unfolded on a short window (where it starts folded).
     pub unfolded: Option<u64>,
-    /// The win-rate graph is folded away (its caption stays, to unfold it).
-    pub graph_folded: bool,
+    /// The win-rate graph was folded away (`Some(true)`) or shown (`Some(false)`) by hand; `None`:
+    /// shown where the move list keeps [`LIST_MIN`](super::graph::LIST_MIN) below it.
+    pub graph_folded: Option<bool>,
     /// What is typed in the move box (beside "Moves"), not yet sent.
     pub typed: String,
 }
