@@ -89,8 +89,13 @@ pub(super) fn tool_buttons<G: AppGame>(
 }
 
 /// In review: which move is shown, Play from here, and what the analysis says of the move played
-/// next.
-pub(super) fn review_line<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, actions: &mut Vec<PanelAction<G::Move>>) {
+/// next, in at most `rows` lines.
+pub(super) fn review_line<G: AppGame>(
+    ui: &mut egui::Ui,
+    input: &PanelIn<G>,
+    rows: usize,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
     let model = input.model;
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(format!("Move {} of {}", model.moves().len(), model.line_len())).strong());
@@ -104,7 +109,7 @@ pub(super) fn review_line<G: AppGame>(ui: &mut egui::Ui, input: &PanelIn<G>, act
     let text = review_text(model);
     let font = egui::TextStyle::Body.resolve(ui.style());
     let mut job = egui::text::LayoutJob::simple(text, font, ui.visuals().weak_text_color(), ui.available_width());
-    job.wrap.max_rows = 2;
+    job.wrap.max_rows = rows.max(1);
     ui.add(egui::Label::new(job).selectable(false));
 }
 

@@ -340,10 +340,10 @@ fn progress_area<G: AppGame>(
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let line = ui.text_style_height(&egui::TextStyle::Body);
     // Room for a line and Move now's row, and for `lines` lines of text (a wide window: one more).
-    let height = if lines < STATUS_LINES { (row + line).max(line * lines as f32) } else { row + line * 3.0 };
+    let height = if lines < STATUS_LINES { (row + line + 8.0).max(line * lines as f32) } else { row + line * 3.0 };
     fixed_height(ui, height + 4.0, |ui| {
         if input.model.review() {
-            review_line(ui, input, actions);
+            review_line(ui, input, lines - 1, actions);
         } else if let Some((level, sims, fraction)) = input.progress {
             if input.searching == Some(Purpose::Hint) {
                 ui.label(format!("Looking for a hint… {sims} simulations"));
