@@ -381,6 +381,14 @@ function section(name) {
       const uploaded = { game: "trike", options: { size: 13 }, moves: ["g7", "g10", "d10", "d9"] };
       const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 10000 }), press(page, centre(uploadRect))]);
       await chooser.setFiles({ name: "four.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(uploaded)) });
+      // The game in play is unfinished: Upload asks before dropping it, as Load does.
+      let asked = null;
+      for (let k = 0; k < 40 && !asked; k++) {
+        asked = await uiRect(page, "drop");
+        if (!asked) await page.waitForTimeout(250);
+      }
+      check(!!asked, "Upload over an unfinished game asks first (Drop it / Keep playing)");
+      if (asked) await press(page, centre(asked));
       const loaded = await until("the uploaded game loads", (s) => s.moves.length === 4, 20);
       check(JSON.stringify(loaded.moves) === JSON.stringify(uploaded.moves), `Upload loads four.json: ${loaded.moves.join(" ")}`);
       shownMoves = loaded.moves;

@@ -287,7 +287,7 @@ fn start_screen(
             *status = refused;
         }
         #[cfg(target_arch = "wasm32")]
-        if let Err(e) = super::web::file_input::upload_to_open() {
+        if let Err(e) = super::web::file_input::upload() {
             *status = Status::error(e);
         }
     }

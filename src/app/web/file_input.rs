@@ -1,8 +1,7 @@
-//! Files coming in from the page: Upload… (the side panel's, which loads into the game in play at
-//! once, as it always has), the start screen's Open… (the browser's file chooser), and a file
-//! dropped anywhere on the page. Open… and a dropped file are opened as on the desktop
-//! ([`PendingOpen`]: asked about first when an unfinished game would be dropped; a record of
-//! another game switches to it). A file larger than [`MAX_BYTES`](crate::app::open_file::MAX_BYTES) is refused
+//! Files coming in from the page: Upload… (the side panel's), the start screen's Open… (both the
+//! browser's file chooser), and a file dropped anywhere on the page. Each is opened as on the
+//! desktop ([`PendingOpen`]: asked about first when an unfinished game would be dropped; a record
+//! of another game switches to it). A file larger than [`MAX_BYTES`](crate::app::open_file::MAX_BYTES) is refused
 //! unread.
 
 use std::sync::Mutex;
@@ -19,29 +18,19 @@ use crate::app::open_file::{PendingOpen, precheck, refusal};
 /// A file's name and its text (or why it was not read).
 type Incoming = (String, Result<String, String>);
 
-/// Files of Upload…, waiting for the next frame.
-static UPLOADED: Mutex<Vec<Incoming>> = Mutex::new(Vec::new());
-/// Files of Open… and dropped on the page, waiting for the next frame.
+/// Files of Upload…, Open… and dropped on the page, waiting for the next frame.
 static OPENED: Mutex<Vec<Incoming>> = Mutex::new(Vec::new());
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, listen_for_drops).add_systems(Update, (take_uploads, take_opened).in_set(Step::Intents));
+    app.add_systems(Startup, listen_for_drops).add_systems(Update, take_opened.in_set(Step::Intents));
 }
 
-/// Opens the browser's file chooser for Upload…; the chosen file loads into the game in play in
-/// a later frame.
+/// Opens the browser's file chooser for Upload… and Open…; the chosen file opens as a dropped one
+/// does, in a later frame.
 ///
 /// # Errors
 /// The browser refused to open a file chooser.
 pub fn upload() -> Result<(), String> {
-    choose_file(&UPLOADED)
-}
-
-/// Opens the browser's file chooser for Open…; the chosen file opens as a dropped one does.
-///
-/// # Errors
-/// The browser refused to open a file chooser.
-pub fn upload_to_open() -> Result<(), String> {
     choose_file(&OPENED)
 }
 
@@ -98,18 +87,6 @@ fn listen_for_drops() {
     let _ = document.add_event_listener_with_callback("drop", drop.as_ref().unchecked_ref());
     over.forget();
     drop.forget();
-}
-
-/// Upload…'s files load into the game in play at once.
-fn take_uploads(mut status: ResMut<Status>, mut orders: MessageWriter<Command>) {
-    for (name, text) in std::mem::take(&mut *lock(&UPLOADED)) {
-        match text.and_then(|text| files::parse(&text)) {
-            Ok(record) => {
-                orders.write(Command::Load(record));
-            }
-            Err(e) => *status = refusal(&name, e),
-        }
-    }
 }
 
 /// Open…'s and dropped files wait to be opened ([`PendingOpen`]); a refusal says why.
