@@ -6,3 +6,5 @@ pub mod ai;
 pub mod app;
 pub mod cli;
 pub mod rules;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod server;
