@@ -6,6 +6,8 @@
 //! Nothing here opens a socket yet: a transport (WebSocket) hands the service one message at a
 //! time and carries its [`service::Reply`] back.
 
+#![warn(missing_docs)]
+
 pub mod protocol;
 pub mod service;
 pub mod store;

@@ -137,19 +137,33 @@ impl ClientMessage {
     /// Every client message `type`, as sent.
     pub const TYPES: &'static [&'static str] = &["create", "join", "move", "resign", "rematch", "watch", "sync"];
 
-    /// The message's string fields, to check their lengths.
-    fn fields(&self) -> Vec<(&'static str, &str)> {
-        match self {
-            ClientMessage::Create { game, .. } => vec![("game", game)],
-            ClientMessage::Join { code } => vec![("code", code)],
+    /// Checks that no string field is over [`MAX_FIELD_BYTES`] ([`decode_client`] does it, and
+    /// so does the service for a message that did not come as text).
+    ///
+    /// # Errors
+    /// A [`ErrorCode::TooLarge`] refusal naming the field.
+    pub fn check_sizes(&self) -> Result<(), Refusal> {
+        let fields: &[(&str, &str)] = match self {
+            ClientMessage::Create { game, .. } => &[("game", game)],
+            ClientMessage::Join { code } => &[("code", code)],
             ClientMessage::Move { game_id, token, text, .. } => {
-                vec![("game_id", game_id), ("token", token), ("text", text)]
+                &[("game_id", game_id), ("token", token), ("text", text)]
             }
             ClientMessage::Resign { game_id, token } | ClientMessage::Rematch { game_id, token } => {
-                vec![("game_id", game_id), ("token", token)]
+                &[("game_id", game_id), ("token", token)]
             }
-            ClientMessage::Watch { game_id } | ClientMessage::Sync { game_id, .. } => vec![("game_id", game_id)],
+            ClientMessage::Watch { game_id } | ClientMessage::Sync { game_id, .. } => &[("game_id", game_id)],
+        };
+        for (name, value) in fields {
+            if value.len() > MAX_FIELD_BYTES {
+                let size = value.len();
+                return Err(Refusal::new(
+                    ErrorCode::TooLarge,
+                    format!("the field '{name}' has {size} bytes, over the limit of {MAX_FIELD_BYTES}"),
+                ));
+            }
         }
+        Ok(())
     }
 }
 
@@ -436,15 +450,7 @@ fn encode<M: Serialize>(message: &M) -> String {
 /// The [`Refusal`] to send back; never a panic.
 pub fn decode_client(text: &str) -> Result<ClientMessage, Refusal> {
     let message: ClientMessage = decode(text, ClientMessage::TYPES)?;
-    for (name, value) in message.fields() {
-        if value.len() > MAX_FIELD_BYTES {
-            let size = value.len();
-            return Err(Refusal::new(
-                ErrorCode::TooLarge,
-                format!("the field '{name}' has {size} bytes, over the limit of {MAX_FIELD_BYTES}"),
-            ));
-        }
-    }
+    message.check_sizes()?;
     Ok(message)
 }
 

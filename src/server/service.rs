@@ -254,6 +254,9 @@ impl<S: Store> Service<S> {
     /// Answers a message. A refused one is answered with one [`ServerMessage::Error`] and changes
     /// nothing; an accepted change is stored before this returns.
     pub fn handle(&mut self, message: ClientMessage) -> Reply {
+        if let Err(refusal) = message.check_sizes() {
+            return Reply::refused(refusal);
+        }
         let result = match message {
             ClientMessage::Create { game, options, seat, clock, allow_tools } => {
                 self.create(&game, options, seat, clock, allow_tools)
