@@ -1,8 +1,11 @@
 //! triboard: five abstract strategy games on triangle-flavoured boards — rules, search, a headless
-//! CLI and (with the `app` feature) a Bevy window. See `docs/design.md` for the layers.
+//! CLI, (with the `server` feature) the game server's core and (with the `app` feature) a Bevy
+//! window. See `docs/design.md` for the layers.
 
 pub mod ai;
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
 pub mod rules;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod server;

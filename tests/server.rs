@@ -1,0 +1,787 @@
+//! The game server's core (`triboard::server`, `docs/design.md` §Network play), without a network:
+//! messages go through their JSON text into the [`Service`] over an SQLite [`Store`], as a
+//! transport would carry them.
+//!
+//! Every registered game is played to its end by its seats through the service, and the stored
+//! game replays to the same position; bad messages are refused with their error and change nothing
+//! in the database; a restart (the store dropped and the file opened again) loses no
+//! acknowledged move; a move sent again is answered again, not played twice.
+
+#![cfg(feature = "server")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::Observe;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use triboard::rules::record::Record;
+use triboard::rules::trike::{Trike, TrikeOptions};
+use triboard::rules::{Game, Player, random_index, rng_from_seed};
+use triboard::server::protocol::{
+    Clock, ErrorCode, GameResult, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, Snapshot, decode_client, decode_server,
+    encode_client, encode_server,
+};
+use triboard::server::service::{CODE_ALPHABET, CODE_LENGTH, new_code, new_token, normalize_code};
+use triboard::server::store::{GameSetup, StoreError};
+use triboard::server::{ClientMessage, PROTOCOL_VERSION, ServerMessage, Service, SqliteStore, Store};
+
+// ---- Harness ----
+
+/// A database file in the temporary folder, removed (with its log files) when dropped.
+struct TempDb(PathBuf);
+
+impl TempDb {
+    fn new(name: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let path = std::env::temp_dir().join(format!("triboard-server-{name}-{}-{nanos}.sqlite", std::process::id()));
+        TempDb(path)
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Every row of every table of the database at `path`, read by a connection of its own: what
+/// "the store is unchanged" compares.
+fn dump(path: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut out = Vec::new();
+    for table in ["schema_version", "games", "seats", "moves"] {
+        let mut query = conn.prepare(&format!("SELECT * FROM {table}")).unwrap();
+        let n = query.column_count();
+        let rows = query
+            .query_map([], |r| (0..n).map(|i| r.get::<_, rusqlite::types::Value>(i)).collect::<Result<Vec<_>, _>>())
+            .unwrap();
+        let mut rows: Vec<String> = rows.map(|row| format!("{table}: {:?}", row.unwrap())).collect();
+        rows.sort();
+        out.extend(rows);
+    }
+    out
+}
+
+/// Sends `message` as text, checking that it reads back as sent, and returns the reply's messages,
+/// each checked to read back from its own text.
+fn send(service: &mut Service<SqliteStore>, message: &ClientMessage) -> Vec<ServerMessage> {
+    let text = encode_client(message);
+    assert_eq!(decode_client(&text).as_ref(), Ok(message), "{text}");
+    let reply = service.handle_text(&text);
+    assert!(!reply.messages.is_empty(), "every message is answered: {text}");
+    for m in &reply.messages {
+        let back = encode_server(m);
+        assert_eq!(decode_server(&back).as_ref(), Ok(m), "{back}");
+    }
+    reply.messages
+}
+
+/// The error code and message of a refusal; panics on anything else.
+fn refusal(messages: &[ServerMessage]) -> (ErrorCode, String) {
+    match messages {
+        [ServerMessage::Error { code, message }] => (*code, message.clone()),
+        other => panic!("expected one error, got {other:?}"),
+    }
+}
+
+fn state(messages: &[ServerMessage]) -> Snapshot {
+    match messages.last() {
+        Some(ServerMessage::State(s)) => s.clone(),
+        other => panic!("expected a state, got {other:?}"),
+    }
+}
+
+/// A created game as its creator sees it.
+struct Created {
+    game_id: String,
+    code: String,
+    tokens: Vec<Option<String>>,
+}
+
+/// Creates a game of `game` with `options`, the creator in `seat`, and seats everybody else by
+/// its join code (the code typed in lower case with a dash, as a person might).
+fn create_full(service: &mut Service<SqliteStore>, game: &str, options: Value, seat: u8) -> Created {
+    let created = create(service, game, options, seat);
+    let n = created.tokens.len();
+    let mut created = created;
+    for _ in 1..n {
+        let typed = format!("{}-{}", &created.code[..4], &created.code[4..]).to_lowercase();
+        let reply = send(service, &ClientMessage::Join { code: typed });
+        let ServerMessage::Joined { game_id, seat, token } = &reply[0] else { panic!("{reply:?}") };
+        assert_eq!(*game_id, created.game_id);
+        assert!(created.tokens[usize::from(*seat)].is_none(), "a free seat");
+        created.tokens[usize::from(*seat)] = Some(token.clone());
+        assert!(state(&reply).players[usize::from(*seat)].taken);
+    }
+    let reply = send(service, &ClientMessage::Join { code: created.code.clone() });
+    assert_eq!(refusal(&reply).0, ErrorCode::GameFull);
+    created
+}
+
+/// Creates a game, the creator in `seat`, nobody else seated.
+fn create(service: &mut Service<SqliteStore>, game: &str, options: Value, seat: u8) -> Created {
+    let reply =
+        send(service, &ClientMessage::Create { game: game.into(), options, seat, clock: None, allow_tools: false });
+    let ServerMessage::Created { game_id, code, seat: given, token } = &reply[0] else { panic!("{reply:?}") };
+    assert_eq!(*given, seat);
+    assert_eq!(token.len(), 32, "128 bits in hex");
+    assert!(token.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(code.len(), CODE_LENGTH);
+    let snapshot = state(&reply);
+    assert_eq!((snapshot.ply, snapshot.moves.len(), snapshot.outcome.clone()), (0, 0, None));
+    let mut tokens = vec![None; snapshot.players.len()];
+    tokens[usize::from(seat)] = Some(token.clone());
+    Created { game_id: game_id.clone(), code: code.clone(), tokens }
+}
+
+/// A service over an SQLite file that can be "restarted": the service and its store dropped, the
+/// same file opened again.
+struct Server {
+    db: Option<TempDb>,
+    service: Option<Service<SqliteStore>>,
+}
+
+impl Server {
+    fn in_memory() -> Server {
+        Server { db: None, service: Some(Service::new(SqliteStore::open_in_memory().unwrap())) }
+    }
+
+    fn on_file(name: &str) -> Server {
+        let db = TempDb::new(name);
+        let service = Service::new(SqliteStore::open(&db.0).unwrap());
+        Server { db: Some(db), service: Some(service) }
+    }
+
+    fn service(&mut self) -> &mut Service<SqliteStore> {
+        self.service.as_mut().unwrap()
+    }
+
+    fn restart(&mut self) {
+        let path = self.db.as_ref().expect("a file to restart on").0.clone();
+        drop(self.service.take());
+        self.service = Some(Service::new(SqliteStore::open(&path).unwrap()));
+    }
+}
+
+/// Plays a whole random game of `id` (type `G`) through the service: the seats send moves chosen
+/// from `legal_moves` (as text, every other one as its label), each sent twice to check that the
+/// retry is answered alike and not played again. With `restart_at`, the server restarts at that
+/// ply (on a file) and the game goes on with the seats' tokens. The stored game must replay to the
+/// client's position and outcome. Returns how many moves the server forced.
+fn play_whole_game<G: Observe>(server: &mut Server, id: &str, seed: u64, restart_at: Option<usize>) -> usize {
+    let mut game = G::new(&G::options_for_id(id)).unwrap();
+    let n = game.num_players();
+    let creator = (seed % n as u64) as u8;
+    let Created { game_id, tokens, .. } = create_full(server.service(), id, Value::Null, creator);
+    let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+    let mut rng = rng_from_seed(seed);
+    let mut buf = Vec::new();
+    let mut acknowledged: Vec<String> = Vec::new();
+    let mut forced = 0;
+    while let Some(mover) = game.to_move() {
+        if restart_at == Some(game.ply()) {
+            server.restart();
+            let reply = send(server.service(), &ClientMessage::Sync { game_id: game_id.clone(), since_ply: 0 });
+            assert_eq!(state(&reply).moves, acknowledged, "{id}: no acknowledged move lost in the restart");
+        }
+        assert!(game.forced_move().is_none(), "{id}: the server plays forced moves itself");
+        game.legal_moves(&mut buf);
+        let mv = buf[random_index(&mut rng, buf.len())];
+        let text = if game.ply() % 2 == 1 { game.move_label(mv) } else { game.move_text(mv) };
+        let message = ClientMessage::Move {
+            game_id: game_id.clone(),
+            token: tokens[mover.index()].clone(),
+            text,
+            ply: game.ply() as u32,
+        };
+        let reply = send(server.service(), &message);
+        let mut first = true;
+        for m in &reply {
+            let ServerMessage::Moved { game_id: g, ply, text, seat } = m else { panic!("{id}: {reply:?}") };
+            assert_eq!((g, *ply as usize), (&game_id, game.ply()), "{id}");
+            assert_eq!(Some(Player(*seat)), game.to_move(), "{id}: the seat that moved");
+            let mv = game.parse_move(text).unwrap();
+            if first {
+                assert_eq!(*text, game.move_text(mv), "{id}: the rules' own text");
+                first = false;
+            } else {
+                assert_eq!(game.forced_move(), Some(mv), "{id}: only forced moves follow");
+                forced += 1;
+            }
+            game.play(mv).unwrap();
+            acknowledged.push(text.clone());
+        }
+        assert_eq!(send(server.service(), &message), reply, "{id}: a retry is answered alike");
+        let stored = server.service().store().load_game(&game_id).unwrap().unwrap();
+        assert_eq!(stored.moves, acknowledged, "{id}: stored before acknowledged, and once");
+    }
+    // The stored game replays to the same position and outcome.
+    let stored = server.service().store().load_game(&game_id).unwrap().unwrap();
+    let record =
+        Record::from_json(&json!({"game": id, "options": stored.setup.options, "moves": stored.moves}).to_string())
+            .unwrap();
+    let (_, replayed, _) = record.replay::<G>().unwrap();
+    assert_eq!(replayed.view(), game.view(), "{id}");
+    let outcome = game.outcome().expect("the game is over");
+    assert_eq!(replayed.outcome(), Some(outcome.clone()), "{id}");
+    // Everybody sees the end.
+    let snapshot = state(&send(server.service(), &ClientMessage::Watch { game_id: game_id.clone() }));
+    let winners = outcome.winners().iter().map(|p| p.0).collect();
+    let scores = outcome.scores[..outcome.num_players].to_vec();
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores, resigned: None }), "{id}");
+    assert_eq!((snapshot.to_move, snapshot.moves, snapshot.ply as usize), (None, acknowledged, game.ply()), "{id}");
+    // A finished game takes no more moves, and the refusal changes nothing.
+    let reply = send(
+        server.service(),
+        &ClientMessage::Move {
+            game_id: game_id.clone(),
+            token: tokens[0].clone(),
+            text: "a1".into(),
+            ply: game.ply() as u32,
+        },
+    );
+    assert_eq!(refusal(&reply).0, ErrorCode::GameOver, "{id}");
+    assert_eq!(server.service().store().load_game(&game_id).unwrap().unwrap(), stored, "{id}");
+    forced
+}
+
+// ---- Every game, whole ----
+
+#[test]
+fn every_registered_game_plays_to_its_end_through_the_service_and_replays_from_the_store() {
+    let mut server = Server::in_memory();
+    let mut seed = 0;
+    let mut ids = Vec::new();
+    let mut forced = 0;
+    macro_rules! each {
+        ($($g:ty),*) => { $( for id in <$g as Game>::IDS {
+            seed += 1;
+            forced += play_whole_game::<$g>(&mut server, id, seed, None);
+            ids.push(*id);
+        } )* };
+    }
+    triboard::for_each_game!(each);
+    assert!(forced > 0, "Trigon's passes were played by the server");
+    assert_eq!(ids, triboard::rules::game_ids(), "every registered game id");
+}
+
+#[test]
+fn a_restart_on_the_same_file_loses_no_acknowledged_move_in_any_game() {
+    let mut server = Server::on_file("restart");
+    let mut seed = 100;
+    macro_rules! each {
+        ($($g:ty),*) => { $( for id in <$g as Game>::IDS {
+            seed += 1;
+            play_whole_game::<$g>(&mut server, id, seed, Some(3 + seed as usize % 5));
+            // And once more between games: the file reopened over its own log.
+            server.restart();
+        } )* };
+    }
+    triboard::for_each_game!(each);
+}
+
+// ---- Refusals change nothing ----
+
+/// A Trike game on a file, both seats taken and `moves` played: the server, the tokens by seat,
+/// the game id and the client's position.
+fn trike_game(name: &str, moves: &[&str]) -> (Server, Vec<String>, String, Trike) {
+    let mut server = Server::on_file(name);
+    let Created { game_id, tokens, .. } = create_full(server.service(), "trike", json!({"size": 7}), 0);
+    let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+    let mut game = Trike::new(&TrikeOptions { size: 7 }).unwrap();
+    for text in moves {
+        let mover = game.to_move().unwrap();
+        let message = ClientMessage::Move {
+            game_id: game_id.clone(),
+            token: tokens[mover.index()].clone(),
+            text: text.to_string(),
+            ply: game.ply() as u32,
+        };
+        let reply = send(server.service(), &message);
+        assert!(matches!(reply[0], ServerMessage::Moved { .. }), "{reply:?}");
+        game.play(game.parse_move(text).unwrap()).unwrap();
+    }
+    (server, tokens, game_id, game)
+}
+
+/// Sends `message` and checks it is refused with `code`, the database unchanged; returns the
+/// refusal's message.
+fn refused_unchanged(server: &mut Server, message: &ClientMessage, code: ErrorCode) -> String {
+    let path = server.db.as_ref().unwrap().0.clone();
+    let before = dump(&path);
+    let (got, why) = refusal(&send(server.service(), message));
+    assert_eq!(got, code, "{message:?}: {why}");
+    assert_eq!(dump(&path), before, "{message:?} changed the database");
+    why
+}
+
+/// As [`refused_unchanged`], for raw text.
+fn refused_text_unchanged(server: &mut Server, text: &str, code: ErrorCode) -> String {
+    let path = server.db.as_ref().unwrap().0.clone();
+    let before = dump(&path);
+    let reply = server.service().handle_text(text);
+    let (got, why) = refusal(&reply.messages);
+    assert_eq!(got, code, "{}: {why}", text.chars().take(200).collect::<String>());
+    assert!(reply.broadcast.is_none());
+    assert_eq!(dump(&path), before);
+    why
+}
+
+#[test]
+fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused_and_change_nothing() {
+    let (mut server, tokens, game_id, game) = trike_game("refusals", &["d4", "c3"]);
+    let mover = game.to_move().unwrap().index();
+    let waiting = 1 - mover;
+    let mv = |token: &str, text: &str, ply: usize| ClientMessage::Move {
+        game_id: game_id.clone(),
+        token: token.to_string(),
+        text: text.to_string(),
+        ply: ply as u32,
+    };
+    let ply = game.ply();
+    // A stranger's token, and a token of another game.
+    refused_unchanged(&mut server, &mv(&new_token().unwrap(), "e5", ply), ErrorCode::BadToken);
+    let other = create(server.service(), "trike", Value::Null, 0);
+    let other_token = other.tokens[0].clone().unwrap();
+    refused_unchanged(&mut server, &mv(&other_token, "e5", ply), ErrorCode::BadToken);
+    refused_unchanged(&mut server, &mv("", "e5", ply), ErrorCode::BadToken);
+    // Out of turn.
+    let why = refused_unchanged(&mut server, &mv(&tokens[waiting], "e5", ply), ErrorCode::NotYourTurn);
+    assert!(why.contains(game.player_name(Player(mover as u8))), "{why}");
+    // Illegal, with the rules' reason: an occupied cell, a cell off the board, nonsense.
+    for text in ["c3", "z9", "", "🙂"] {
+        let mut probe = game.clone();
+        let reason = probe.parse_move(text).and_then(|m| probe.play(m)).expect_err(text).reason;
+        let why = refused_unchanged(&mut server, &mv(&tokens[mover], text, ply), ErrorCode::IllegalMove);
+        assert!(why.contains(&reason), "{why} should give the rules' reason {reason}");
+    }
+    // The wrong ply: ahead of the game, and a ply played by another move.
+    refused_unchanged(&mut server, &mv(&tokens[mover], "e5", ply + 1), ErrorCode::PlyAhead);
+    refused_unchanged(&mut server, &mv(&tokens[mover], "e5", u32::MAX as usize), ErrorCode::PlyAhead);
+    refused_unchanged(&mut server, &mv(&tokens[0], "e5", 0), ErrorCode::StalePly);
+    // The right move by the other seat's token at an old ply is no retry of it.
+    refused_unchanged(&mut server, &mv(&tokens[1], "d4", 0), ErrorCode::StalePly);
+    // Unknown game; sync past the end.
+    let unknown =
+        ClientMessage::Move { game_id: "0123456789abcdef".into(), token: tokens[0].clone(), text: "e5".into(), ply: 0 };
+    refused_unchanged(&mut server, &unknown, ErrorCode::UnknownGame);
+    let past = ClientMessage::Sync { game_id: game_id.clone(), since_ply: ply as u32 + 1 };
+    refused_unchanged(&mut server, &past, ErrorCode::PlyAhead);
+    // A game still missing a seat takes no move.
+    let creator = other.tokens[0].clone().unwrap();
+    let early =
+        ClientMessage::Move { game_id: other.game_id.clone(), token: creator.clone(), text: "d4".into(), ply: 0 };
+    refused_unchanged(&mut server, &early, ErrorCode::NotStarted);
+    let rematch = ClientMessage::Rematch { game_id: game_id.clone(), token: tokens[0].clone() };
+    refused_unchanged(&mut server, &rematch, ErrorCode::NotOver);
+    // Bad creations and joins.
+    let create_msg = |game: &str, options: Value, seat: u8, clock: Option<Clock>| ClientMessage::Create {
+        game: game.into(),
+        options,
+        seat,
+        clock,
+        allow_tools: true,
+    };
+    let why = refused_unchanged(&mut server, &create_msg("chess", Value::Null, 0, None), ErrorCode::UnknownGameKind);
+    assert!(why.contains("trigon-3"), "names the games: {why}");
+    refused_unchanged(&mut server, &create_msg("trike", json!({"size": 99}), 0, None), ErrorCode::BadOptions);
+    refused_unchanged(&mut server, &create_msg("trike", json!({"colour": 1}), 0, None), ErrorCode::BadOptions);
+    refused_unchanged(&mut server, &create_msg("trike", json!([1, 2]), 0, None), ErrorCode::BadOptions);
+    refused_unchanged(
+        &mut server,
+        &create_msg("trigon", json!({"variant": "trigon-2"}), 0, None),
+        ErrorCode::BadOptions,
+    );
+    refused_unchanged(&mut server, &create_msg("trike", Value::Null, 2, None), ErrorCode::BadSeat);
+    let no_time = Some(Clock { minutes: 0, increment_s: 5 });
+    refused_unchanged(&mut server, &create_msg("trike", Value::Null, 0, no_time), ErrorCode::BadClock);
+    refused_unchanged(&mut server, &ClientMessage::Join { code: "ZZZZZZZZ".into() }, ErrorCode::UnknownCode);
+    // Resignation, then everything a finished game refuses.
+    let resign = ClientMessage::Resign { game_id: game_id.clone(), token: tokens[waiting].clone() };
+    refused_unchanged(
+        &mut server,
+        &ClientMessage::Resign { game_id: game_id.clone(), token: other_token.clone() },
+        ErrorCode::BadToken,
+    );
+    let snapshot = state(&send(server.service(), &resign));
+    let winners = vec![mover as u8];
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores: Vec::new(), resigned: Some(waiting as u8) }));
+    assert_eq!(snapshot.to_move, None);
+    refused_unchanged(&mut server, &resign, ErrorCode::GameOver);
+    refused_unchanged(&mut server, &mv(&tokens[mover], "e5", ply), ErrorCode::GameOver);
+    // A retry of a move played before the end is still answered alike.
+    let reply = send(server.service(), &mv(&tokens[0], "d4", 0));
+    assert_eq!(reply, vec![ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0 }]);
+}
+
+#[test]
+fn malformed_oversized_and_unknown_messages_are_refused_with_a_clear_error_and_change_nothing() {
+    let (mut server, tokens, game_id, _) = trike_game("malformed", &["d4"]);
+    let ok = encode_client(&ClientMessage::Move {
+        game_id: game_id.clone(),
+        token: tokens[1].clone(),
+        text: "c3".into(),
+        ply: 1,
+    });
+    let with = |edit: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+        let mut v: Value = serde_json::from_str(&ok).unwrap();
+        edit(v.as_object_mut().unwrap());
+        v.to_string()
+    };
+    let malformed = [
+        String::new(),
+        "{".into(),
+        "null".into(),
+        "[]".into(),
+        "\"move\"".into(),
+        "{}".into(),
+        ok[..ok.len() - 1].to_string(),
+        format!("{ok} {{}}"),
+        with(&|m| drop(m.remove("version"))),
+        with(&|m| drop(m.insert("version".into(), json!("1")))),
+        with(&|m| drop(m.remove("type"))),
+        with(&|m| drop(m.insert("type".into(), json!(7)))),
+        with(&|m| drop(m.remove("ply"))),
+        with(&|m| drop(m.insert("ply".into(), json!(-1)))),
+        with(&|m| drop(m.insert("ply".into(), json!(1.5)))),
+        with(&|m| drop(m.insert("ply".into(), json!(u64::MAX)))),
+        with(&|m| drop(m.insert("text".into(), json!(["c3"])))),
+        with(&|m| drop(m.insert("colour".into(), json!("black")))),
+        format!("{}{}", "[".repeat(20_000), "]".repeat(20_000)),
+        "\u{0}\u{1}\u{ff}".into(),
+    ];
+    for text in &malformed {
+        refused_text_unchanged(&mut server, text, ErrorCode::Malformed);
+    }
+    let why = refused_text_unchanged(&mut server, &with(&|m| drop(m.remove("ply"))), ErrorCode::Malformed);
+    assert!(why.contains("ply"), "names the field: {why}");
+    let why = refused_text_unchanged(
+        &mut server,
+        &with(&|m| drop(m.insert("version".into(), json!(2)))),
+        ErrorCode::UnsupportedVersion,
+    );
+    assert!(why.contains('1') && why.contains('2'), "{why}");
+    let why = refused_text_unchanged(
+        &mut server,
+        &with(&|m| drop(m.insert("type".into(), json!("teleport")))),
+        ErrorCode::UnknownType,
+    );
+    assert!(why.contains("teleport") && why.contains("move"), "names the known types: {why}");
+    // The server's own types are not the client's.
+    refused_text_unchanged(
+        &mut server,
+        &with(&|m| drop(m.insert("type".into(), json!("moved")))),
+        ErrorCode::UnknownType,
+    );
+    // Over the message cap, even as valid JSON; a field over its cap.
+    let huge = with(&|m| drop(m.insert("text".into(), json!("x".repeat(MAX_MESSAGE_BYTES)))));
+    let why = refused_text_unchanged(&mut server, &huge, ErrorCode::TooLarge);
+    assert!(why.contains("65536"), "{why}");
+    refused_text_unchanged(&mut server, &" ".repeat(MAX_MESSAGE_BYTES + 1), ErrorCode::TooLarge);
+    let long = with(&|m| drop(m.insert("text".into(), json!("c".repeat(MAX_FIELD_BYTES + 1)))));
+    refused_text_unchanged(&mut server, &long, ErrorCode::TooLarge);
+    // The valid message is still accepted afterwards: the refusals left the game as it was.
+    let reply = server.service().handle_text(&ok);
+    assert!(matches!(reply.messages[..], [ServerMessage::Moved { ply: 1, .. }]), "{reply:?}");
+}
+
+// ---- Retries, restarts, rematches ----
+
+#[test]
+fn a_retried_move_is_answered_again_and_not_played_twice() {
+    let (mut server, tokens, game_id, _) = trike_game("retry", &[]);
+    let first = ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "D4".into(), ply: 0 };
+    let reply = send(server.service(), &first);
+    let moved = ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0 };
+    assert_eq!(reply, vec![moved.clone()], "the rules' own text");
+    let path = server.db.as_ref().unwrap().0.clone();
+    let before = dump(&path);
+    for _ in 0..3 {
+        assert_eq!(send(server.service(), &first), vec![moved.clone()]);
+    }
+    // The same move in another spelling is the same move.
+    let respelt =
+        ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: " d4 ".into(), ply: 0 };
+    assert_eq!(send(server.service(), &respelt), vec![moved.clone()]);
+    // After a restart too (the answer was lost with the connection).
+    server.restart();
+    assert_eq!(send(server.service(), &first), vec![moved]);
+    assert_eq!(dump(&path), before, "nothing written by the retries");
+    let stored = server.service().store().load_game(&game_id).unwrap().unwrap();
+    assert_eq!(stored.moves, ["d4"]);
+}
+
+#[test]
+fn two_services_on_one_file_cannot_both_play_the_same_ply() {
+    let (mut a, tokens, game_id, mut game) = trike_game("two-writers", &["d4"]);
+    let path = a.db.as_ref().unwrap().0.clone();
+    let mut b = Service::new(SqliteStore::open(&path).unwrap());
+    // B reads the game (and keeps it in memory) before A's next move.
+    state(&send(&mut b, &ClientMessage::Watch { game_id: game_id.clone() }));
+    let by_a = ClientMessage::Move { game_id: game_id.clone(), token: tokens[1].clone(), text: "c3".into(), ply: 1 };
+    assert!(matches!(send(a.service(), &by_a)[0], ServerMessage::Moved { .. }));
+    // B's copy is stale: its append at the same ply is refused by the store, nothing written.
+    let by_b = ClientMessage::Move { game_id: game_id.clone(), token: tokens[1].clone(), text: "e5".into(), ply: 1 };
+    let before = dump(&path);
+    assert_eq!(refusal(&send(&mut b, &by_b)).0, ErrorCode::StalePly);
+    assert_eq!(dump(&path), before);
+    // B now replays from the store: A's move is a retry there, B's another move.
+    assert_eq!(send(&mut b, &by_a), send(a.service(), &by_a));
+    assert_eq!(refusal(&send(&mut b, &by_b)).0, ErrorCode::StalePly);
+    game.play(game.parse_move("c3").unwrap()).unwrap();
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    let text = game.move_text(legal[0]);
+    let next = ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: text.clone(), ply: 2 };
+    let reply = send(&mut b, &next);
+    assert!(matches!(reply[0], ServerMessage::Moved { ply: 2, .. }), "{reply:?}");
+    assert_eq!(b.store().load_game(&game_id).unwrap().unwrap().moves, ["d4", "c3", text.as_str()]);
+}
+
+#[test]
+fn a_rematch_swaps_the_seats_keeps_the_tokens_and_is_made_once() {
+    let (mut server, tokens, game_id, _) = trike_game("rematch", &["d4", "c3"]);
+    send(server.service(), &ClientMessage::Resign { game_id: game_id.clone(), token: tokens[0].clone() });
+    let reply = send(server.service(), &ClientMessage::Rematch { game_id: game_id.clone(), token: tokens[0].clone() });
+    let [ServerMessage::Rematched { game_id: new_id, rematch_of, seat }] = &reply[..] else { panic!("{reply:?}") };
+    assert_eq!((rematch_of, *seat), (&game_id, 1));
+    // The other seat, and a restart, find the same rematch.
+    server.restart();
+    let reply = send(server.service(), &ClientMessage::Rematch { game_id: game_id.clone(), token: tokens[1].clone() });
+    assert_eq!(reply, vec![ServerMessage::Rematched { game_id: new_id.clone(), rematch_of: game_id.clone(), seat: 0 }]);
+    let stranger = ClientMessage::Rematch { game_id: game_id.clone(), token: new_token().unwrap() };
+    refused_unchanged(&mut server, &stranger, ErrorCode::BadToken);
+    let snapshot = state(&send(server.service(), &ClientMessage::Watch { game_id: new_id.clone() }));
+    assert_eq!((snapshot.rematch_of.as_ref(), snapshot.ply, snapshot.to_move), (Some(&game_id), 0, Some(0)));
+    assert_eq!(snapshot.options, json!({"size": 7}));
+    assert!(snapshot.players.iter().all(|p| p.taken));
+    let old = state(&send(server.service(), &ClientMessage::Watch { game_id: game_id.clone() }));
+    assert_eq!(old.rematch.as_ref(), Some(new_id));
+    // The old second seat moves first now, with its old token.
+    let first = ClientMessage::Move { game_id: new_id.clone(), token: tokens[1].clone(), text: "d4".into(), ply: 0 };
+    assert!(matches!(send(server.service(), &first)[0], ServerMessage::Moved { seat: 0, .. }));
+    // A token lists its games, oldest first.
+    for token in &tokens {
+        assert_eq!(server.service().store().games_of_token(token).unwrap(), vec![game_id.clone(), new_id.clone()]);
+    }
+}
+
+#[test]
+fn the_cache_evicts_and_replays_games_from_the_store() {
+    // One room in memory for two interleaved games: every message replays from the store.
+    let mut service = Service::with_capacity(SqliteStore::open_in_memory().unwrap(), 1);
+    let a = create_full(&mut service, "trike", json!({"size": 5}), 0);
+    let b = create_full(&mut service, "trike", json!({"size": 5}), 1);
+    let start = Trike::new(&TrikeOptions { size: 5 }).unwrap();
+    let mut games = [(a, start.clone()), (b, start)];
+    let mut rng = rng_from_seed(7);
+    let mut buf = Vec::new();
+    while games.iter().any(|(_, g)| g.to_move().is_some()) {
+        for (created, game) in &mut games {
+            let Some(mover) = game.to_move() else { continue };
+            game.legal_moves(&mut buf);
+            let mv = buf[random_index(&mut rng, buf.len())];
+            let message = ClientMessage::Move {
+                game_id: created.game_id.clone(),
+                token: created.tokens[mover.index()].clone().unwrap(),
+                text: game.move_text(mv),
+                ply: game.ply() as u32,
+            };
+            assert!(matches!(send(&mut service, &message)[..], [ServerMessage::Moved { .. }]));
+            game.play(mv).unwrap();
+        }
+    }
+    for (created, game) in &games {
+        let snapshot =
+            state(&send(&mut service, &ClientMessage::Sync { game_id: created.game_id.clone(), since_ply: 2 }));
+        assert_eq!((snapshot.since_ply, snapshot.ply as usize), (2, game.ply()));
+        assert_eq!(snapshot.moves.len(), game.ply() - 2);
+        assert!(snapshot.outcome.is_some());
+    }
+}
+
+// ---- The store ----
+
+#[test]
+fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
+    let mut store = SqliteStore::open_in_memory().unwrap();
+    let setup = GameSetup {
+        id: "g1".into(),
+        game: "trike".into(),
+        options: json!({"size": 7}),
+        clock: Some(Clock { minutes: 5, increment_s: 3 }),
+        allow_tools: true,
+        code: "ABCDEFGH".into(),
+        seats: vec![Some("t0".into()), None],
+        rematch_of: None,
+    };
+    store.create_game(&setup).unwrap();
+    assert!(matches!(store.create_game(&setup), Err(StoreError::Conflict(_))), "the id is in use");
+    let same_code = GameSetup { id: "g2".into(), ..setup.clone() };
+    assert!(matches!(store.create_game(&same_code), Err(StoreError::Conflict(_))), "the code is in use");
+    assert_eq!(store.game_of_code("ABCDEFGH").unwrap(), Some("g1".into()));
+    let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    store.append_moves("g1", 0, &texts(&["d4", "c3"])).unwrap();
+    assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"])), Err(StoreError::Conflict(_))), "a duplicate");
+    assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"])), Err(StoreError::Conflict(_))), "a gap");
+    assert_eq!(store.append_moves("nope", 0, &texts(&["e5"])), Err(StoreError::NotFound));
+    store.add_seat("g1", 1, "t1").unwrap();
+    assert!(matches!(store.add_seat("g1", 1, "t2"), Err(StoreError::Conflict(_))), "taken");
+    assert!(matches!(store.add_seat("g1", 2, "t2"), Err(StoreError::Conflict(_))), "no such seat");
+    store.resign("g1", 1).unwrap();
+    assert!(matches!(store.resign("g1", 0), Err(StoreError::Conflict(_))));
+    assert!(matches!(store.append_moves("g1", 2, &texts(&["e5"])), Err(StoreError::Conflict(_))), "over");
+    let game = store.load_game("g1").unwrap().unwrap();
+    let seated = GameSetup { seats: vec![Some("t0".into()), Some("t1".into())], ..setup.clone() };
+    assert_eq!((game.setup, game.moves, game.resigned, game.rematch), (seated, texts(&["d4", "c3"]), Some(1), None));
+    assert_eq!(store.load_game("nope").unwrap(), None);
+    let rematch = GameSetup { id: "g3".into(), code: "JKMNPQRS".into(), ..setup };
+    store.create_rematch("g1", &rematch).unwrap();
+    assert!(matches!(
+        store.create_rematch("g1", &GameSetup { id: "g4".into(), code: "X".into(), ..rematch.clone() }),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(store.load_game("g1").unwrap().unwrap().rematch, Some("g3".into()));
+    assert_eq!(store.load_game("g3").unwrap().unwrap().setup.rematch_of, Some("g1".into()));
+    assert_eq!(store.load_game("g4").unwrap(), None, "a refused rematch wrote nothing");
+    assert_eq!(store.games_of_token("t0").unwrap(), ["g1", "g3"]);
+}
+
+#[test]
+fn the_database_file_uses_a_write_ahead_log_and_refuses_another_schema() {
+    let db = TempDb::new("schema");
+    drop(SqliteStore::open(&db.0).unwrap());
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+    let version: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, triboard::server::store::SCHEMA_VERSION);
+    drop(SqliteStore::open(&db.0).unwrap());
+    conn.execute("UPDATE schema_version SET version = 99", []).unwrap();
+    let err = SqliteStore::open(&db.0).unwrap_err();
+    assert!(err.to_string().contains("newer"), "{err}");
+    let other = TempDb::new("not-ours");
+    rusqlite::Connection::open(&other.0).unwrap().execute("CREATE TABLE notes (text TEXT)", []).unwrap();
+    let err = SqliteStore::open(&other.0).unwrap_err();
+    assert!(err.to_string().contains("not a triboard"), "{err}");
+}
+
+// ---- The protocol ----
+
+#[test]
+fn messages_have_a_stable_versioned_wire_form() {
+    assert_eq!(PROTOCOL_VERSION, 1);
+    let message = ClientMessage::Move { game_id: "g".into(), token: "t".into(), text: "c3".into(), ply: 4 };
+    assert_eq!(encode_client(&message), r#"{"version":1,"type":"move","game_id":"g","token":"t","text":"c3","ply":4}"#);
+    let create = decode_client(r#"{"version":1,"type":"create","game":"trike","seat":0}"#).unwrap();
+    assert_eq!(
+        create,
+        ClientMessage::Create { game: "trike".into(), options: Value::Null, seat: 0, clock: None, allow_tools: false }
+    );
+    let error = ServerMessage::Error { code: ErrorCode::IllegalMove, message: "c3 is taken".into() };
+    assert_eq!(encode_server(&error), r#"{"version":1,"type":"error","code":"illegal_move","message":"c3 is taken"}"#);
+    // Every type is listed, and every error code is sent as it names itself.
+    let clients = [
+        create,
+        ClientMessage::Join { code: "c".into() },
+        message,
+        ClientMessage::Resign { game_id: "g".into(), token: "t".into() },
+        ClientMessage::Rematch { game_id: "g".into(), token: "t".into() },
+        ClientMessage::Watch { game_id: "g".into() },
+        ClientMessage::Sync { game_id: "g".into(), since_ply: 0 },
+    ];
+    let types: Vec<String> = clients.iter().map(|m| type_of(&encode_client(m))).collect();
+    assert_eq!(types, ClientMessage::TYPES);
+    for code in ErrorCode::ALL {
+        assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+    }
+    let servers = [
+        ServerMessage::Created { game_id: "g".into(), code: "c".into(), seat: 0, token: "t".into() },
+        ServerMessage::Joined { game_id: "g".into(), seat: 1, token: "t".into() },
+        ServerMessage::State(Snapshot {
+            game_id: "g".into(),
+            game: "trike".into(),
+            options: json!({"size": 7}),
+            since_ply: 0,
+            moves: vec!["d4".into()],
+            ply: 1,
+            players: Vec::new(),
+            to_move: Some(1),
+            outcome: None,
+            clock: Some(Clock { minutes: 3, increment_s: 2 }),
+            allow_tools: false,
+            rematch: None,
+            rematch_of: None,
+        }),
+        ServerMessage::Moved { game_id: "g".into(), ply: 0, text: "d4".into(), seat: 0 },
+        ServerMessage::Rematched { game_id: "h".into(), rematch_of: "g".into(), seat: 1 },
+        error,
+    ];
+    let types: Vec<String> = servers.iter().map(|m| type_of(&encode_server(m))).collect();
+    assert_eq!(types, ServerMessage::TYPES);
+    for m in &servers {
+        assert_eq!(decode_server(&encode_server(m)).as_ref(), Ok(m));
+    }
+}
+
+fn type_of(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(v["version"], json!(1), "{text}");
+    v["type"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn tokens_and_join_codes_are_random_and_unambiguous() {
+    let tokens: std::collections::HashSet<String> = (0..200).map(|_| new_token().unwrap()).collect();
+    assert_eq!(tokens.len(), 200);
+    let codes: Vec<String> = (0..200).map(|_| new_code().unwrap()).collect();
+    for code in &codes {
+        assert_eq!(code.len(), CODE_LENGTH);
+        assert!(code.bytes().all(|b| CODE_ALPHABET.contains(&b)), "{code}");
+        assert!(!code.contains(['0', 'O', '1', 'I', 'L']));
+    }
+    assert!(codes.iter().collect::<std::collections::HashSet<_>>().len() > 195);
+    assert_eq!(normalize_code(" abcd-efgh "), "ABCDEFGH");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// No text makes the service panic: what it cannot read is refused with one error.
+    #[test]
+    fn any_text_is_answered_without_a_panic(text in ".{0,300}") {
+        let mut service = Service::new(SqliteStore::open_in_memory().unwrap());
+        let reply = service.handle_text(&text);
+        prop_assert!(reply.error().is_some());
+    }
+
+    /// No move text makes the service panic, in any game: it is played or refused.
+    #[test]
+    fn any_move_text_is_played_or_refused(text in "[a-zA-Z0-9:,;+ -]{0,40}", game in 0usize..7) {
+        let ids = triboard::rules::game_ids();
+        let mut service = Service::new(SqliteStore::open_in_memory().unwrap());
+        let created = create_full(&mut service, ids[game % ids.len()], Value::Null, 0);
+        let snapshot = state(&send(&mut service, &ClientMessage::Watch { game_id: created.game_id.clone() }));
+        let mover = usize::from(snapshot.to_move.unwrap());
+        let message = ClientMessage::Move {
+            game_id: created.game_id,
+            token: created.tokens[mover].clone().unwrap(),
+            text,
+            ply: 0,
+        };
+        let reply = service.handle(message);
+        match reply.error() {
+            Some((code, _)) => prop_assert_eq!(code, ErrorCode::IllegalMove),
+            None => {
+                let moved = matches!(reply.messages[0], ServerMessage::Moved { ply: 0, .. });
+                prop_assert!(moved);
+            }
+        }
+    }
+}
