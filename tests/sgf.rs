@@ -140,17 +140,7 @@ fn a_record_without_options_replays_as_the_variant_its_id_names() {
             moves.push(g.move_text(mv));
             g.play(mv).unwrap();
         }
-        let bare = Record {
-            game: variant.id().to_string(),
-            options: serde_json::Value::Null,
-            moves: moves.clone(),
-            players: Vec::new(),
-            date: None,
-            result: None,
-            analysis: None,
-            variations: Vec::new(),
-            hints: Vec::new(),
-        };
+        let bare = Record::of_texts(variant.id(), serde_json::Value::Null, moves.clone());
         let filled = Record { options: serde_json::json!({ "variant": variant.id() }), ..bare.clone() };
         let (start, end, _) = bare.replay::<Trigon>().unwrap();
         let (start2, end2, _) = filled.replay::<Trigon>().unwrap();

@@ -116,9 +116,15 @@ impl Record {
     pub fn new<G: Game>(game: &G, moves: &[G::Move]) -> Record {
         let start = G::new(game.options()).expect("a game's own options are valid");
         let moves = super::move_texts(&start, moves);
+        Record::of_texts(game.id(), serde_json::to_value(game.options()).expect("options serialise"), moves)
+    }
+
+    /// The record of game `game` (its id) with `options` (as JSON) and `moves` in its notation,
+    /// nothing else; unchecked ([`Record::replay`] checks it).
+    pub fn of_texts(game: &str, options: serde_json::Value, moves: Vec<String>) -> Record {
         Record {
-            game: game.id().to_string(),
-            options: serde_json::to_value(game.options()).expect("options serialise"),
+            game: game.to_string(),
+            options,
             moves,
             players: Vec::new(),
             date: None,

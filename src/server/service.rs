@@ -130,17 +130,7 @@ fn replay(record: &Record) -> Result<Box<dyn Position>, RecordError> {
 
 /// The record of `moves` of a stored game.
 fn record_of(setup: &GameSetup, moves: &[String]) -> Record {
-    Record {
-        game: setup.game.clone(),
-        options: setup.options.clone(),
-        moves: moves.to_vec(),
-        players: Vec::new(),
-        date: None,
-        result: None,
-        analysis: None,
-        variations: Vec::new(),
-        hints: Vec::new(),
-    }
+    Record::of_texts(&setup.game, setup.options.clone(), moves.to_vec())
 }
 
 /// A game in memory: as stored, and its position after every stored move.
