@@ -388,6 +388,9 @@ function section(name) {
         if (!asked) await page.waitForTimeout(250);
       }
       check(!!asked, "Upload over an unfinished game asks first (Drop it / Keep playing)");
+      // The question's first frame is a sizing pass laid out elsewhere: its button is read again.
+      await page.waitForTimeout(500);
+      asked = await uiRect(page, "drop");
       if (asked) await press(page, centre(asked));
       const loaded = await until("the uploaded game loads", (s) => s.moves.length === 4, 20);
       check(JSON.stringify(loaded.moves) === JSON.stringify(uploaded.moves), `Upload loads four.json: ${loaded.moves.join(" ")}`);

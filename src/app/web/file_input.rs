@@ -11,9 +11,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::{lock, window};
-use crate::app::files;
-use crate::app::flow::{Command, Status, Step};
-use crate::app::open_file::{PendingOpen, precheck, refusal};
+use crate::app::flow::{Status, Step};
+use crate::app::open_file::{PendingOpen, precheck};
 
 /// A file's name and its text (or why it was not read).
 type Incoming = (String, Result<String, String>);
