@@ -184,6 +184,14 @@ async function settled(what, after, seconds, p = page) {
     await p.waitForTimeout(250);
   }
 }
+// Answers "Drop the game in play?" with Drop it, once the question is up (the state's `asking`).
+async function dropTheGameInPlay(p) {
+  await until("the question before the game in play is dropped", (s) => s.asking === true, 20, p);
+  // The question's first frame is a sizing pass laid out elsewhere: its button is read after it.
+  await p.waitForTimeout(400);
+  await press(p, centre(await uiRect(p, "drop")));
+}
+
 // A widget's rectangle in page pixels, or null when it is not shown (undefined: no hook, lenient).
 async function uiRect(p, name) {
   const text = await hook(p, "triboard_ui_rect", name);
@@ -382,16 +390,8 @@ function section(name) {
       const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 10000 }), press(page, centre(uploadRect))]);
       await chooser.setFiles({ name: "four.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(uploaded)) });
       // The game in play is unfinished: Upload asks before dropping it, as Load does.
-      let asked = null;
-      for (let k = 0; k < 40 && !asked; k++) {
-        asked = await uiRect(page, "drop");
-        if (!asked) await page.waitForTimeout(250);
-      }
-      check(!!asked, "Upload over an unfinished game asks first (Drop it / Keep playing)");
-      // The question's first frame is a sizing pass laid out elsewhere: its button is read again.
-      await page.waitForTimeout(500);
-      asked = await uiRect(page, "drop");
-      if (asked) await press(page, centre(asked));
+      await dropTheGameInPlay(page);
+      check(true, "Upload over an unfinished game asks first (Drop it / Keep playing)");
       const loaded = await until("the uploaded game loads", (s) => s.moves.length === 4, 20);
       check(JSON.stringify(loaded.moves) === JSON.stringify(uploaded.moves), `Upload loads four.json: ${loaded.moves.join(" ")}`);
       shownMoves = loaded.moves;
@@ -423,6 +423,7 @@ function section(name) {
     if (uploadRect) {
       const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 10000 }), press(page, centre(uploadRect))]);
       await chooser.setFiles({ name: "analysed.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(ANALYSED)) });
+      await dropTheGameInPlay(page);
       const loaded = await until("the analysed game loads", (s) => s.moves.length === ANALYSED.moves.length, 20);
       check(loaded.analysed === ANALYSED.moves.length && loaded.mistakes === 2, `an analysed record loads with its analysis: ${loaded.analysed} moves, ${loaded.mistakes} mistakes`);
       await page.keyboard.press("Home");

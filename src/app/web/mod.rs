@@ -43,7 +43,8 @@ pub fn triboard_play(text: &str) {
 }
 
 /// The app's state as JSON: `screen` (`menu` or `playing`), `game` (the record's id), `moves` (in
-/// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`.
+/// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`, `asking` (the
+/// question before the game in play is dropped is up).
 #[wasm_bindgen]
 pub fn triboard_state() -> String {
     lock(&STATE).clone()
@@ -295,8 +296,14 @@ fn take_played(mut texts: MessageWriter<TextIntent>) {
 }
 
 /// Rebuilt only when the game, the status line or the thinking flag changed.
-fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThinking>, hint: Res<ShownHint>) {
-    if !(in_play.is_changed() || status.is_changed() || thinking.is_changed() || hint.is_changed()) {
+fn publish_state(
+    (in_play, status, thinking, hint): (Res<InPlay>, Res<Status>, Res<AiThinking>, Res<ShownHint>),
+    windows: Res<crate::app::hud::PanelWindows>,
+    mut was_asking: Local<bool>,
+) {
+    let asking = windows.confirm.is_some();
+    let asked = std::mem::replace(&mut *was_asking, asking) != asking;
+    if !(in_play.is_changed() || status.is_changed() || thinking.is_changed() || hint.is_changed() || asked) {
         return;
     }
     let state = match &in_play.0 {
@@ -315,6 +322,7 @@ fn publish_state(in_play: Res<InPlay>, status: Res<Status>, thinking: Res<AiThin
             "hint": hint.0,
             "analysed": s.analysed,
             "mistakes": s.mistakes,
+            "asking": asking,
         }),
         None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
     };
