@@ -187,9 +187,17 @@ async function settled(what, after, seconds, p = page) {
 // Answers "Drop the game in play?" with Drop it, once the question is up (the state's `asking`).
 async function dropTheGameInPlay(p) {
   await until("the question before the game in play is dropped", (s) => s.asking === true, 20, p);
-  // The question's first frame is a sizing pass laid out elsewhere: its button is read after it.
-  await p.waitForTimeout(400);
-  await press(p, centre(await uiRect(p, "drop")));
+  // The question's first frame is a sizing pass laid out elsewhere (and a frame takes up to half a
+  // second here): its button is pressed once two reads 800 ms apart agree, as a press beside the
+  // question keeps the game.
+  let before = await uiRect(p, "drop");
+  for (let k = 0; k < 20; k++) {
+    await p.waitForTimeout(800);
+    const now = await uiRect(p, "drop");
+    if (now && before && now.x === before.x && now.y === before.y && now.w === before.w) break;
+    before = now;
+  }
+  await press(p, centre(before));
 }
 
 // A widget's rectangle in page pixels, or null when it is not shown (undefined: no hook, lenient).
