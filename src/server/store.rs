@@ -286,6 +286,16 @@ impl SqliteStore {
     }
 }
 
+/// The seat that resigned game `game_id`, if one did.
+///
+/// # Errors
+/// [`StoreError::NotFound`] when there is no such game; the database's errors.
+fn resigned_seat(conn: &Connection, game_id: &str) -> Result<Option<u8>, StoreError> {
+    let resigned: Option<Option<u8>> =
+        conn.query_row("SELECT resigned FROM games WHERE id = ?1", [game_id], |r| r.get(0)).optional()?;
+    resigned.ok_or(StoreError::NotFound)
+}
+
 impl Store for SqliteStore {
     fn create_game(&mut self, setup: &GameSetup) -> Result<(), StoreError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -317,12 +327,8 @@ impl Store for SqliteStore {
 
     fn append_moves(&mut self, game_id: &str, ply: u32, texts: &[String]) -> Result<(), StoreError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let resigned: Option<Option<u8>> =
-            tx.query_row("SELECT resigned FROM games WHERE id = ?1", [game_id], |r| r.get(0)).optional()?;
-        match resigned {
-            None => return Err(StoreError::NotFound),
-            Some(Some(seat)) => return Err(StoreError::Conflict(format!("the game is over: seat {seat} resigned"))),
-            Some(None) => {}
+        if let Some(seat) = resigned_seat(&tx, game_id)? {
+            return Err(StoreError::Conflict(format!("the game is over: seat {seat} resigned")));
         }
         let stored: u32 = tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game_id], |r| r.get(0))?;
         if stored != ply {
@@ -342,12 +348,8 @@ impl Store for SqliteStore {
 
     fn resign(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let resigned: Option<Option<u8>> =
-            tx.query_row("SELECT resigned FROM games WHERE id = ?1", [game_id], |r| r.get(0)).optional()?;
-        match resigned {
-            None => return Err(StoreError::NotFound),
-            Some(Some(other)) => return Err(StoreError::Conflict(format!("seat {other} resigned already"))),
-            Some(None) => {}
+        if let Some(other) = resigned_seat(&tx, game_id)? {
+            return Err(StoreError::Conflict(format!("seat {other} resigned already")));
         }
         tx.execute("UPDATE games SET resigned = ?1 WHERE id = ?2", params![seat, game_id])?;
         tx.commit()?;
