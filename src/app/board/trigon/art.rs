@@ -30,10 +30,15 @@ pub fn shade(colour: usize, t: f32) -> Color {
     Color::srgb_u8(r, g, b)
 }
 
+/// How a piece's edges are shaded from its face ([`shade`]'s `t`): 45 % darker.
+const EDGE: f32 = -0.45;
+/// How an attach point is tinted from its colour's face: 55 % lighter.
+const ATTACH: f32 = 0.55;
+
 /// Colour `colour`'s (`0..4`) swatch in the panels: its face, and an outline darker by 45 %.
 pub fn colour_swatch(colour: usize) -> Swatch {
     let [r, g, b] = palette::current().trigon[colour];
-    let [dr, dg, db] = palette::shade([r, g, b], -0.45);
+    let [dr, dg, db] = palette::shade([r, g, b], EDGE);
     (egui::Color32::from_rgb(r, g, b), egui::Color32::from_rgb(dr, dg, db))
 }
 
@@ -127,8 +132,8 @@ impl FromWorld for Art {
             dot_colour: add(Color::srgb_u8(0x6e, 0x65, 0x58)),
             frame: add(Color::srgb_u8(0x5c, 0x53, 0x49)),
             face: [0, 1, 2, 3].map(|c| add(shade(c, 0.0))),
-            edge: [0, 1, 2, 3].map(|c| add(shade(c, -0.45))),
-            attach: [0, 1, 2, 3].map(|c| add(shade(c, 0.55))),
+            edge: [0, 1, 2, 3].map(|c| add(shade(c, EDGE))),
+            attach: [0, 1, 2, 3].map(|c| add(shade(c, ATTACH))),
             last: add(Color::srgb_u8(0xfa, 0xfa, 0xf5)),
             glyph,
             glyph_ink: [0, 1, 2, 3].map(|c| add(glyph_ink(c))),
@@ -236,7 +241,7 @@ fn dress_piece(
 /// A change of palette repaints the pieces, their edges and the attach points in place.
 fn recolour(art: Res<Art>, mut materials: ResMut<Assets<ColorMaterial>>) {
     for colour in 0..4 {
-        for (handle, t) in [(&art.face[colour], 0.0), (&art.edge[colour], -0.45), (&art.attach[colour], 0.55)] {
+        for (handle, t) in [(&art.face[colour], 0.0), (&art.edge[colour], EDGE), (&art.attach[colour], ATTACH)] {
             if let Some(mut material) = materials.get_mut(handle) {
                 material.color = shade(colour, t);
             }

@@ -20,6 +20,9 @@ use crate::rules::trigon::Trigon;
 #[derive(Component)]
 struct Ghost;
 
+/// How the held piece is tinted from its colour ([`shade`]'s `t`): 20 % lighter.
+const HELD: f32 = 0.2;
+
 /// The ghost's mesh and its two tints.
 #[derive(Resource)]
 struct GhostArt {
@@ -36,7 +39,7 @@ impl FromWorld for GhostArt {
         let placeholder = [[Vec2::ZERO, Vec2::X, Vec2::Y]];
         let mesh = world.resource_mut::<Assets<Mesh>>().add(triangles_mesh(&placeholder, 1.0, Vec2::ZERO));
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
-        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, 0.2))));
+        let legal = [0, 1, 2, 3].map(|c| materials.add(ColorMaterial::from(shade(c, HELD))));
         let illegal = materials.add(ColorMaterial::from(Color::srgba_u8(0x4a, 0x4a, 0x50, 170)));
         GhostArt { mesh, legal, illegal }
     }
@@ -46,7 +49,7 @@ impl FromWorld for GhostArt {
 fn recolour(art: Res<GhostArt>, mut materials: ResMut<Assets<ColorMaterial>>) {
     for (colour, handle) in art.legal.iter().enumerate() {
         if let Some(mut material) = materials.get_mut(handle) {
-            material.color = shade(colour, 0.2);
+            material.color = shade(colour, HELD);
         }
     }
 }
