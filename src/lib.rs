@@ -6,6 +6,7 @@ pub mod ai;
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
+pub mod net;
 pub mod rules;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod server;

@@ -187,7 +187,8 @@ fn play_whole_game<G: Observe>(server: &mut Server, id: &str, seed: u64, restart
     while let Some(mover) = game.to_move() {
         if restart_at == Some(game.ply()) {
             server.restart();
-            let reply = send(server.service(), &ClientMessage::Sync { game_id: game_id.clone(), since_ply: 0 });
+            let reply =
+                send(server.service(), &ClientMessage::Sync { game_id: game_id.clone(), since_ply: 0, token: None });
             assert_eq!(state(&reply).moves, acknowledged, "{id}: no acknowledged move lost in the restart");
         }
         assert!(game.forced_move().is_none(), "{id}: the server plays forced moves itself");
@@ -203,7 +204,7 @@ fn play_whole_game<G: Observe>(server: &mut Server, id: &str, seed: u64, restart
         let reply = send(server.service(), &message);
         let mut first = true;
         for m in &reply {
-            let ServerMessage::Moved { game_id: g, ply, text, seat } = m else { panic!("{id}: {reply:?}") };
+            let ServerMessage::Moved { game_id: g, ply, text, seat, .. } = m else { panic!("{id}: {reply:?}") };
             assert_eq!((g, *ply as usize), (&game_id, game.ply()), "{id}");
             assert_eq!(Some(Player(*seat)), game.to_move(), "{id}: the seat that moved");
             let mv = game.parse_move(text).unwrap();
@@ -234,7 +235,7 @@ fn play_whole_game<G: Observe>(server: &mut Server, id: &str, seed: u64, restart
     let snapshot = state(&send(server.service(), &ClientMessage::Watch { game_id: game_id.clone() }));
     let winners = outcome.winners().iter().map(|p| p.0).collect();
     let scores = outcome.scores[..outcome.num_players].to_vec();
-    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores, resigned: None }), "{id}");
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores, resigned: None, flagged: None }), "{id}");
     assert_eq!((snapshot.to_move, snapshot.moves, snapshot.ply as usize), (None, acknowledged, game.ply()), "{id}");
     // A finished game takes no more moves, and the refusal changes nothing.
     let reply = send(
@@ -371,7 +372,7 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     let unknown =
         ClientMessage::Move { game_id: "0123456789abcdef".into(), token: tokens[0].clone(), text: "e5".into(), ply: 0 };
     refused_unchanged(&mut server, &unknown, ErrorCode::UnknownGame);
-    let past = ClientMessage::Sync { game_id: game_id.clone(), since_ply: ply as u32 + 1 };
+    let past = ClientMessage::Sync { game_id: game_id.clone(), since_ply: ply as u32 + 1, token: None };
     refused_unchanged(&mut server, &past, ErrorCode::PlyAhead);
     // A game still missing a seat takes no move.
     let creator = other.tokens[0].clone().unwrap();
@@ -411,13 +412,19 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     );
     let snapshot = state(&send(server.service(), &resign));
     let winners = vec![mover as u8];
-    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores: Vec::new(), resigned: Some(waiting as u8) }));
+    assert_eq!(
+        snapshot.outcome,
+        Some(GameResult { winners, scores: Vec::new(), resigned: Some(waiting as u8), flagged: None })
+    );
     assert_eq!(snapshot.to_move, None);
     refused_unchanged(&mut server, &resign, ErrorCode::GameOver);
     refused_unchanged(&mut server, &mv(&tokens[mover], "e5", ply), ErrorCode::GameOver);
     // A retry of a move played before the end is still answered alike.
     let reply = send(server.service(), &mv(&tokens[0], "d4", 0));
-    assert_eq!(reply, vec![ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0 }]);
+    assert_eq!(
+        reply,
+        vec![ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None }]
+    );
 }
 
 #[test]
@@ -498,7 +505,7 @@ fn a_retried_move_is_answered_again_and_not_played_twice() {
     let (mut server, tokens, game_id, _) = trike_game("retry", &[]);
     let first = ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "D4".into(), ply: 0 };
     let reply = send(server.service(), &first);
-    let moved = ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0 };
+    let moved = ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None };
     assert_eq!(reply, vec![moved.clone()], "the rules' own text");
     let path = server.db.as_ref().unwrap().0.clone();
     let before = dump(&path);
@@ -598,8 +605,10 @@ fn the_cache_evicts_and_replays_games_from_the_store() {
         }
     }
     for (created, game) in &games {
-        let snapshot =
-            state(&send(&mut service, &ClientMessage::Sync { game_id: created.game_id.clone(), since_ply: 2 }));
+        let snapshot = state(&send(
+            &mut service,
+            &ClientMessage::Sync { game_id: created.game_id.clone(), since_ply: 2, token: None },
+        ));
         assert_eq!((snapshot.since_ply, snapshot.ply as usize), (2, game.ply()));
         assert_eq!(snapshot.moves.len(), game.ply() - 2);
         assert!(snapshot.outcome.is_some());
@@ -694,7 +703,7 @@ fn messages_have_a_stable_versioned_wire_form() {
         ClientMessage::Resign { game_id: "g".into(), token: "t".into() },
         ClientMessage::Rematch { game_id: "g".into(), token: "t".into() },
         ClientMessage::Watch { game_id: "g".into() },
-        ClientMessage::Sync { game_id: "g".into(), since_ply: 0 },
+        ClientMessage::Sync { game_id: "g".into(), since_ply: 0, token: None },
     ];
     let types: Vec<String> = clients.iter().map(|m| type_of(&encode_client(m))).collect();
     assert_eq!(types, ClientMessage::TYPES);
@@ -715,11 +724,13 @@ fn messages_have_a_stable_versioned_wire_form() {
             to_move: Some(1),
             outcome: None,
             clock: Some(Clock { minutes: 3, increment_s: 2 }),
+            clock_ms: Some(vec![180_000, 179_500]),
             allow_tools: false,
             rematch: None,
             rematch_of: None,
         }),
-        ServerMessage::Moved { game_id: "g".into(), ply: 0, text: "d4".into(), seat: 0 },
+        ServerMessage::Moved { game_id: "g".into(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None },
+        ServerMessage::Presence { game_id: "g".into(), online: vec![true, false] },
         ServerMessage::Rematched { game_id: "h".into(), rematch_of: "g".into(), seat: 1 },
         error,
     ];

@@ -1,5 +1,5 @@
 //! The game server's core, a top layer beside `cli` (`docs/design.md` §Network play): the wire
-//! [`protocol`] (versioned JSON messages), the [`store`] (a small trait and SQLite) and the
+//! [`protocol`] (versioned JSON messages, in `crate::net` as the client speaks it too), the [`store`] (a small trait and SQLite) and the
 //! server-authoritative [`service`], which checks every move with the rules and stores it before
 //! acknowledging it.
 //!
@@ -8,7 +8,7 @@
 
 #![warn(missing_docs)]
 
-pub mod protocol;
+pub use crate::net::protocol;
 pub mod service;
 pub mod store;
 

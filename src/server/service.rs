@@ -16,10 +16,10 @@ use rand::TryRngCore as _;
 use rand::rngs::OsRng;
 use serde_json::Value;
 
-use super::protocol::{
+use super::store::{GameSetup, Store, StoreError, StoredGame};
+use crate::net::protocol::{
     ClientMessage, Clock, ErrorCode, GameResult, Refusal, SeatView, ServerMessage, Snapshot, decode_client,
 };
-use super::store::{GameSetup, Store, StoreError, StoredGame};
 use crate::rules::record::{Record, RecordError};
 use crate::rules::{Game, IllegalMove, Outcome, Player};
 
@@ -151,11 +151,16 @@ impl Room {
         let seats = u8::try_from(self.position.num_players()).unwrap_or(u8::MAX);
         if let Some(resigned) = self.stored.resigned {
             let winners = (0..seats).filter(|&s| s != resigned).collect();
-            return Some(GameResult { winners, scores: Vec::new(), resigned: Some(resigned) });
+            return Some(GameResult { winners, scores: Vec::new(), resigned: Some(resigned), flagged: None });
         }
         let outcome = self.position.outcome()?;
         let winners = outcome.winners().iter().map(|p| p.0).collect();
-        Some(GameResult { winners, scores: outcome.scores[..outcome.num_players].to_vec(), resigned: None })
+        Some(GameResult {
+            winners,
+            scores: outcome.scores[..outcome.num_players].to_vec(),
+            resigned: None,
+            flagged: None,
+        })
     }
 
     fn snapshot(&self, since_ply: usize) -> Snapshot {
@@ -180,6 +185,7 @@ impl Room {
             to_move: if outcome.is_some() { None } else { self.position.to_move().map(|p| p.0) },
             outcome,
             clock: setup.clock,
+            clock_ms: None,
             allow_tools: setup.allow_tools,
             rematch: self.stored.rematch.clone(),
             rematch_of: setup.rematch_of.clone(),
@@ -256,7 +262,7 @@ impl<S: Store> Service<S> {
             ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token),
             ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token),
             ClientMessage::Watch { game_id } => self.state(&game_id, 0),
-            ClientMessage::Sync { game_id, since_ply } => self.state(&game_id, since_ply),
+            ClientMessage::Sync { game_id, since_ply, .. } => self.state(&game_id, since_ply),
         };
         result.unwrap_or_else(Reply::refused)
     }
@@ -417,6 +423,7 @@ impl<S: Store> Service<S> {
                 ply: ply + k as u32,
                 text,
                 seat,
+                clock_ms: None,
             })
             .collect();
         Ok(Reply { messages: messages.clone(), broadcast: Some(Broadcast { game_id: game_id.to_string(), messages }) })
@@ -553,8 +560,13 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
         _ => return Err(stale()),
     }
     let game_id = &room.stored.setup.id;
-    let mut messages =
-        vec![ServerMessage::Moved { game_id: game_id.clone(), ply: ply as u32, text: stored[ply].clone(), seat }];
+    let mut messages = vec![ServerMessage::Moved {
+        game_id: game_id.clone(),
+        ply: ply as u32,
+        text: stored[ply].clone(),
+        seat,
+        clock_ms: None,
+    }];
     // The forced moves the server played after it, as the first answer had them.
     for (k, text) in stored.iter().enumerate().skip(ply + 1) {
         let Some(mover) = position.to_move() else { break };
@@ -566,6 +578,7 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
                     ply: k as u32,
                     text: forced,
                     seat: mover.0,
+                    clock_ms: None,
                 });
                 position = next;
             }

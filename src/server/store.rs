@@ -15,7 +15,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 
-use super::protocol::Clock;
+use crate::net::protocol::Clock;
 
 /// How a game was set up: everything about it but what happened in it.
 #[derive(Clone, Debug, PartialEq)]

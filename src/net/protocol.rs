@@ -32,7 +32,7 @@ pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 pub const MAX_FIELD_BYTES: usize = 256;
 
 /// A live game's clock setting: Fischer time, `minutes` each plus `increment_s` seconds per move.
-/// This version of the server stores it and shows it; it does not yet keep time.
+/// The server keeps time (`docs/design.md` §Network play): a seat whose time runs out loses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Clock {
@@ -130,6 +130,10 @@ pub enum ClientMessage {
         game_id: String,
         /// The first ply the client lacks (the number of moves it has).
         since_ply: u32,
+        /// The seat token of a player coming back: the connection then counts as that seat being
+        /// present ([`ServerMessage::Presence`]). None for a spectator.
+        #[serde(default)]
+        token: Option<String>,
     },
 }
 
@@ -152,7 +156,10 @@ impl ClientMessage {
             ClientMessage::Resign { game_id, token } | ClientMessage::Rematch { game_id, token } => {
                 &[("game_id", game_id), ("token", token)]
             }
-            ClientMessage::Watch { game_id } | ClientMessage::Sync { game_id, .. } => &[("game_id", game_id)],
+            ClientMessage::Watch { game_id } | ClientMessage::Sync { game_id, token: None, .. } => {
+                &[("game_id", game_id)]
+            }
+            ClientMessage::Sync { game_id, token: Some(token), .. } => &[("game_id", game_id), ("token", token)],
         };
         for (name, value) in fields {
             if value.len() > MAX_FIELD_BYTES {
@@ -205,6 +212,17 @@ pub enum ServerMessage {
         text: String,
         /// The seat that moved.
         seat: u8,
+        /// A live game's clocks once the move is stored: each seat's time left, in ms, the next
+        /// mover's counting down from now. None for correspondence.
+        #[serde(default)]
+        clock_ms: Option<Vec<u64>>,
+    },
+    /// Which seats have a connected player, sent to a game's connections whenever it changes.
+    Presence {
+        /// The game.
+        game_id: String,
+        /// One entry per seat: whether a connection holds that seat's token now.
+        online: Vec<bool>,
     },
     /// The rematch of a finished game ([`ClientMessage::Rematch`]): the same game and options,
     /// every seat's token moved on by one seat.
@@ -227,7 +245,8 @@ pub enum ServerMessage {
 
 impl ServerMessage {
     /// Every server message `type`, as sent.
-    pub const TYPES: &'static [&'static str] = &["created", "joined", "state", "moved", "rematched", "error"];
+    pub const TYPES: &'static [&'static str] =
+        &["created", "joined", "state", "moved", "presence", "rematched", "error"];
 }
 
 /// A game as it stands: what a client needs to show it and carry on.
@@ -255,6 +274,10 @@ pub struct Snapshot {
     pub outcome: Option<GameResult>,
     /// The clock setting of a live game; none for correspondence.
     pub clock: Option<Clock>,
+    /// A live game's clocks now: each seat's time left, in ms, the seat to move's counting down
+    /// from this message on (clocks start once every seat is taken). None for correspondence.
+    #[serde(default)]
+    pub clock_ms: Option<Vec<u64>>,
     /// Whether the creator allowed hints, Show thinking and analysis while the game runs.
     pub allow_tools: bool,
     /// The rematch of this game, once one was asked for.
@@ -285,6 +308,9 @@ pub struct GameResult {
     pub scores: Vec<i32>,
     /// The seat that resigned, if the game ended so (every other seat then wins).
     pub resigned: Option<u8>,
+    /// The seat whose clock ran out, if the game ended so (every other seat then wins).
+    #[serde(default)]
+    pub flagged: Option<u8>,
 }
 
 /// What kind of refusal an [`ServerMessage::Error`] is.

@@ -1,0 +1,7 @@
+//! Network play's shared part, built for every target (the browser too): the wire [`protocol`]
+//! that the server (`crate::server`, native only) and the app's online client both speak
+//! (`docs/design.md` §Network play).
+
+#![warn(missing_docs)]
+
+pub mod protocol;
