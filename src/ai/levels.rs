@@ -63,13 +63,17 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// Who plays a seat: a person (clicking or typing moves) or the search at a level.
+/// Who plays a seat: a person (clicking or typing moves), the search at a level, or a player
+/// over the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
     /// A person.
     Human,
     /// The search at this level.
     Ai(Level),
+    /// A player elsewhere, whose moves come from the game server (`app::online`); never read
+    /// from a record's labels.
+    Remote,
 }
 
 impl Seat {
@@ -78,6 +82,7 @@ impl Seat {
         match self {
             Seat::Human => "Human".to_string(),
             Seat::Ai(level) => format!("AI {level}"),
+            Seat::Remote => "Online player".to_string(),
         }
     }
 

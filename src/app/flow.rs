@@ -50,6 +50,13 @@ pub enum Command {
     /// Like [`Command::Load`], but the seats become those the record names (people where it names
     /// none, or not one per seat): a share link's, a lesson's step (`session::OpenRecord`).
     Open(Record),
+    /// Like [`Command::Open`], with these seats: an online game put on the board, joined,
+    /// resumed or rematched (`app::online`), where the person's seat is [`Seat::Human`] and the
+    /// others [`Seat::Remote`].
+    ///
+    /// [`Seat::Human`]: crate::ai::Seat::Human
+    /// [`Seat::Remote`]: crate::ai::Seat::Remote
+    OpenSeated(Record, Vec<crate::ai::Seat>),
     /// Show another position of the line (the move list's clicks, ←/→/Home/End, the graph's
     /// points, Next mistake): `Model::review_to`.
     Review(ReviewTo),
@@ -142,3 +149,10 @@ pub enum Step {
 /// refused in the status line.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct TextIntent(pub String);
+
+/// A move the game server stored, in the game's notation (`app::online`): played for whichever
+/// seat is to move, as the server is the referee of an online game. Text that is not a legal move
+/// here means the board is out of step with the server: refused in the status line, and the
+/// online client then reloads the server's game.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct ServerMove(pub String);

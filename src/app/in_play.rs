@@ -35,6 +35,11 @@ pub struct Summary {
     pub analysed: usize,
     /// Mistakes the analysis marked.
     pub mistakes: usize,
+    /// The seat to move at the line's end (`None` once over): the window title's "Your move"
+    /// in an online game.
+    pub seat_to_move: Option<u8>,
+    /// A person's seat is to move at the line's end.
+    pub person_to_move: bool,
 }
 
 /// The window title of a game in play: the game, the number of moves and who is to move or who won
@@ -64,6 +69,11 @@ impl Summary {
             review: model.review(),
             analysed: model.analysed().len(),
             mistakes: model.analysed().iter().filter(|a| a.mistake).count(),
+            seat_to_move: model.game().to_move().map(|p| p.0),
+            person_to_move: model
+                .game()
+                .to_move()
+                .is_some_and(|p| model.seats().get(usize::from(p.0)) == Some(&crate::ai::Seat::Human)),
         }
     }
 }

@@ -103,9 +103,12 @@ impl Choices {
         Choices { entries, game }
     }
 
-    /// The choices as [`Settings`] keep them, with the settings page's `look`.
-    pub fn settings(&self, look: super::settings::Look) -> Settings {
+    /// The choices as [`Settings`] keep them, with the rest (the settings page's `look`, online
+    /// play's seats) as `kept` has them.
+    pub fn settings(&self, kept: &Settings) -> Settings {
         Settings {
+            look: kept.look,
+            online: kept.online.clone(),
             game: Some(self.entries[self.game].name.to_string()),
             entries: self
                 .entries
@@ -114,7 +117,6 @@ impl Choices {
                     (e.name.to_string(), EntrySettings { options: e.game.options.clone(), seats: e.choices.clone() })
                 })
                 .collect(),
-            look,
         }
     }
 
@@ -132,6 +134,17 @@ impl Choices {
             }
             None => false,
         }
+    }
+
+    /// The chosen entry's game id, options and seats' names (Play online's Create).
+    pub fn chosen(&self) -> (String, serde_json::Value, &'static [&'static str]) {
+        let entry = &self.entries[self.game];
+        (entry.game.game.clone(), entry.game.options.clone(), entry.seats)
+    }
+
+    /// The chosen entry's name in the list.
+    pub fn chosen_name(&self) -> &'static str {
+        self.entries[self.game].name
     }
 
     /// The chosen entry's seat choices, to change.
@@ -205,7 +218,7 @@ fn start_screen(
     (mut setup, mut suspended): (ResMut<Setup>, ResMut<Suspended>),
     (mut state, mut load): (ResMut<MenuState>, ResMut<LoadDialog>),
     (mut status, mut rects, mut page): (ResMut<Status>, ResMut<UiRects>, ResMut<super::settings_page::SettingsPage>),
-    (mut pending, mut dialogs): (ResMut<PendingOpen>, Dialogs),
+    (mut pending, mut dialogs, mut lobby): (ResMut<PendingOpen>, Dialogs, ResMut<super::online::lobby::Lobby>),
     (mut commands, mut next): (Commands, ResMut<NextState<Screen>>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -256,6 +269,16 @@ fn start_screen(
                     .on_hover_text("A guided lesson: a few positions, each teaching one rule; you make the move");
                 rects.set("learn", learn_button.rect);
                 learn = learn_button.clicked();
+                let held = settings.online.games.len();
+                let online_button =
+                    ui.add(egui::Button::new("Play online…").min_size(egui::vec2(160.0, 32.0))).on_hover_text(format!(
+                        "Play a friend over the network: create a game and send its link, or join one \
+                         (your games: {held})"
+                    ));
+                rects.set("menu online", online_button.rect);
+                if online_button.clicked() {
+                    lobby.open = true;
+                }
                 let settings_button = ui
                     .add(egui::Button::new("Settings…").min_size(egui::vec2(160.0, 32.0)))
                     .on_hover_text("Colours (colour-blind safe), theme, animation, the AI's proofs");
@@ -342,7 +365,7 @@ fn start_screen(
     if resume && suspended.resume(&mut setup) {
         next.set(Screen::Playing);
     }
-    let now = choices.settings(settings.look);
+    let now = choices.settings(&settings);
     if *settings != now {
         *settings = now;
     }

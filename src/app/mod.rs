@@ -24,6 +24,7 @@ pub mod load_dialog;
 pub mod local_time;
 pub mod menu;
 pub mod model;
+pub mod online;
 pub mod open_file;
 pub mod palette;
 pub mod play;
@@ -63,6 +64,7 @@ pub fn core_plugin(app: &mut App) {
     tools::plugin(app);
     input::messages(app);
     open_file::plugin(app);
+    online::plugin(app);
     struct Core<'a>(&'a mut App);
     impl ForEachGame for Core<'_> {
         fn game<G: AppGame>(&mut self) {
@@ -120,6 +122,7 @@ pub fn run() -> Result<(), String> {
     input::plugin(&mut app);
     menu::plugin(&mut app);
     settings_page::view_plugin(&mut app);
+    online::lobby::view_plugin(&mut app);
     hud::plugin(&mut app);
     view_plugins(&mut app);
     frame_log::plugin(&mut app);
@@ -203,9 +206,13 @@ fn fit_window_to_monitor(
 }
 
 /// The window's title follows the game in play ([`title_text`]); "triboard" on the start screen.
-fn window_title(in_play: Res<InPlay>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+fn window_title(
+    in_play: Res<InPlay>,
+    online: Option<Res<online::OnlineGame>>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
     let Ok(mut window) = windows.single_mut() else { return };
-    let title = in_play.0.as_ref().map_or("triboard", |s| s.title.as_str());
+    let title = in_play.0.as_ref().map_or("triboard".to_string(), |s| online::title(s, online.as_deref()));
     if window.title != title {
         window.title = title.to_string();
     }

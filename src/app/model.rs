@@ -229,6 +229,7 @@ impl<G: AppGame> Model<G> {
         match self.seat_to_move() {
             None => Err(G::INFO.over_text.to_string()),
             Some(Seat::Ai(_)) => Err("the AI is to move: wait, or press Move now".to_string()),
+            Some(Seat::Remote) => Err("your opponent is to move: their move comes over the network".to_string()),
             Some(Seat::Human) => Ok(()),
         }
     }

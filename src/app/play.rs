@@ -5,17 +5,19 @@
 
 use bevy::prelude::*;
 
-use super::flow::{Analysed, Command, MoveIntent, Screen, Status, Step, TextIntent};
+use super::flow::{Analysed, Command, MoveIntent, Screen, ServerMove, Status, Step, TextIntent};
 use super::games::AppGame;
 use super::in_play::{InPlay, summarise};
 use super::learn::Learning;
 use super::model::Model;
+use super::online::OnlineGame;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Status>()
         .init_resource::<InPlay>()
         .add_message::<Command>()
         .add_message::<TextIntent>()
+        .add_message::<ServerMove>()
         .configure_sets(Update, (Step::Intents, Step::Apply, Step::View).chain())
         .add_systems(OnExit(Screen::Playing), |mut in_play: ResMut<InPlay>| in_play.0 = None)
         .add_systems(Update, no_game_for_text.in_set(Step::Apply).run_if(not(in_state(Screen::Playing))));
@@ -60,15 +62,26 @@ fn no_game_for_text(mut texts: MessageReader<TextIntent>, mut status: ResMut<Sta
 /// The validation system: plays the move intents (a person's only when a person may move, and in a
 /// lesson only the step's answer), keeps finished analyses, and carries out the commands on the
 /// line (review, play from here, variations, hints, undo, redo).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn validate<G: AppGame>(
     mut intents: MessageReader<MoveIntent<G::Move>>,
+    mut served: MessageReader<ServerMove>,
     mut orders: MessageReader<Command>,
     mut analysed: MessageReader<Analysed<G::Move>>,
     mut model: ResMut<Model<G>>,
     mut status: ResMut<Status>,
     mut learning: Option<ResMut<Learning>>,
+    online: Option<Res<OnlineGame>>,
 ) {
+    for ServerMove(text) in served.read() {
+        *status = server_move(&mut model, text);
+    }
     for intent in intents.read() {
+        // An online game the server ended (a resignation, a flag) takes no more moves.
+        if let Some(why) = online.as_deref().and_then(OnlineGame::ended) {
+            *status = Status::error(why);
+            continue;
+        }
         if let Some(said) = play_intent(&mut model, intent, learning.as_deref_mut()) {
             *status = said;
         }
@@ -83,6 +96,12 @@ pub(super) fn validate<G: AppGame>(
         ));
     }
     for order in orders.read() {
+        if let Some(online) = online.as_deref()
+            && let Err(why) = online.allows(order)
+        {
+            *status = Status::error(why);
+            continue;
+        }
         if let Some(said) = on_the_line(&mut model, order) {
             *status = said;
         }
@@ -122,6 +141,31 @@ fn play_intent<G: AppGame>(
         }
         Err(e) => Status::refusal(&text, e),
     })
+}
+
+/// Plays a move the game server stored, for whichever seat is to move; returns what the status
+/// line says of it.
+fn server_move<G: AppGame>(model: &mut Model<G>, text: &str) -> Status {
+    let game = model.game();
+    let Some(mover) = game.to_move() else {
+        return Status::error(format!("{text}: the server sent a move after the end of the game"));
+    };
+    let mover = game.player_name(mover);
+    let mv = match game.parse_move(text) {
+        Ok(mv) => mv,
+        Err(e) => return Status::refusal(text, e),
+    };
+    let said = game.played_text(mover, &game.move_text(mv));
+    match model.play(mv) {
+        Ok(forced) => {
+            let line = std::iter::once(said).chain(forced).collect::<Vec<_>>().join(". ");
+            match model.result_text() {
+                Some(result) => Status::info(format!("{line}. Game over: {result}")),
+                None => Status::info(line),
+            }
+        }
+        Err(e) => Status::refusal(text, e),
+    }
 }
 
 /// Carries out a command on the line; `None` for a command of the session's.
@@ -177,6 +221,11 @@ fn on_the_line<G: AppGame>(model: &mut Model<G>, order: &Command) -> Option<Stat
                 Status::error("nothing to redo")
             }
         }
-        Command::NewGame | Command::Menu | Command::Rematch | Command::Load(_) | Command::Open(_) => return None,
+        Command::NewGame
+        | Command::Menu
+        | Command::Rematch
+        | Command::Load(_)
+        | Command::Open(_)
+        | Command::OpenSeated(..) => return None,
     })
 }

@@ -14,6 +14,7 @@ use super::in_play::{InPlay, Summary};
 use super::learn::Learning;
 use super::model::Model;
 use super::setup::{GameOptions, Setup, unknown_game};
+use crate::ai::Seat;
 use crate::rules::record::Record;
 
 pub(super) fn plugin(app: &mut App) {
@@ -37,6 +38,11 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
 /// launch, a lesson's step); removed once it has been opened or refused.
 #[derive(Resource, Clone, Debug)]
 pub struct OpenRecord(pub Record);
+
+/// The seats for the next [`OpenRecord`] instead of those its labels name (an online game:
+/// `app::online`); removed with it.
+#[derive(Resource, Clone, Debug)]
+pub struct OpenSeats(pub Vec<Seat>);
 
 /// Opens `learning`'s lesson at its step: the step's position as the game in play (from any
 /// screen, as a share link opens), and the lesson beside it.
@@ -172,26 +178,32 @@ fn start_game(mut commands: Commands, mut session: Session, mut in_play: ResMut<
 fn open_record(
     mut commands: Commands,
     open: Res<OpenRecord>,
+    seats: Option<Res<OpenSeats>>,
     in_play: Res<InPlay>,
     learning: Option<Res<Learning>>,
     mut session: Session,
     mut orders: MessageWriter<Command>,
 ) {
     let record = open.0.clone();
+    let seats = seats.map(|s| s.0.clone());
     commands.remove_resource::<OpenRecord>();
+    commands.remove_resource::<OpenSeats>();
     let id = record.game.as_str();
     if in_play.0.as_ref().is_some_and(|s| s.ids.contains(&id)) {
-        orders.write(Command::Open(record));
+        orders.write(match seats {
+            Some(seats) => Command::OpenSeated(record, seats),
+            None => Command::Open(record),
+        });
         return;
     }
-    struct Replay<'a>(&'a Record);
+    struct Replay<'a>(&'a Record, Option<&'a [Seat]>);
     impl ForGame for Replay<'_> {
         type Output = Result<SuspendedGame, String>;
         fn run<G: AppGame>(self) -> Self::Output {
-            Model::<G>::from_record(self.0, None).map(SuspendedGame::of)
+            Model::<G>::from_record(self.0, self.1).map(SuspendedGame::of)
         }
     }
-    match for_id(id, Replay(&record)).unwrap_or_else(|| Err(unknown_game(id))) {
+    match for_id(id, Replay(&record, seats.as_deref())).unwrap_or_else(|| Err(unknown_game(id))) {
         Ok(opened) => {
             let said = loaded(opened.moves, learning.as_deref());
             session.setup.clone_from(&opened.setup);
@@ -221,7 +233,7 @@ fn session<G: AppGame>(
 ) {
     for order in orders.read() {
         // A record other than the lesson's step ends the lesson: it loads as any record does.
-        if let Command::Load(record) | Command::Open(record) = order
+        if let Command::Load(record) | Command::Open(record) | Command::OpenSeated(record, _) = order
             && learning.as_deref().is_some_and(|l| *record != l.record())
         {
             learning = None;
@@ -249,12 +261,22 @@ fn session<G: AppGame>(
                     });
                 }
             }
-            Command::Load(record) | Command::Open(record) if !G::IDS.contains(&record.game.as_str()) => {
-                // Another game: opened like a share link, on its own board with the record's seats.
+            Command::Load(record) | Command::Open(record) | Command::OpenSeated(record, _)
+                if !G::IDS.contains(&record.game.as_str()) =>
+            {
+                // Another game: opened like a share link, on its own board with the record's seats
+                // (or those given).
                 commands.insert_resource(OpenRecord(record.clone()));
+                if let Command::OpenSeated(_, seats) = order {
+                    commands.insert_resource(OpenSeats(seats.clone()));
+                }
             }
-            Command::Load(record) | Command::Open(record) => {
-                let seats = matches!(order, Command::Load(_)).then(|| model.seats().to_vec());
+            Command::Load(record) | Command::Open(record) | Command::OpenSeated(record, _) => {
+                let seats = match order {
+                    Command::Load(_) => Some(model.seats().to_vec()),
+                    Command::OpenSeated(_, seats) => Some(seats.clone()),
+                    _ => None,
+                };
                 match Model::<G>::from_record(record, seats.as_deref()) {
                     Ok(fresh) => {
                         model.replace(fresh);

@@ -43,6 +43,39 @@ pub struct Settings {
     /// The settings page's choices.
     #[serde(default)]
     pub look: Look,
+    /// Online play: the server and the seats held ([`OnlineSettings`]).
+    #[serde(default)]
+    pub online: OnlineSettings,
+}
+
+/// What online play remembers: the server last used and every seat held in an online game, with
+/// its secret token (`docs/design.md` §Network play: a seat's token is its only key).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OnlineSettings {
+    /// The server's WebSocket address (`ws://127.0.0.1:8080/ws`); empty for the default (the
+    /// page's own server in the browser).
+    #[serde(default)]
+    pub server: String,
+    /// The seats held, newest last.
+    #[serde(default)]
+    pub games: Vec<OnlineSeat>,
+}
+
+/// One seat held in an online game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnlineSeat {
+    /// The server's WebSocket address.
+    pub server: String,
+    /// The game on the server.
+    pub game_id: String,
+    /// The seat's secret token.
+    pub token: String,
+    /// The seat, `0..players`.
+    pub seat: u8,
+    /// The kind of game (`trike`, …).
+    pub game: String,
+    /// The game's join code, for the invitation link.
+    pub code: String,
 }
 
 /// The players' colours ([`crate::app::palette`]).

@@ -58,6 +58,11 @@ impl Clock {
     }
 }
 
+/// Reads a join code as a person may type it: case, spaces and dashes do not matter.
+pub fn normalize_code(code: &str) -> String {
+    code.chars().filter(|c| !c.is_whitespace() && *c != '-').map(|c| c.to_ascii_uppercase()).collect()
+}
+
 /// A message from a client to the server.
 ///
 /// `game` is a kind of game (`trike`, `trigon-2`, one of [`crate::rules::game_ids`]); `game_id` is

@@ -81,7 +81,7 @@ fn the_start_screens_choices_survive_a_restart() {
     let file = SettingsFile(Some(dir.join("settings.json")));
     let mut app = app_keeping_settings_in(&file);
     let mut choices = Choices::with_settings(app.world().resource::<Settings>());
-    let fresh = choices.settings(Default::default());
+    let fresh = choices.settings(&Settings::default());
     let names = choices.names();
     // Trike on side 9 with its second seat AI level 5; then a four-player Trigon, every seat AI 1.
     assert!(choices.choose(names[0]));
@@ -92,7 +92,7 @@ fn the_start_screens_choices_survive_a_restart() {
     for seat in choices.seats_mut().iter_mut() {
         *seat = SeatChoice { ai: true, level: 1 };
     }
-    let chosen = choices.settings(Default::default());
+    let chosen = choices.settings(&Settings::default());
     assert_ne!(chosen, fresh);
     *app.world_mut().resource_mut::<Settings>() = chosen.clone();
     app.update();
@@ -100,7 +100,7 @@ fn the_start_screens_choices_survive_a_restart() {
 
     let restarted = app_keeping_settings_in(&file);
     let again = Choices::with_settings(restarted.world().resource::<Settings>());
-    assert_eq!(again.settings(Default::default()), chosen);
+    assert_eq!(again.settings(&Settings::default()), chosen);
     assert_eq!(again.setup(), choices.setup(), "Trigon, every seat AI level 1");
     let mut trike = again;
     assert!(trike.choose(names[0]));
@@ -110,7 +110,7 @@ fn the_start_screens_choices_survive_a_restart() {
     // A file that is not settings is ignored: the defaults.
     std::fs::write(dir.join("settings.json"), "{ not json").unwrap();
     let broken = app_keeping_settings_in(&file);
-    assert_eq!(Choices::with_settings(broken.world().resource::<Settings>()).settings(Default::default()), fresh);
+    assert_eq!(Choices::with_settings(broken.world().resource::<Settings>()).settings(&Settings::default()), fresh);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

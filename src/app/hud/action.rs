@@ -42,6 +42,8 @@ pub enum PanelAction<M> {
     OpenSettings,
     /// A move typed in the move box, in the game's notation ([`crate::app::flow::TextIntent`]).
     Text(String),
+    /// Resign or ask for a rematch in an online game.
+    Online(crate::app::online::OnlineOrder),
 }
 
 /// What the side panel reads.
@@ -64,4 +66,20 @@ pub struct PanelIn<'a, G: AppGame> {
     pub show_thinking: bool,
     /// The lesson in progress (Learn mode), shown in place of the move list.
     pub lesson: Option<&'a Learning>,
+    /// The online game on the board, if it is one: no takebacks, tools as its creator allowed,
+    /// the connection and clocks shown.
+    pub online: Option<&'a crate::app::online::OnlineGame>,
+}
+
+impl<G: AppGame> PanelIn<'_, G> {
+    /// Whether hints, Show thinking and analysis may be used (not in an online game whose
+    /// creator did not allow them, until it ends).
+    pub fn tools(&self) -> bool {
+        self.online.is_none_or(|o| o.tools_allowed())
+    }
+
+    /// True in an online game that runs: no undo, no redo, no local rematch.
+    pub fn online_running(&self) -> bool {
+        self.online.is_some_and(|o| o.outcome.is_none() && self.model.game().outcome().is_none())
+    }
 }

@@ -14,6 +14,7 @@ pub mod action;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;
+pub mod online;
 pub mod players;
 pub mod review;
 pub mod side;
@@ -124,11 +125,13 @@ fn panels<G: AppGame>(
         ResMut<SettingsPage>,
         Res<Settings>,
     ),
-    (mut intents, mut orders, mut texts): (
+    (mut intents, mut orders, mut texts, mut online_orders): (
         MessageWriter<MoveIntent<G::Move>>,
         MessageWriter<Command>,
         MessageWriter<TextIntent>,
+        MessageWriter<super::online::OnlineOrder>,
     ),
+    online: Option<Res<super::online::OnlineGame>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let input = PanelIn {
@@ -142,6 +145,7 @@ fn panels<G: AppGame>(
         analyzing: analyzing.progress(),
         show_thinking: show_thinking.0,
         lesson: learning.as_deref(),
+        online: online.as_deref(),
     };
     let (width, mut actions) = side_panel::<G>(ctx, &input, &mut windows, &mut rects);
     let width = width * ctx.zoom_factor();
@@ -197,6 +201,9 @@ fn panels<G: AppGame>(
             PanelAction::OpenSettings => page.open = true,
             PanelAction::Text(text) => {
                 texts.write(TextIntent(text));
+            }
+            PanelAction::Online(order) => {
+                online_orders.write(order);
             }
             PanelAction::Lesson(action) => {
                 let Some(learning) = learning.as_deref_mut() else { continue };

@@ -19,7 +19,7 @@ pub(super) fn tool_buttons<G: AppGame>(
 ) {
     let model = input.model;
     ui.horizontal(|ui| {
-        let may_hint = model.person_may_move().is_ok() && input.searching.is_none();
+        let may_hint = model.person_may_move().is_ok() && input.searching.is_none() && input.tools();
         let hint = ui
             .add_enabled(may_hint, egui::Button::new("Hint"))
             .on_hover_text("The search's best move for you, drawn on the board, with its win rate (H)");
@@ -28,7 +28,7 @@ pub(super) fn tool_buttons<G: AppGame>(
             actions.push(PanelAction::Order(Command::Hint));
         }
         let analyze = ui
-            .add_enabled_ui(model.line_len() > 0 && input.analyzing.is_none(), |ui| {
+            .add_enabled_ui(model.line_len() > 0 && input.analyzing.is_none() && input.tools(), |ui| {
                 ui.menu_button("Analyze…", |ui| {
                     for (name, simulations) in crate::ai::analysis::BUDGETS {
                         let text =
@@ -47,7 +47,7 @@ pub(super) fn tool_buttons<G: AppGame>(
         rects.set("analyze", analyze.rect);
         let mut show = input.show_thinking;
         let thinking = ui
-            .checkbox(&mut show, "Show thinking")
+            .add_enabled(input.tools(), egui::Checkbox::new(&mut show, "Show thinking"))
             .on_hover_text("While a search runs, light the moves it looks at, the more the brighter (T)");
         rects.set("show thinking", thinking.rect);
         if thinking.changed() {

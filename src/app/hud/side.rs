@@ -98,6 +98,11 @@ pub fn side_panel<G: AppGame>(
         ui.separator();
         players(ui, model);
         ui.separator();
+        if let Some(online) = input.online {
+            let running = game.to_move().map(|p| p.0);
+            super::online::online_box(ui, online, running, game.outcome().is_some(), rects, &mut actions);
+            ui.separator();
+        }
         if let Some(learning) = input.lesson {
             // A lesson: its controls where the game's buttons stand, its text in the room left.
             lesson_controls(ui, learning, rects, &mut actions);
@@ -238,13 +243,18 @@ fn buttons<G: AppGame>(
             ui,
             "undo",
             egui::Button::new("⟲ Undo"),
-            !model.moves().is_empty(),
+            !model.moves().is_empty() && !input.online_running(),
             "Take back your last turn (Ctrl+Z)",
         ) {
             actions.push(PanelAction::Order(Command::Undo));
         }
-        if button(ui, "redo", egui::Button::new("⟳ Redo"), !model.redo().is_empty(), "Replay an undone turn (Ctrl+Y)")
-        {
+        if button(
+            ui,
+            "redo",
+            egui::Button::new("⟳ Redo"),
+            !model.redo().is_empty() && !input.online_running(),
+            "Replay an undone turn (Ctrl+Y)",
+        ) {
             actions.push(PanelAction::Order(Command::Redo));
         }
         if button(ui, "save", egui::Button::new("Save"), true, "Save the game to the saved games' folder") {
@@ -271,7 +281,7 @@ fn buttons<G: AppGame>(
             ui,
             "rematch",
             egui::Button::new("Rematch"),
-            true,
+            input.online.is_none(),
             "The same game again, the seats moved round by one",
         ) {
             actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));

@@ -238,6 +238,7 @@ fn follow_link(
     mut commands: Commands,
     in_play: Res<InPlay>,
     opening: Option<Res<OpenRecord>>,
+    online: Option<Res<crate::app::online::OnlineGame>>,
     mut status: ResMut<Status>,
     mut shown: Local<Option<String>>,
 ) {
@@ -246,8 +247,13 @@ fn follow_link(
     }
     let location = window().location();
     let hash = location.hash().unwrap_or_default();
+    // An online game's invitation (`#join=CODE`) is online play's (`online::lobby`), at launch.
+    if hash.starts_with("#join=") && shown.is_none() {
+        *shown = Some(hash);
+        return;
+    }
     // First frame, or the person changed the fragment: open what it holds.
-    if shown.as_deref() != Some(hash.as_str()) {
+    if shown.as_deref() != Some(hash.as_str()) && !hash.starts_with("#join=") {
         // A lesson's link: `#learn=trike` opens Learn on that game.
         if let Some(id) = hash.strip_prefix("#learn=") {
             match Learning::for_game(id) {
@@ -268,11 +274,16 @@ fn follow_link(
         return;
     }
     // The game in play, if it changed this frame.
-    let wanted = match &in_play.0 {
-        Some(summary) if in_play.is_changed() => share::fragment(&summary.record),
-        Some(_) => return,
-        None if hash.is_empty() => return,
-        None => String::new(),
+    let wanted = match (&in_play.0, online.as_deref()) {
+        // An online game's address is its invitation: a reload resumes the seat held there.
+        (Some(_), Some(game)) if !game.seat.code.is_empty() => format!("#join={}", game.seat.code),
+        (Some(_), Some(_)) => return,
+        (in_play_now, None) => match in_play_now {
+            Some(summary) if in_play.is_changed() => share::fragment(&summary.record),
+            Some(_) => return,
+            None if hash.is_empty() => return,
+            None => String::new(),
+        },
     };
     if wanted != hash {
         let url = if wanted.is_empty() {
@@ -299,13 +310,35 @@ fn take_played(mut texts: MessageWriter<TextIntent>) {
 fn publish_state(
     (in_play, status, thinking, hint): (Res<InPlay>, Res<Status>, Res<AiThinking>, Res<ShownHint>),
     windows: Res<crate::app::hud::PanelWindows>,
+    online: Option<Res<crate::app::online::OnlineGame>>,
+    lobby: Res<crate::app::online::lobby::Lobby>,
     mut was_asking: Local<bool>,
 ) {
     let asking = windows.confirm.is_some();
     let asked = std::mem::replace(&mut *was_asking, asking) != asking;
-    if !(in_play.is_changed() || status.is_changed() || thinking.is_changed() || hint.is_changed() || asked) {
+    let online_changed = online.as_ref().is_some_and(|o| o.is_changed()) || lobby.is_changed();
+    if !(in_play.is_changed()
+        || status.is_changed()
+        || thinking.is_changed()
+        || hint.is_changed()
+        || asked
+        || online_changed)
+    {
         return;
     }
+    // An online game: its code, the seat held, the server's moves and the connection.
+    let online = online.as_deref().map(|o| {
+        serde_json::json!({
+            "code": o.seat.code,
+            "seat": o.seat.seat,
+            "game_id": o.seat.game_id,
+            "server_moves": o.moves,
+            "connection": crate::app::online::lobby::link_words(&o.connection),
+            "players_online": o.online,
+            "ended": o.ended(),
+        })
+    });
+    let lobby = serde_json::json!({ "open": lobby.open, "waiting": lobby.waiting(), "said": lobby.said });
     let state = match &in_play.0 {
         Some(s) => serde_json::json!({
             "screen": "playing",
@@ -323,8 +356,15 @@ fn publish_state(
             "analysed": s.analysed,
             "mistakes": s.mistakes,
             "asking": asking,
+            "online": online,
+            "lobby": lobby,
         }),
-        None => serde_json::json!({ "screen": "menu", "status": status.text, "status_error": status.error }),
+        None => serde_json::json!({
+            "screen": "menu",
+            "status": status.text,
+            "status_error": status.error,
+            "lobby": lobby,
+        }),
     };
     *lock(&STATE) = state.to_string();
 }

@@ -234,6 +234,7 @@ fn seat_text(seat: Seat) -> String {
     match seat {
         Seat::Human => "Human".to_string(),
         Seat::Ai(level) => format!("AI {}", level.number()),
+        Seat::Remote => "Online".to_string(),
     }
 }
 

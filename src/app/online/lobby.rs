@@ -1,0 +1,406 @@
+//! The start screen's Play online… window ([`Lobby`]): the server's address, Create (the game
+//! and options chosen in the start screen's form, the person's seat, a clock or none, whether
+//! hints are allowed), Join (a code or a link), and "Your games": every seat held on this server,
+//! with whose turn it is, to resume. A `#join=CODE` link (the browser's address, or
+//! `TRIBOARD_JOIN` on the desktop) joins at launch — or resumes the seat already held there.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::link::{Link, LinkState, default_server, join_link, read_invitation, server_url};
+use crate::app::flow::Screen;
+use crate::app::menu::Choices;
+use crate::app::settings::{OnlineSeat, Settings};
+use crate::app::ui::UiRects;
+use crate::net::protocol::{ClientMessage, Clock, ServerMessage, Snapshot};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, join_at_launch);
+}
+
+/// The window itself (with the app's egui).
+pub fn view_plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, lobby_window.run_if(in_state(Screen::Menu)));
+}
+
+/// The clocks offered: none (correspondence: days a move), or Fischer minutes + seconds a move.
+pub const CLOCKS: &[(&str, Option<Clock>)] = &[
+    ("None (correspondence)", None),
+    ("3 min + 2 s", Some(Clock { minutes: 3, increment_s: 2 })),
+    ("5 min + 3 s", Some(Clock { minutes: 5, increment_s: 3 })),
+    ("10 min + 5 s", Some(Clock { minutes: 10, increment_s: 5 })),
+    ("15 min + 10 s", Some(Clock { minutes: 15, increment_s: 10 })),
+    ("30 min + 20 s", Some(Clock { minutes: 30, increment_s: 20 })),
+];
+
+/// What the lobby waits for from the server.
+#[derive(Clone, Debug, PartialEq)]
+enum Waiting {
+    /// A game created: `Created`, then its `State`.
+    Create,
+    /// A seat taken by code: `Joined`, then the game's `State`.
+    Join(String),
+    /// The `State` of a game whose seat is known (created, joined, resumed, rematched).
+    State(OnlineSeat),
+}
+
+/// The Play online… window's state.
+#[derive(Resource, Debug)]
+pub struct Lobby {
+    /// The window is open.
+    pub open: bool,
+    /// The server's address as typed.
+    pub server: String,
+    /// The code or link typed to join.
+    pub invitation: String,
+    /// The person's seat in a game created.
+    pub seat: u8,
+    /// The clock of a game created ([`CLOCKS`]).
+    pub clock: usize,
+    /// Hints, Show thinking and analysis allowed during a game created.
+    pub allow_tools: bool,
+    /// The last refusal or error, in words.
+    pub said: Option<String>,
+    waiting: Option<Waiting>,
+    /// The games of "Your games" as the server last described them, by game id.
+    pub known: BTreeMap<String, Snapshot>,
+}
+
+impl Default for Lobby {
+    fn default() -> Self {
+        Lobby {
+            open: false,
+            server: String::new(),
+            invitation: String::new(),
+            seat: 0,
+            clock: 0,
+            allow_tools: false,
+            said: None,
+            waiting: None,
+            known: BTreeMap::new(),
+        }
+    }
+}
+
+impl Lobby {
+    /// True while a create, join or resume waits for the server.
+    pub fn waiting(&self) -> bool {
+        self.waiting.is_some()
+    }
+
+    /// The server's WebSocket address: as typed, else the one last used, else the default.
+    pub fn server_url(&self, settings: &Settings) -> Result<String, String> {
+        if !self.server.trim().is_empty() {
+            return server_url(&self.server);
+        }
+        if !settings.online.server.is_empty() {
+            return Ok(settings.online.server.clone());
+        }
+        Ok(default_server())
+    }
+
+    /// The connection (re)opened: asks for the state of every seat held on this server.
+    pub(super) fn on_open(&mut self, link: &mut Link, settings: &Settings) {
+        let url = link.url().to_string();
+        for seat in settings.online.games.iter().filter(|s| s.server == url) {
+            link.send(&ClientMessage::Watch { game_id: seat.game_id.clone() });
+        }
+        if let Some(Waiting::State(seat)) = &self.waiting {
+            link.send(&ClientMessage::Sync {
+                game_id: seat.game_id.clone(),
+                since_ply: 0,
+                token: Some(seat.token.clone()),
+            });
+        }
+    }
+
+    /// Starts a game on the server at `url`.
+    pub fn create(&mut self, link: &mut Link, url: &str, game: &str, options: serde_json::Value) {
+        link.want(url);
+        link.send(&ClientMessage::Create {
+            game: game.to_string(),
+            options,
+            seat: self.seat,
+            clock: CLOCKS.get(self.clock).and_then(|c| c.1),
+            allow_tools: self.allow_tools,
+        });
+        self.waiting = Some(Waiting::Create);
+        self.said = None;
+    }
+
+    /// Takes a seat by `code` on the server at `url` — or resumes the seat held there already.
+    pub fn join(&mut self, link: &mut Link, url: &str, code: &str, settings: &mut Settings) {
+        let code = crate::net::protocol::normalize_code(code);
+        if let Some(held) = settings.online.games.iter().find(|s| s.server == url && s.code == code).cloned() {
+            link.want(url);
+            self.resume(held, link, settings);
+            return;
+        }
+        link.want(url);
+        link.send(&ClientMessage::Join { code: code.clone() });
+        self.waiting = Some(Waiting::Join(code));
+        self.said = None;
+    }
+
+    /// Resumes the seat `seat` (held, or just given by a rematch): asks for its game.
+    pub fn resume(&mut self, seat: OnlineSeat, link: &mut Link, settings: &mut Settings) {
+        link.want(&seat.server);
+        link.send(&ClientMessage::Sync {
+            game_id: seat.game_id.clone(),
+            since_ply: 0,
+            token: Some(seat.token.clone()),
+        });
+        keep(settings, &seat);
+        self.waiting = Some(Waiting::State(seat));
+        self.said = None;
+    }
+
+    /// Hears a message that is not about the game on the board; returns a seat and its game to
+    /// put on the board when one is ready.
+    pub(super) fn hear(&mut self, message: ServerMessage, settings: &mut Settings) -> Option<(OnlineSeat, Snapshot)> {
+        let server = settings_server(settings, self);
+        match (message, self.waiting.take()) {
+            (ServerMessage::Created { game_id, code, seat, token }, Some(Waiting::Create)) => {
+                let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
+                self.waiting = Some(Waiting::State(seat));
+                None
+            }
+            (ServerMessage::Joined { game_id, seat, token }, Some(Waiting::Join(code))) => {
+                let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
+                self.waiting = Some(Waiting::State(seat));
+                None
+            }
+            (ServerMessage::State(state), Some(Waiting::State(mut seat))) if state.game_id == seat.game_id => {
+                seat.game.clone_from(&state.game);
+                keep(settings, &seat);
+                self.known.insert(state.game_id.clone(), state.clone());
+                Some((seat, state))
+            }
+            (ServerMessage::Error { message, .. }, Some(_)) => {
+                self.said = Some(message);
+                None
+            }
+            (ServerMessage::State(state), waiting) => {
+                self.waiting = waiting;
+                self.known.insert(state.game_id.clone(), state);
+                None
+            }
+            (_, waiting) => {
+                self.waiting = waiting;
+                None
+            }
+        }
+    }
+}
+
+/// The server the lobby talks to, kept in the settings as the one last used.
+fn settings_server(settings: &mut Settings, lobby: &Lobby) -> String {
+    let url = lobby.server_url(settings).unwrap_or_else(|_| default_server());
+    if settings.online.server != url {
+        settings.online.server.clone_from(&url);
+    }
+    url
+}
+
+/// Keeps `seat` among the seats held (replacing an older copy of it).
+fn keep(settings: &mut Settings, seat: &OnlineSeat) {
+    let held = &mut settings.online.games;
+    match held.iter_mut().find(|s| s.server == seat.server && s.game_id == seat.game_id) {
+        Some(old) if old == seat => {}
+        Some(old) => {
+            let code = if seat.code.is_empty() { old.code.clone() } else { seat.code.clone() };
+            *old = OnlineSeat { code, ..seat.clone() };
+        }
+        None => held.push(seat.clone()),
+    }
+}
+
+/// `#join=CODE` at launch: the browser's address, or `TRIBOARD_JOIN` (a link or a code) on the
+/// desktop; joins, or resumes the seat held for that code.
+fn join_at_launch(
+    mut done: Local<bool>,
+    mut lobby: ResMut<Lobby>,
+    mut link: NonSendMut<Link>,
+    mut settings: ResMut<Settings>,
+) {
+    if *done {
+        return;
+    }
+    *done = true;
+    #[cfg(target_arch = "wasm32")]
+    let typed = web_sys::window().and_then(|w| w.location().hash().ok()).filter(|h| h.starts_with("#join="));
+    #[cfg(not(target_arch = "wasm32"))]
+    let typed = std::env::var("TRIBOARD_JOIN").ok();
+    let Some(typed) = typed else { return };
+    let (code, server) = read_invitation(&typed);
+    let url = match server.map_or_else(|| lobby.server_url(&settings), Ok) {
+        Ok(url) => url,
+        Err(e) => {
+            lobby.said = Some(e);
+            lobby.open = true;
+            return;
+        }
+    };
+    lobby.open = true;
+    lobby.join(&mut link, &url, &code, &mut settings);
+}
+
+/// The Play online… window over the start screen.
+fn lobby_window(
+    mut contexts: EguiContexts,
+    (mut lobby, mut link, mut settings): (ResMut<Lobby>, NonSendMut<Link>, ResMut<Settings>),
+    choices: Res<Choices>,
+    mut rects: ResMut<UiRects>,
+) -> Result {
+    if !lobby.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let url = lobby.server_url(&settings);
+    if let Ok(url) = &url {
+        link.want(url);
+    }
+    egui::Window::new("Play online")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(460.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("Server");
+                let hint = settings.online.server.clone();
+                let hint = if hint.is_empty() { default_server() } else { hint };
+                let field = ui.add(egui::TextEdit::singleline(&mut lobby.server).hint_text(hint).desired_width(260.0));
+                rects.set("online server", field.rect);
+                ui.label(egui::RichText::new(link_words(link.state())).weak());
+            });
+            if let Err(e) = &url {
+                ui.colored_label(crate::app::ui::RED, e);
+            }
+            ui.separator();
+            let (game, options, seats) = choices.chosen();
+            ui.label(egui::RichText::new(format!("Create a game of {}", choices.chosen_name())).strong());
+            ui.horizontal(|ui| {
+                ui.label("You play");
+                lobby.seat = lobby.seat.min(seats.len().saturating_sub(1) as u8);
+                egui::ComboBox::from_id_salt("online seat")
+                    .selected_text(seats.get(usize::from(lobby.seat)).copied().unwrap_or("?"))
+                    .show_ui(ui, |ui| {
+                        for (k, name) in seats.iter().enumerate() {
+                            ui.selectable_value(&mut lobby.seat, k as u8, *name);
+                        }
+                    });
+                ui.label("Clock");
+                egui::ComboBox::from_id_salt("online clock").selected_text(CLOCKS[lobby.clock].0).show_ui(ui, |ui| {
+                    for (k, (name, _)) in CLOCKS.iter().enumerate() {
+                        ui.selectable_value(&mut lobby.clock, k, *name);
+                    }
+                });
+            });
+            ui.checkbox(&mut lobby.allow_tools, "Allow hints, Show thinking and analysis during the game");
+            let create = ui.add_enabled(url.is_ok() && !lobby.waiting(), egui::Button::new("Create and invite"));
+            rects.set("online create", create.rect);
+            if create.clicked()
+                && let Ok(url) = &url
+            {
+                lobby.create(&mut link, url, &game, options);
+            }
+            ui.separator();
+            ui.label(egui::RichText::new("Join a game").strong());
+            ui.horizontal(|ui| {
+                let field = ui.add(
+                    egui::TextEdit::singleline(&mut lobby.invitation).hint_text("code or link").desired_width(260.0),
+                );
+                rects.set("online code", field.rect);
+                let join =
+                    ui.add_enabled(!lobby.invitation.trim().is_empty() && !lobby.waiting(), egui::Button::new("Join"));
+                rects.set("online join", join.rect);
+                if join.clicked() {
+                    let (code, server) = read_invitation(&lobby.invitation);
+                    match server.map_or_else(|| url.clone(), Ok) {
+                        Ok(url) => lobby.join(&mut link, &url, &code, &mut settings),
+                        Err(e) => lobby.said = Some(e),
+                    }
+                }
+            });
+            if lobby.waiting() {
+                ui.label(egui::RichText::new("Waiting for the server…").weak());
+            }
+            if let Some(said) = &lobby.said {
+                ui.colored_label(crate::app::ui::RED, said);
+            }
+            ui.separator();
+            your_games(ui, &mut lobby, &mut link, &mut settings);
+        });
+    if !open {
+        lobby.open = false;
+    }
+    Ok(())
+}
+
+/// "Your games": each seat held on the lobby's server, with whose turn it is, Open and Forget.
+fn your_games(ui: &mut egui::Ui, lobby: &mut Lobby, link: &mut Link, settings: &mut Settings) {
+    let server = link.url().to_string();
+    let held: Vec<OnlineSeat> = settings.online.games.iter().filter(|s| s.server == server).cloned().collect();
+    ui.label(egui::RichText::new(format!("Your games ({})", held.len())).strong());
+    if held.is_empty() {
+        ui.label(egui::RichText::new("None on this server yet").weak());
+        return;
+    }
+    let mut forget = None;
+    egui::ScrollArea::vertical().max_height(160.0).show(ui, |ui| {
+        for seat in held.iter().rev() {
+            ui.horizontal(|ui| {
+                let words = lobby.known.get(&seat.game_id).map_or("…".to_string(), |s| whose_turn(s, seat.seat));
+                ui.label(format!(
+                    "{} · {} · {words}",
+                    seat.game,
+                    if seat.code.is_empty() { "rematch" } else { &seat.code }
+                ));
+                if ui.small_button("Open").clicked() {
+                    lobby.resume(seat.clone(), link, settings);
+                }
+                if ui.small_button("Forget").on_hover_text("Drop this seat's key from this device").clicked() {
+                    forget = Some(seat.game_id.clone());
+                }
+            });
+        }
+    });
+    if let Some(id) = forget {
+        settings.online.games.retain(|s| !(s.server == server && s.game_id == id));
+    }
+}
+
+/// Whose turn it is in a game of "Your games", for the person holding `seat`.
+pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
+    if let Some(outcome) = &state.outcome {
+        return if outcome.winners.contains(&seat) { "won".to_string() } else { "over".to_string() };
+    }
+    if state.players.iter().any(|p| !p.taken) {
+        return "waiting for a player".to_string();
+    }
+    match state.to_move {
+        Some(s) if s == seat => "your move".to_string(),
+        Some(_) => "their move".to_string(),
+        None => "over".to_string(),
+    }
+}
+
+/// The connection's state in a few words.
+pub fn link_words(state: &LinkState) -> &'static str {
+    match state {
+        LinkState::Idle => "not connected",
+        LinkState::Connecting => "connecting…",
+        LinkState::Open => "connected",
+        LinkState::Down { .. } => "reconnecting…",
+    }
+}
+
+/// The invitation to show for a game created: its link, from the server's address.
+pub fn invitation(seat: &OnlineSeat) -> Option<String> {
+    (!seat.code.is_empty()).then(|| join_link(&seat.server, &seat.code))
+}

@@ -1,0 +1,364 @@
+//! Online play's client (`docs/design.md` §Network play): the game server is the referee, the
+//! board follows it. [`OnlineGame`] is the online game on the board: the seat held (its token),
+//! the server's moves, clocks and who is connected. Its systems read the [`link::Link`] each
+//! frame: the opponent's moves are played on the board as [`ServerMove`]s (animated as any move),
+//! a board out of step with the server gets the server's game ([`Command::Load`]), and the
+//! person's moves go to the server ([`sync::next_to_send`]). After a drop the link reconnects by
+//! itself and the game is asked for again (`sync` with the seat's token).
+//!
+//! The start screen's Play online… window ([`lobby`]) creates, joins and resumes games; the seats
+//! held are kept in the settings ([`OnlineSettings`]).
+//!
+//! [`OnlineSettings`]: super::settings::OnlineSettings
+
+pub mod link;
+pub mod lobby;
+pub mod sync;
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use web_time::Instant;
+
+use self::link::{Heard, Link};
+use self::lobby::Lobby;
+use self::sync::{Catch, catch_up, next_to_send, plies};
+use super::flow::{Command, ServerMove, Status, Step};
+use super::in_play::InPlay;
+use super::session::{OpenRecord, OpenSeats};
+use super::settings::{OnlineSeat, Settings};
+use crate::ai::Seat;
+use crate::net::protocol::{ClientMessage, GameResult, ServerMessage, Snapshot};
+use crate::rules::record::Record;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_non_send::<Link>()
+        .init_resource::<Lobby>()
+        .add_message::<OnlineOrder>()
+        .add_systems(Update, pump.in_set(Step::Intents))
+        .add_systems(Update, carry_out.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
+        .add_systems(Update, send_moves.in_set(Step::View).run_if(resource_exists::<OnlineGame>))
+        .add_systems(Update, leave.run_if(resource_exists::<OnlineGame>).run_if(in_state(super::flow::Screen::Menu)));
+    lobby::plugin(app);
+}
+
+/// The online game on the board.
+#[derive(Resource, Debug, Clone)]
+pub struct OnlineGame {
+    /// The seat held: server, game, token.
+    pub seat: OnlineSeat,
+    /// The server's moves, as stored there.
+    pub moves: Vec<String>,
+    /// The game as the server last described it (players, clock setting, tools allowed, rematch).
+    pub state: Option<Snapshot>,
+    /// Which seats have a connected player.
+    pub online: Vec<bool>,
+    /// Each seat's time left in ms when the server last said it, and when that was heard.
+    pub clock: Option<(Vec<u64>, Instant)>,
+    /// The server's result once the game is over (a resignation or a flag included).
+    pub outcome: Option<GameResult>,
+    /// The connection, as the panel says it.
+    pub connection: link::LinkState,
+    /// The ply of the person's move sent and not yet acknowledged.
+    in_flight: Option<u32>,
+    /// The server's messages about this game not yet carried out (one move a frame).
+    inbox: VecDeque<ServerMessage>,
+}
+
+impl OnlineGame {
+    /// The game of `seat` as `state` describes it.
+    pub fn new(seat: OnlineSeat, state: Snapshot) -> OnlineGame {
+        let mut game = OnlineGame {
+            seat,
+            moves: Vec::new(),
+            state: None,
+            online: Vec::new(),
+            clock: None,
+            outcome: None,
+            connection: link::LinkState::Connecting,
+            in_flight: None,
+            inbox: VecDeque::new(),
+        };
+        game.take_state(state);
+        game
+    }
+
+    /// The record of the server's game (no player names: the seats are the board's).
+    pub fn record(&self) -> Record {
+        let (game, options) = match &self.state {
+            Some(s) => (s.game.clone(), s.options.clone()),
+            None => (self.seat.game.clone(), serde_json::Value::Null),
+        };
+        Record::of_texts(&game, options, self.moves.clone())
+    }
+
+    /// The board's seats: the person at their seat, the server's players at the others.
+    pub fn seats(&self) -> Vec<Seat> {
+        let n = self.state.as_ref().map_or(2, |s| s.players.len());
+        (0..n).map(|s| if s == usize::from(self.seat.seat) { Seat::Human } else { Seat::Remote }).collect()
+    }
+
+    /// Whether the creator allowed hints, Show thinking and analysis during the game.
+    pub fn tools_allowed(&self) -> bool {
+        self.state.as_ref().is_some_and(|s| s.allow_tools) || self.outcome.is_some()
+    }
+
+    /// Each seat's time left now, in ms: `running`'s (the seat to move on the board) counted down
+    /// since the server said it.
+    pub fn clocks_now(&self, running: Option<u8>) -> Option<Vec<u64>> {
+        let (left, heard) = self.clock.as_ref()?;
+        let running = if self.outcome.is_none() { running } else { None };
+        let spent = heard.elapsed().as_millis() as u64;
+        Some(
+            left.iter()
+                .enumerate()
+                .map(|(s, &ms)| if Some(s as u8) == running { ms.saturating_sub(spent) } else { ms })
+                .collect(),
+        )
+    }
+
+    /// Why no more moves are taken when the server ended the game (a resignation, a flag); `None`
+    /// while it runs, or when the rules ended it (the board knows that itself).
+    pub fn ended(&self) -> Option<String> {
+        let outcome = self.outcome.as_ref()?;
+        let seat = outcome.resigned.map(|s| (s, "resigned")).or(outcome.flagged.map(|s| (s, "ran out of time")))?;
+        Some(format!("the game is over: {} {}", self.seat_label(seat.0), seat.1))
+    }
+
+    /// "you" for the person's seat, else the seat's name.
+    pub fn seat_label(&self, seat: u8) -> String {
+        if seat == self.seat.seat {
+            return "you".to_string();
+        }
+        self.state
+            .as_ref()
+            .and_then(|s| s.players.get(usize::from(seat)))
+            .map_or_else(|| format!("seat {}", seat + 1), |p| p.name.clone())
+    }
+
+    /// Whether `order` may be carried out in an online game: no takebacks and no other line while
+    /// it runs, and hints only where the creator allowed them.
+    ///
+    /// # Errors
+    /// Why not, for the status line.
+    pub fn allows(&self, order: &Command) -> Result<(), String> {
+        let running = self.outcome.is_none() && self.state.as_ref().is_some_and(|s| s.to_move.is_some());
+        match order {
+            Command::Undo | Command::Redo | Command::PlayFromHere | Command::SwitchLine(_) if running => {
+                Err("an online game has no takebacks: the server keeps every move".to_string())
+            }
+            Command::Hint if !self.tools_allowed() => {
+                Err("no hints in this online game: its creator did not allow them".to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn take_state(&mut self, state: Snapshot) {
+        let since = (state.since_ply as usize).min(self.moves.len());
+        self.moves.truncate(since);
+        self.moves.extend(state.moves.iter().cloned());
+        self.online.resize(state.players.len(), false);
+        self.clock = state.clock_ms.clone().map(|ms| (ms, Instant::now()));
+        self.outcome.clone_from(&state.outcome);
+        self.in_flight = None;
+        self.state = Some(state);
+    }
+
+    fn sync_message(&self) -> ClientMessage {
+        ClientMessage::Sync { game_id: self.seat.game_id.clone(), since_ply: 0, token: Some(self.seat.token.clone()) }
+    }
+}
+
+/// Reads the link: the lobby's answers go to the lobby, the game's to the [`OnlineGame`], which
+/// carries out at most one server move a frame (so forced moves the board plays by itself are
+/// seen before the server's copy of them).
+#[allow(clippy::too_many_arguments)]
+fn pump(
+    mut commands: Commands,
+    mut link: NonSendMut<Link>,
+    mut lobby: ResMut<Lobby>,
+    mut settings: ResMut<Settings>,
+    game: Option<ResMut<OnlineGame>>,
+    in_play: Res<InPlay>,
+    mut status: ResMut<Status>,
+    (mut served, mut orders): (MessageWriter<ServerMove>, MessageWriter<Command>),
+) {
+    let mut game = game;
+    for heard in link.poll() {
+        match heard {
+            Heard::Opened => {
+                if let Some(game) = game.as_deref_mut() {
+                    let sync = game.sync_message();
+                    link.send(&sync);
+                }
+                lobby.on_open(&mut link, &settings);
+            }
+            Heard::Unreadable(why) => *status = Status::error(format!("the server said something unreadable: {why}")),
+            Heard::Message(message) => {
+                let ours = game.as_deref().is_some_and(|g| about(&message) == Some(g.seat.game_id.as_str()));
+                match game.as_deref_mut() {
+                    Some(game) if ours || (matches!(message, ServerMessage::Error { .. }) && !lobby.waiting()) => {
+                        game.inbox.push_back(message)
+                    }
+                    _ => {
+                        if let Some((seat, state)) = lobby.hear(message, &mut settings) {
+                            start(&mut commands, seat, state, &mut link, &mut lobby);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let Some(mut game) = game else { return };
+    if game.connection != *link.state() {
+        game.connection = link.state().clone();
+    }
+    let local = in_play.0.as_ref().map(|s| s.record.moves.clone()).unwrap_or_default();
+    while let Some(message) = game.inbox.pop_front() {
+        match message {
+            ServerMessage::State(state) => {
+                game.take_state(state);
+                *status = Status::info("In step with the server");
+            }
+            ServerMessage::Moved { ply, text, clock_ms, .. } => {
+                let ply = ply as usize;
+                if ply > game.moves.len() {
+                    // A gap: ask for the whole game.
+                    let sync = game.sync_message();
+                    link.send(&sync);
+                    continue;
+                }
+                if ply == game.moves.len() {
+                    game.moves.push(text);
+                }
+                if game.in_flight.is_some_and(|f| f as usize <= ply) {
+                    game.in_flight = None;
+                }
+                if let Some(ms) = clock_ms {
+                    game.clock = Some((ms, Instant::now()));
+                }
+            }
+            ServerMessage::Presence { online, .. } => game.online = online,
+            ServerMessage::Rematched { game_id, seat, .. } => {
+                let next = OnlineSeat { game_id, seat, code: String::new(), ..game.seat.clone() };
+                lobby.resume(next, &mut link, &mut settings);
+            }
+            ServerMessage::Error { message, .. } => {
+                *status = Status::error(format!("the server refused: {message}"));
+                game.in_flight = None;
+                let sync = game.sync_message();
+                link.send(&sync);
+            }
+            ServerMessage::Created { .. } | ServerMessage::Joined { .. } => {}
+        }
+        // One move a frame: the board plays it (and any move it forces) before the next is read.
+        match catch_up(&local, &game.moves) {
+            Catch::Play(text) => {
+                served.write(ServerMove(text));
+                break;
+            }
+            Catch::Reload if game.inbox.is_empty() => {
+                orders.write(Command::Load(game.record()));
+                break;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The game a server message is about.
+fn about(message: &ServerMessage) -> Option<&str> {
+    match message {
+        ServerMessage::State(s) => Some(&s.game_id),
+        ServerMessage::Moved { game_id, .. }
+        | ServerMessage::Presence { game_id, .. }
+        | ServerMessage::Created { game_id, .. }
+        | ServerMessage::Joined { game_id, .. } => Some(game_id),
+        ServerMessage::Rematched { rematch_of, .. } => Some(rematch_of),
+        ServerMessage::Error { .. } => None,
+    }
+}
+
+/// Puts the online game of `seat`, as `state` describes it, on the board (from the start screen
+/// or over the game in play).
+fn start(commands: &mut Commands, seat: OnlineSeat, state: Snapshot, link: &mut Link, lobby: &mut Lobby) {
+    let game = OnlineGame::new(seat, state);
+    commands.insert_resource(OpenRecord(game.record()));
+    commands.insert_resource(OpenSeats(game.seats()));
+    // Present at the seat from now on (the server counts a connection that named its token).
+    link.send(&game.sync_message());
+    commands.insert_resource(game);
+    lobby.open = false;
+}
+
+/// Sends the person's next move to the server once the board has it.
+fn send_moves(mut game: ResMut<OnlineGame>, in_play: Res<InPlay>, mut link: NonSendMut<Link>) {
+    if !in_play.is_changed() && !game.is_changed() {
+        return;
+    }
+    let Some(summary) = &in_play.0 else { return };
+    if catch_up(&summary.record.moves, &game.moves) != Catch::Ahead || game.outcome.is_some() {
+        return;
+    }
+    let Some(plies) = plies(&summary.record) else { return };
+    if let Some((ply, text)) =
+        next_to_send(&summary.record.moves, &plies, game.moves.len(), game.seat.seat, game.in_flight)
+    {
+        link.send(&ClientMessage::Move {
+            game_id: game.seat.game_id.clone(),
+            token: game.seat.token.clone(),
+            text,
+            ply,
+        });
+        game.in_flight = Some(ply);
+    }
+}
+
+/// Back on the start screen, the online game is left (it goes on on the server: Play online…
+/// resumes it).
+fn leave(mut commands: Commands) {
+    commands.remove_resource::<OnlineGame>();
+}
+
+/// The window title of the game in play: "Your move · " before it when the person's seat is to
+/// move in an online game.
+pub fn title(summary: &super::in_play::Summary, online: Option<&OnlineGame>) -> String {
+    match online {
+        Some(game) if game.outcome.is_none() && summary.person_to_move && !summary.over => {
+            format!("Your move · {}", summary.title)
+        }
+        _ => summary.title.clone(),
+    }
+}
+
+/// What the side panel asks of the online game.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnlineOrder {
+    /// Resign the game (the other seats win).
+    Resign,
+    /// A rematch of the finished game, seats moved on by one; the other player's Rematch joins it.
+    Rematch,
+}
+
+/// Sends the panel's orders to the server.
+fn carry_out(
+    mut orders: MessageReader<OnlineOrder>,
+    game: Res<OnlineGame>,
+    mut link: NonSendMut<Link>,
+    mut status: ResMut<Status>,
+) {
+    for order in orders.read() {
+        let (game_id, token) = (game.seat.game_id.clone(), game.seat.token.clone());
+        match order {
+            OnlineOrder::Resign => {
+                link.send(&ClientMessage::Resign { game_id, token });
+                *status = Status::info("Resigning…");
+            }
+            OnlineOrder::Rematch => {
+                link.send(&ClientMessage::Rematch { game_id, token });
+                *status = Status::info("Asking for a rematch…");
+            }
+        }
+    }
+}
