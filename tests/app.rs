@@ -429,6 +429,8 @@ mod every_game;
 mod files;
 #[path = "app/hud.rs"]
 mod hud;
+#[path = "app/online.rs"]
+mod online;
 #[path = "app/session.rs"]
 mod session;
 #[path = "app/tools.rs"]

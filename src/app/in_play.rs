@@ -40,6 +40,8 @@ pub struct Summary {
     pub seat_to_move: Option<u8>,
     /// A person's seat is to move at the line's end.
     pub person_to_move: bool,
+    /// A seat is played over the network ([`crate::ai::Seat::Remote`]): an online game's board.
+    pub remote: bool,
 }
 
 /// The window title of a game in play: the game, the number of moves and who is to move or who won
@@ -70,6 +72,7 @@ impl Summary {
             analysed: model.analysed().len(),
             mistakes: model.analysed().iter().filter(|a| a.mistake).count(),
             seat_to_move: model.game().to_move().map(|p| p.0),
+            remote: model.seats().contains(&crate::ai::Seat::Remote),
             person_to_move: model
                 .game()
                 .to_move()

@@ -56,6 +56,7 @@ fn frame_in(
         analyzing: None,
         show_thinking: true,
         lesson: window.lesson,
+        online: None,
     };
     let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
     ctx.end_pass().textures_delta.clear();

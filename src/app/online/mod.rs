@@ -38,7 +38,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, pump.in_set(Step::Intents))
         .add_systems(Update, carry_out.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
         .add_systems(Update, send_moves.in_set(Step::View).run_if(resource_exists::<OnlineGame>))
-        .add_systems(Update, leave.run_if(resource_exists::<OnlineGame>).run_if(in_state(super::flow::Screen::Menu)));
+        .add_systems(OnEnter(super::flow::Screen::Menu), leave);
     lobby::plugin(app);
 }
 
@@ -59,6 +59,10 @@ pub struct OnlineGame {
     pub outcome: Option<GameResult>,
     /// The connection, as the panel says it.
     pub connection: link::LinkState,
+    /// The board shows this game (until then, the server's messages wait).
+    placed: bool,
+    /// The revision of the game in play when this one was put on the board, if one was.
+    opened_over: Option<u64>,
     /// The ply of the person's move sent and not yet acknowledged.
     in_flight: Option<u32>,
     /// The server's messages about this game not yet carried out (one move a frame).
@@ -76,11 +80,18 @@ impl OnlineGame {
             clock: None,
             outcome: None,
             connection: link::LinkState::Connecting,
+            placed: false,
+            opened_over: None,
             in_flight: None,
             inbox: VecDeque::new(),
         };
         game.take_state(state);
         game
+    }
+
+    /// The kind of game (`trike`, …).
+    pub fn kind(&self) -> &str {
+        self.state.as_ref().map_or(&self.seat.game, |s| &s.game)
     }
 
     /// The record of the server's game (no player names: the seats are the board's).
@@ -185,6 +196,9 @@ fn pump(
     (mut served, mut orders): (MessageWriter<ServerMove>, MessageWriter<Command>),
 ) {
     let mut game = game;
+    // A game the lobby put on the board this frame: the rest of this frame's messages about it
+    // wait in its inbox.
+    let mut fresh: Option<OnlineGame> = None;
     for heard in link.poll() {
         match heard {
             Heard::Opened => {
@@ -196,30 +210,43 @@ fn pump(
             }
             Heard::Unreadable(why) => *status = Status::error(format!("the server said something unreadable: {why}")),
             Heard::Message(message) => {
-                let ours = game.as_deref().is_some_and(|g| about(&message) == Some(g.seat.game_id.as_str()));
-                match game.as_deref_mut() {
-                    Some(game) if ours || (matches!(message, ServerMessage::Error { .. }) && !lobby.waiting()) => {
-                        game.inbox.push_back(message)
-                    }
-                    _ => {
-                        if let Some((seat, state)) = lobby.hear(message, &mut settings) {
-                            start(&mut commands, seat, state, &mut link, &mut lobby);
-                        }
-                    }
+                let id = about(&message).map(str::to_string);
+                let error = matches!(message, ServerMessage::Error { .. }) && !lobby.waiting();
+                if let Some(fresh) = fresh.as_mut().filter(|g| id.as_deref() == Some(g.seat.game_id.as_str())) {
+                    fresh.inbox.push_back(message);
+                } else if let Some(game) =
+                    game.as_deref_mut().filter(|g| error || id.as_deref() == Some(g.seat.game_id.as_str()))
+                {
+                    game.inbox.push_back(message);
+                } else if let Some((seat, state)) = lobby.hear(message, &mut settings) {
+                    fresh = Some(start(&mut commands, seat, state, &in_play, &mut link, &mut lobby));
                 }
             }
         }
     }
+    if let Some(fresh) = fresh {
+        commands.insert_resource(fresh);
+        return;
+    }
     let Some(mut game) = game else { return };
     if game.connection != *link.state() {
         game.connection = link.state().clone();
+    }
+    if !game.placed {
+        // Until the board shows this game (opened from the start screen, or over the last one),
+        // the server's messages wait.
+        match &in_play.0 {
+            Some(s) if Some(s.revision) != game.opened_over && s.remote && s.record.game == game.kind() => {
+                game.placed = true;
+            }
+            _ => return,
+        }
     }
     let local = in_play.0.as_ref().map(|s| s.record.moves.clone()).unwrap_or_default();
     while let Some(message) = game.inbox.pop_front() {
         match message {
             ServerMessage::State(state) => {
                 game.take_state(state);
-                *status = Status::info("In step with the server");
             }
             ServerMessage::Moved { ply, text, clock_ms, .. } => {
                 let ply = ply as usize;
@@ -281,20 +308,28 @@ fn about(message: &ServerMessage) -> Option<&str> {
 }
 
 /// Puts the online game of `seat`, as `state` describes it, on the board (from the start screen
-/// or over the game in play).
-fn start(commands: &mut Commands, seat: OnlineSeat, state: Snapshot, link: &mut Link, lobby: &mut Lobby) {
-    let game = OnlineGame::new(seat, state);
+/// or over the game in play); returns it, for the caller to insert.
+fn start(
+    commands: &mut Commands,
+    seat: OnlineSeat,
+    state: Snapshot,
+    in_play: &InPlay,
+    link: &mut Link,
+    lobby: &mut Lobby,
+) -> OnlineGame {
+    let mut game = OnlineGame::new(seat, state);
+    game.opened_over = in_play.0.as_ref().map(|s| s.revision);
     commands.insert_resource(OpenRecord(game.record()));
     commands.insert_resource(OpenSeats(game.seats()));
     // Present at the seat from now on (the server counts a connection that named its token).
     link.send(&game.sync_message());
-    commands.insert_resource(game);
     lobby.open = false;
+    game
 }
 
 /// Sends the person's next move to the server once the board has it.
 fn send_moves(mut game: ResMut<OnlineGame>, in_play: Res<InPlay>, mut link: NonSendMut<Link>) {
-    if !in_play.is_changed() && !game.is_changed() {
+    if !game.placed || (!in_play.is_changed() && !game.is_changed()) {
         return;
     }
     let Some(summary) = &in_play.0 else { return };
@@ -316,9 +351,12 @@ fn send_moves(mut game: ResMut<OnlineGame>, in_play: Res<InPlay>, mut link: NonS
 }
 
 /// Back on the start screen, the online game is left (it goes on on the server: Play online…
-/// resumes it).
-fn leave(mut commands: Commands) {
+/// resumes it from "Your games"); Resume does not bring back a board that lost its server.
+fn leave(mut commands: Commands, mut suspended: ResMut<super::session::Suspended>) {
     commands.remove_resource::<OnlineGame>();
+    if suspended.game.as_ref().is_some_and(|g| g.setup.seats.contains(&Seat::Remote)) {
+        suspended.game = None;
+    }
 }
 
 /// The window title of the game in play: "Your move · " before it when the person's seat is to

@@ -277,7 +277,7 @@ fn follow_link(
     let wanted = match (&in_play.0, online.as_deref()) {
         // An online game's address is its invitation: a reload resumes the seat held there.
         (Some(_), Some(game)) if !game.seat.code.is_empty() => format!("#join={}", game.seat.code),
-        (Some(_), Some(_)) => return,
+        (_, Some(_)) => return,
         (in_play_now, None) => match in_play_now {
             Some(summary) if in_play.is_changed() => share::fragment(&summary.record),
             Some(_) => return,

@@ -1,0 +1,145 @@
+//! Online play in the app, headless: two apps (two players' desktops) against an in-process
+//! `triboard serve` on 127.0.0.1:0. One creates a game through its Play online window's state,
+//! the other joins by the code, and moves made by presses on one board arrive on the other;
+//! the server refuses what it must, and a resignation ends the game on both.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use triboard::app::online::OnlineGame;
+use triboard::app::online::link::Link;
+use triboard::app::online::lobby::Lobby;
+use triboard::app::settings::{Settings, SettingsFile};
+use triboard::app::{Command, MoveIntent, Screen, Seat, Status};
+use triboard::rules::Game;
+use triboard::rules::trike::{Trike, TrikeMove};
+
+type Model = triboard::app::Model<Trike>;
+
+/// A server on 127.0.0.1:0 with an in-memory database, on its own thread for the test's life;
+/// returns its WebSocket address.
+fn server() -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        runtime.block_on(async {
+            let (listener, addr) =
+                triboard::server::transport::bind("127.0.0.1:0".parse().unwrap()).await.expect("bind loopback");
+            tx.send(addr).unwrap();
+            let store = triboard::server::SqliteStore::open_in_memory().unwrap();
+            triboard::server::transport::serve(listener, store, Default::default()).await.unwrap();
+        });
+    });
+    let addr = rx.recv_timeout(Duration::from_secs(10)).expect("the server starts");
+    format!("ws://{addr}/ws")
+}
+
+/// A headless app on its start screen, keeping its settings nowhere.
+fn desktop() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).insert_resource(SettingsFile(None));
+    triboard::app::core_plugin(&mut app);
+    app.update();
+    app
+}
+
+/// Runs `f` on the app's lobby, link and settings (as the Play online window does).
+fn lobby(app: &mut App, f: impl FnOnce(&mut Lobby, &mut Link, &mut Settings)) {
+    let world = app.world_mut();
+    let mut lobby = world.remove_resource::<Lobby>().unwrap();
+    let mut settings = world.remove_resource::<Settings>().unwrap();
+    let mut link = world.remove_non_send::<Link>().unwrap();
+    f(&mut lobby, &mut link, &mut settings);
+    world.insert_resource(lobby);
+    world.insert_resource(settings);
+    world.insert_non_send(link);
+}
+
+/// Updates both apps until `done` holds (at most 10 s); false if it never did.
+fn until(a: &mut App, b: &mut App, mut done: impl FnMut(&mut App, &mut App) -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        a.update();
+        b.update();
+        if done(a, b) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+fn moves(app: &App) -> Vec<String> {
+    app.world().get_resource::<Model>().map_or_else(Vec::new, |m| m.record().moves)
+}
+
+fn press(app: &mut App, cell: &str) {
+    let at = app.world().resource::<Model>().game().geometry().parse(cell).expect("a cell");
+    app.world_mut().write_message(MoveIntent { mv: TrikeMove::to(at), from_ai: false });
+}
+
+fn on_board(app: &App) -> bool {
+    app.world().get_resource::<OnlineGame>().is_some()
+        && app.world().get_resource::<Model>().is_some()
+        && *app.world().resource::<State<Screen>>().get() == Screen::Playing
+}
+
+#[test]
+fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() {
+    let url = server();
+    let (mut a, mut b) = (desktop(), desktop());
+    // A creates a game of Trike on the 7 board and takes the first seat.
+    lobby(&mut a, |lobby, link, _| {
+        lobby.seat = 0;
+        lobby.create(link, &url, "trike", serde_json::json!({"size": 7}));
+    });
+    assert!(until(&mut a, &mut b, |a, _| on_board(a)), "A's game is on its board");
+    let code = a.world().resource::<OnlineGame>().seat.code.clone();
+    assert_eq!(code.len(), 8, "a join code: {code}");
+    assert_eq!(a.world().resource::<Model>().seats(), &[Seat::Human, Seat::Remote]);
+    // B joins by the code, typed as a person may (lower case, a dash).
+    let typed = format!("{}-{}", code[..4].to_lowercase(), &code[4..]);
+    lobby(&mut b, |lobby, link, settings| lobby.join(link, &url, &typed, settings));
+    assert!(until(&mut a, &mut b, |_, b| on_board(b)), "B's game is on its board");
+    assert_eq!(b.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Human]);
+    assert_eq!(b.world().resource::<Settings>().online.games.len(), 1, "B keeps its seat's token");
+
+    // B may not move for A: the board refuses, and nothing goes to the server.
+    press(&mut b, "d7");
+    b.update();
+    let said = b.world().resource::<Status>().clone();
+    assert!(said.error && said.text.contains("opponent is to move"), "{said:?}");
+
+    // A presses d7: it arrives on B's board; B answers d4, which arrives on A's.
+    press(&mut a, "d7");
+    assert!(until(&mut a, &mut b, |_, b| moves(b) == ["d7"]), "A's move reaches B: {:?}", moves(&b));
+    assert!(b.world().resource::<Model>().human_to_move(), "then B is to move");
+    press(&mut b, "d4");
+    assert!(until(&mut a, &mut b, |a, _| moves(a) == ["d7", "d4"]), "B's move reaches A: {:?}", moves(&a));
+    assert!(
+        until(&mut a, &mut b, |a, b| a.world().resource::<OnlineGame>().moves.len() == 2
+            && b.world().resource::<OnlineGame>().moves.len() == 2),
+        "both hold the server's two moves"
+    );
+
+    // No takebacks online.
+    a.world_mut().write_message(Command::Undo);
+    a.update();
+    assert_eq!(moves(&a), ["d7", "d4"]);
+    assert!(a.world().resource::<Status>().text.contains("no takebacks"));
+
+    // A resigns: the server ends the game for both, and no more moves are taken.
+    a.world_mut().write_message(triboard::app::online::OnlineOrder::Resign);
+    assert!(
+        until(&mut a, &mut b, |a, b| a.world().resource::<OnlineGame>().ended().is_some()
+            && b.world().resource::<OnlineGame>().ended().is_some()),
+        "the resignation reaches both"
+    );
+    let ended = b.world().resource::<OnlineGame>().ended().unwrap();
+    assert!(ended.contains("resigned"), "{ended}");
+    let before = moves(&a);
+    press(&mut a, "e4");
+    a.update();
+    assert_eq!(moves(&a), before, "no move after the end");
+}
