@@ -630,30 +630,30 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
         seats: vec![Some("t0".into()), None],
         rematch_of: None,
     };
-    store.create_game(&setup).unwrap();
-    assert!(matches!(store.create_game(&setup), Err(StoreError::Conflict(_))), "the id is in use");
+    store.create_game(&setup, 0).unwrap();
+    assert!(matches!(store.create_game(&setup, 0), Err(StoreError::Conflict(_))), "the id is in use");
     let same_code = GameSetup { id: "g2".into(), ..setup.clone() };
-    assert!(matches!(store.create_game(&same_code), Err(StoreError::Conflict(_))), "the code is in use");
+    assert!(matches!(store.create_game(&same_code, 0), Err(StoreError::Conflict(_))), "the code is in use");
     assert_eq!(store.game_of_code("ABCDEFGH").unwrap(), Some("g1".into()));
     let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    store.append_moves("g1", 0, &texts(&["d4", "c3"])).unwrap();
-    assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"])), Err(StoreError::Conflict(_))), "a duplicate");
-    assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"])), Err(StoreError::Conflict(_))), "a gap");
-    assert_eq!(store.append_moves("nope", 0, &texts(&["e5"])), Err(StoreError::NotFound));
-    store.add_seat("g1", 1, "t1").unwrap();
-    assert!(matches!(store.add_seat("g1", 1, "t2"), Err(StoreError::Conflict(_))), "taken");
-    assert!(matches!(store.add_seat("g1", 2, "t2"), Err(StoreError::Conflict(_))), "no such seat");
+    store.append_moves("g1", 0, &texts(&["d4", "c3"]), 0).unwrap();
+    assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"]), 0), Err(StoreError::Conflict(_))), "a duplicate");
+    assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "a gap");
+    assert_eq!(store.append_moves("nope", 0, &texts(&["e5"]), 0), Err(StoreError::NotFound));
+    store.add_seat("g1", 1, "t1", 0).unwrap();
+    assert!(matches!(store.add_seat("g1", 1, "t2", 0), Err(StoreError::Conflict(_))), "taken");
+    assert!(matches!(store.add_seat("g1", 2, "t2", 0), Err(StoreError::Conflict(_))), "no such seat");
     store.resign("g1", 1).unwrap();
     assert!(matches!(store.resign("g1", 0), Err(StoreError::Conflict(_))));
-    assert!(matches!(store.append_moves("g1", 2, &texts(&["e5"])), Err(StoreError::Conflict(_))), "over");
+    assert!(matches!(store.append_moves("g1", 2, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "over");
     let game = store.load_game("g1").unwrap().unwrap();
     let seated = GameSetup { seats: vec![Some("t0".into()), Some("t1".into())], ..setup.clone() };
     assert_eq!((game.setup, game.moves, game.resigned, game.rematch), (seated, texts(&["d4", "c3"]), Some(1), None));
     assert_eq!(store.load_game("nope").unwrap(), None);
     let rematch = GameSetup { id: "g3".into(), code: "JKMNPQRS".into(), ..setup };
-    store.create_rematch("g1", &rematch).unwrap();
+    store.create_rematch("g1", &rematch, 0).unwrap();
     assert!(matches!(
-        store.create_rematch("g1", &GameSetup { id: "g4".into(), code: "X".into(), ..rematch.clone() }),
+        store.create_rematch("g1", &GameSetup { id: "g4".into(), code: "X".into(), ..rematch.clone() }, 0),
         Err(StoreError::Conflict(_))
     ));
     assert_eq!(store.load_game("g1").unwrap().unwrap().rematch, Some("g3".into()));

@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub use crate::net::protocol;
+pub mod clock;
 pub mod service;
 pub mod store;
 
