@@ -357,6 +357,9 @@ pub enum ErrorCode {
     PlyAhead,
     /// The store failed: nothing was saved or acknowledged; trying again may work.
     Storage,
+    /// The connection sent messages faster than the server takes them: this one was dropped
+    /// unread; slow down and send it again.
+    RateLimited,
 }
 
 impl ErrorCode {
@@ -382,6 +385,7 @@ impl ErrorCode {
         ErrorCode::StalePly,
         ErrorCode::PlyAhead,
         ErrorCode::Storage,
+        ErrorCode::RateLimited,
     ];
 
     /// The code as it is sent (`"illegal_move"`).
@@ -407,6 +411,7 @@ impl ErrorCode {
             ErrorCode::StalePly => "stale_ply",
             ErrorCode::PlyAhead => "ply_ahead",
             ErrorCode::Storage => "storage",
+            ErrorCode::RateLimited => "rate_limited",
         }
     }
 }
