@@ -486,7 +486,7 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         "duplicated": duplicated,
         "failed_games": errors.len(),
         "think_ms": args.think_ms,
-        "group_commit": args.addr.is_none() && !args.no_group_commit,
+        "group_commit": if args.addr.is_some() { Value::Null } else { Value::Bool(!args.no_group_commit) },
         "server": if args.addr.is_some() { "external" } else { "in-process" },
     }))
 }
