@@ -52,14 +52,21 @@ impl Drop for TempDb {
 struct Server {
     child: Child,
     url: String,
+    addr: String,
 }
 
 impl Server {
     /// Starts `triboard serve --addr 127.0.0.1:0 --db DB` and reads its `listening on` line.
     fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// [`Server::start`] with more arguments.
+    fn start_with(db: &Path, more: &[&std::ffi::OsStr]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_triboard"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -68,7 +75,7 @@ impl Server {
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
         assert!(addr.starts_with("127.0.0.1:") && !addr.ends_with(":0"), "{addr}");
-        Server { child, url: format!("ws://{addr}/ws") }
+        Server { child, url: format!("ws://{addr}/ws"), addr }
     }
 
     /// SIGKILL: no clean shutdown.
@@ -532,4 +539,29 @@ async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause() {
     assert!(limited >= 100, "{limited}");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(client.watch(&game.game_id).await.game_id, game.game_id, "after a pause");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_app_is_served_from_the_same_address() {
+    let db = TempDb::new("web");
+    let web = std::env::temp_dir().join(format!("triboard-serve-web-{}", std::process::id()));
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<title>triboard web test</title>").unwrap();
+    let server = Server::start_with(&db.0, &["--web".as_ref(), web.as_os_str()]);
+    let get = |path: &str| {
+        use std::io::{Read as _, Write as _};
+        let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let index = get("/");
+    assert!(index.starts_with("HTTP/1.1 200") && index.contains("triboard web test"), "{index}");
+    assert!(get("/nope.js").starts_with("HTTP/1.1 404"));
+    // And the API beside it.
+    let mut client = Client::connect(&server.url).await;
+    client.send(&ClientMessage::Watch { game_id: "nope".into() }).await;
+    assert_eq!(client.error().await.0, ErrorCode::UnknownGame);
+    std::fs::remove_dir_all(&web).unwrap();
 }

@@ -915,3 +915,43 @@ fn after_a_restart_the_running_clocks_are_found_and_still_flag() {
     assert_eq!(flagged.len(), 1);
     assert_eq!(server.service().resume_clocks(), Ok(0), "a flagged game's clocks have stopped");
 }
+
+#[test]
+fn a_version_1_database_is_migrated_with_its_games_and_moves() {
+    let db = TempDb::new("v1");
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE schema_version (version INTEGER NOT NULL);
+         INSERT INTO schema_version (version) VALUES (1);
+         CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL,
+             seats INTEGER NOT NULL, clock_minutes INTEGER, clock_increment_s INTEGER,
+             allow_tools INTEGER NOT NULL, code TEXT NOT NULL UNIQUE, resigned INTEGER, rematch TEXT,
+             rematch_of TEXT);
+         CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+             token TEXT NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
+         CREATE INDEX seats_by_token ON seats(token);
+         CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+             text TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+         INSERT INTO games VALUES ('g1', 'trike', '{\"size\":7}', 2, 5, 0, 0, 'ABCDEFGH', NULL, NULL, NULL);
+         INSERT INTO seats VALUES ('g1', 0, 't0'), ('g1', 1, 't1');
+         INSERT INTO moves VALUES ('g1', 0, 'd4'), ('g1', 1, 'c3');",
+    )
+    .unwrap();
+    drop(conn);
+    let before = triboard::server::store::now_ms();
+    let mut service = Service::new(SqliteStore::open(&db.0).unwrap());
+    let version: i64 = rusqlite::Connection::open(&db.0)
+        .unwrap()
+        .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    let game = service.store().load_game("g1").unwrap().unwrap();
+    assert_eq!(game.moves, ["d4", "c3"]);
+    assert!(game.move_ms.iter().all(|&ms| ms >= before), "the clocks start again at the migration");
+    assert!(game.started_ms.is_some_and(|ms| ms >= before));
+    let snapshot = state(&send(&mut service, &ClientMessage::Watch { game_id: "g1".into() }));
+    let left = snapshot.clock_ms.unwrap();
+    assert_eq!(left[1], 300_000);
+    assert!(left[0] <= 300_000 && left[0] > 290_000, "{left:?}");
+    assert_eq!(service.resume_clocks(), Ok(1));
+}

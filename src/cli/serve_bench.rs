@@ -217,7 +217,7 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
     // Each seat's token and client.
     let mut tokens = vec![String::new(); crate::rules::MAX_PLAYERS];
     tokens[0] = token;
-    let mut seat_client = vec![0usize; crate::rules::MAX_PLAYERS];
+    let mut seat_client = [0usize; crate::rules::MAX_PLAYERS];
     // Seats are taken in turn by the joiner and the creator until the game starts.
     let mut joiner = 1;
     loop {
