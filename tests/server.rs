@@ -630,30 +630,30 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
         seats: vec![Some("t0".into()), None],
         rematch_of: None,
     };
-    store.create_game(&setup).unwrap();
-    assert!(matches!(store.create_game(&setup), Err(StoreError::Conflict(_))), "the id is in use");
+    store.create_game(&setup, 0).unwrap();
+    assert!(matches!(store.create_game(&setup, 0), Err(StoreError::Conflict(_))), "the id is in use");
     let same_code = GameSetup { id: "g2".into(), ..setup.clone() };
-    assert!(matches!(store.create_game(&same_code), Err(StoreError::Conflict(_))), "the code is in use");
+    assert!(matches!(store.create_game(&same_code, 0), Err(StoreError::Conflict(_))), "the code is in use");
     assert_eq!(store.game_of_code("ABCDEFGH").unwrap(), Some("g1".into()));
     let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    store.append_moves("g1", 0, &texts(&["d4", "c3"])).unwrap();
-    assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"])), Err(StoreError::Conflict(_))), "a duplicate");
-    assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"])), Err(StoreError::Conflict(_))), "a gap");
-    assert_eq!(store.append_moves("nope", 0, &texts(&["e5"])), Err(StoreError::NotFound));
-    store.add_seat("g1", 1, "t1").unwrap();
-    assert!(matches!(store.add_seat("g1", 1, "t2"), Err(StoreError::Conflict(_))), "taken");
-    assert!(matches!(store.add_seat("g1", 2, "t2"), Err(StoreError::Conflict(_))), "no such seat");
+    store.append_moves("g1", 0, &texts(&["d4", "c3"]), 0).unwrap();
+    assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"]), 0), Err(StoreError::Conflict(_))), "a duplicate");
+    assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "a gap");
+    assert_eq!(store.append_moves("nope", 0, &texts(&["e5"]), 0), Err(StoreError::NotFound));
+    store.add_seat("g1", 1, "t1", 0).unwrap();
+    assert!(matches!(store.add_seat("g1", 1, "t2", 0), Err(StoreError::Conflict(_))), "taken");
+    assert!(matches!(store.add_seat("g1", 2, "t2", 0), Err(StoreError::Conflict(_))), "no such seat");
     store.resign("g1", 1).unwrap();
     assert!(matches!(store.resign("g1", 0), Err(StoreError::Conflict(_))));
-    assert!(matches!(store.append_moves("g1", 2, &texts(&["e5"])), Err(StoreError::Conflict(_))), "over");
+    assert!(matches!(store.append_moves("g1", 2, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "over");
     let game = store.load_game("g1").unwrap().unwrap();
     let seated = GameSetup { seats: vec![Some("t0".into()), Some("t1".into())], ..setup.clone() };
     assert_eq!((game.setup, game.moves, game.resigned, game.rematch), (seated, texts(&["d4", "c3"]), Some(1), None));
     assert_eq!(store.load_game("nope").unwrap(), None);
     let rematch = GameSetup { id: "g3".into(), code: "JKMNPQRS".into(), ..setup };
-    store.create_rematch("g1", &rematch).unwrap();
+    store.create_rematch("g1", &rematch, 0).unwrap();
     assert!(matches!(
-        store.create_rematch("g1", &GameSetup { id: "g4".into(), code: "X".into(), ..rematch.clone() }),
+        store.create_rematch("g1", &GameSetup { id: "g4".into(), code: "X".into(), ..rematch.clone() }, 0),
         Err(StoreError::Conflict(_))
     ));
     assert_eq!(store.load_game("g1").unwrap().unwrap().rematch, Some("g3".into()));
@@ -795,4 +795,163 @@ proptest! {
             }
         }
     }
+}
+
+// ---- Clocks, with an injected time ----
+
+/// A live Trike game (size 7, one minute plus two seconds a move) created at `t0` ms; seat 0 is
+/// the creator's. Returns the game id, the tokens and the creation's snapshot.
+fn live_game(service: &mut Service<SqliteStore>, t0: u64) -> (String, Vec<String>, Snapshot) {
+    let clock = Some(Clock { minutes: 1, increment_s: 2 });
+    let create =
+        ClientMessage::Create { game: "trike".into(), options: json!({"size": 7}), seat: 0, clock, allow_tools: false };
+    let reply = service.handle_at(create, t0);
+    let ServerMessage::Created { game_id, code, token, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    let (game_id, code, token) = (game_id.clone(), code.clone(), token.clone());
+    let created = state(&reply.messages);
+    let reply = service.handle_at(ClientMessage::Join { code }, t0 + 9000);
+    let ServerMessage::Joined { token: joiner, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    (game_id, vec![token, joiner.clone()], created)
+}
+
+fn clock_of(reply: &triboard::server::Reply) -> Option<Vec<u64>> {
+    match reply.messages.last() {
+        Some(ServerMessage::State(s)) => s.clock_ms.clone(),
+        Some(ServerMessage::Moved { clock_ms, .. }) => clock_ms.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_the_increment() {
+    let mut service = Service::new(SqliteStore::open_in_memory().unwrap());
+    let (game_id, tokens, created) = live_game(&mut service, 1000);
+    assert_eq!(created.clock_ms, Some(vec![60_000, 60_000]), "a full minute each before the start");
+    let watch = || ClientMessage::Watch { game_id: game_id.clone() };
+    // Joined at 10 000: seat 0's time runs from then, not from the creation.
+    assert_eq!(clock_of(&service.handle_at(watch(), 10_000)), Some(vec![60_000, 60_000]));
+    assert_eq!(clock_of(&service.handle_at(watch(), 15_000)), Some(vec![55_000, 60_000]));
+    let mv = |token: &str, text: &str, ply| ClientMessage::Move {
+        game_id: game_id.clone(),
+        token: token.into(),
+        text: text.into(),
+        ply,
+    };
+    let reply = service.handle_at(mv(&tokens[0], "d4", 0), 20_000);
+    assert_eq!(clock_of(&reply), Some(vec![52_000, 60_000]), "10 s spent, 2 s added");
+    let broadcast = reply.broadcast.expect("the move is broadcast");
+    assert!(matches!(&broadcast.messages[0], ServerMessage::Moved { clock_ms: Some(c), .. } if c == &[52_000, 60_000]));
+    assert_eq!(clock_of(&service.handle_at(watch(), 21_000)), Some(vec![52_000, 59_000]));
+    let reply = service.handle_at(mv(&tokens[1], "c3", 1), 50_000);
+    assert_eq!(clock_of(&reply), Some(vec![52_000, 32_000]));
+    // A retry is answered with the clocks of the first answer.
+    assert_eq!(clock_of(&service.handle_at(mv(&tokens[1], "c3", 1), 55_000)), Some(vec![52_000, 32_000]));
+    assert_eq!(service.next_deadline(), Some(50_000 + 52_000));
+    // Correspondence games have no clocks.
+    let Created { game_id: mail, .. } = create_full(&mut service, "trike", Value::Null, 0);
+    let snapshot = state(&service.handle_at(ClientMessage::Watch { game_id: mail }, 99_000).messages);
+    assert_eq!((snapshot.clock, snapshot.clock_ms), (None, None));
+}
+
+#[test]
+fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart() {
+    let mut server = Server::on_file("flags");
+    let (swept, swept_tokens, _) = live_game(server.service(), 0);
+    let (other, _, _) = live_game(server.service(), 0);
+    // Both started at 9000: seat 0's minute runs out at 69 000.
+    assert!(server.service().sweep(68_999).is_empty());
+    let flagged = server.service().sweep(69_000);
+    assert_eq!(flagged.len(), 2);
+    assert!(flagged.iter().any(|b| b.game_id == other));
+    let broadcast = flagged.iter().find(|b| b.game_id == swept).expect("the swept game is announced");
+    let [ServerMessage::State(end)] = &broadcast.messages[..] else { panic!("{broadcast:?}") };
+    let result = end.outcome.clone().expect("over");
+    assert_eq!((result.flagged, result.winners, end.to_move), (Some(0), vec![1], None));
+    assert_eq!(end.clock_ms, Some(vec![0, 60_000]));
+    assert!(server.service().sweep(70_000).is_empty(), "announced once");
+    let mv = |game_id: &str, token: &str| ClientMessage::Move {
+        game_id: game_id.into(),
+        token: token.into(),
+        text: "d4".into(),
+        ply: 0,
+    };
+    let reply = server.service().handle_at(mv(&swept, &swept_tokens[0]), 70_000);
+    let (code, why) = reply.error().expect("refused");
+    assert_eq!(code, ErrorCode::GameOver);
+    assert!(why.contains("time ran out"), "{why}");
+    // A move arriving after its mover's time ran out, before any sweep: refused, the game flagged.
+    let mut server = Server::on_file("late");
+    let (late, late_tokens, _) = live_game(server.service(), 0);
+    let reply = server.service().handle_at(mv(&late, &late_tokens[0]), 69_001);
+    let [ServerMessage::State(end), ServerMessage::Error { code: ErrorCode::GameOver, .. }] = &reply.messages[..]
+    else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(end.outcome.as_ref().and_then(|o| o.flagged), Some(0));
+    let broadcast = reply.broadcast.expect("the end is broadcast");
+    assert!(matches!(&broadcast.messages[0], ServerMessage::State(s) if s.outcome.is_some()));
+    assert!(server.service().store().load_game(&late).unwrap().unwrap().moves.is_empty(), "nothing stored");
+    // The flag is stored: after a restart the game is still over the same way.
+    server.restart();
+    let snapshot = state(&server.service().handle_at(ClientMessage::Watch { game_id: late.clone() }, 100_000).messages);
+    assert_eq!(snapshot.outcome.and_then(|o| o.flagged), Some(0));
+    assert_eq!(snapshot.clock_ms, Some(vec![0, 60_000]));
+}
+
+#[test]
+fn after_a_restart_the_running_clocks_are_found_and_still_flag() {
+    let mut server = Server::on_file("resume");
+    let (game_id, tokens, _) = live_game(server.service(), 0);
+    let reply = server.service().handle_at(
+        ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "d4".into(), ply: 0 },
+        12_000,
+    );
+    assert_eq!(clock_of(&reply), Some(vec![59_000, 60_000]));
+    server.restart();
+    assert_eq!(server.service().resume_clocks(), Ok(1));
+    assert_eq!(server.service().next_deadline(), Some(72_000), "seat 1's minute from the stored move's time");
+    assert!(server.service().sweep(71_999).is_empty());
+    let flagged = server.service().sweep(72_000);
+    assert_eq!(flagged.len(), 1);
+    assert_eq!(server.service().resume_clocks(), Ok(0), "a flagged game's clocks have stopped");
+}
+
+#[test]
+fn a_version_1_database_is_migrated_with_its_games_and_moves() {
+    let db = TempDb::new("v1");
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE schema_version (version INTEGER NOT NULL);
+         INSERT INTO schema_version (version) VALUES (1);
+         CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL,
+             seats INTEGER NOT NULL, clock_minutes INTEGER, clock_increment_s INTEGER,
+             allow_tools INTEGER NOT NULL, code TEXT NOT NULL UNIQUE, resigned INTEGER, rematch TEXT,
+             rematch_of TEXT);
+         CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+             token TEXT NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
+         CREATE INDEX seats_by_token ON seats(token);
+         CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+             text TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+         INSERT INTO games VALUES ('g1', 'trike', '{\"size\":7}', 2, 5, 0, 0, 'ABCDEFGH', NULL, NULL, NULL);
+         INSERT INTO seats VALUES ('g1', 0, 't0'), ('g1', 1, 't1');
+         INSERT INTO moves VALUES ('g1', 0, 'd4'), ('g1', 1, 'c3');",
+    )
+    .unwrap();
+    drop(conn);
+    let before = triboard::server::store::now_ms();
+    let mut service = Service::new(SqliteStore::open(&db.0).unwrap());
+    let version: i64 = rusqlite::Connection::open(&db.0)
+        .unwrap()
+        .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    let game = service.store().load_game("g1").unwrap().unwrap();
+    assert_eq!(game.moves, ["d4", "c3"]);
+    assert!(game.move_ms.iter().all(|&ms| ms >= before), "the clocks start again at the migration");
+    assert!(game.started_ms.is_some_and(|ms| ms >= before));
+    let snapshot = state(&send(&mut service, &ClientMessage::Watch { game_id: "g1".into() }));
+    let left = snapshot.clock_ms.unwrap();
+    assert_eq!(left[1], 300_000);
+    assert!(left[0] <= 300_000 && left[0] > 290_000, "{left:?}");
+    assert_eq!(service.resume_clocks(), Ok(1));
 }

@@ -1,5 +1,6 @@
 //! The headless command-line interface: `play`, `selfplay`, `bench`, `perft`, `replay`, `gtp`, `match`
-//! and `check-solver` (`docs/design.md` §cli).
+//! and `check-solver`, and (with the `server` feature) `serve` and `serve-bench` (`docs/design.md`
+//! §cli).
 //!
 //! Every command takes `--json` and then prints exactly one JSON object as its last line on stdout
 //! (human-readable lines come before it). Errors are one line on stderr (and, with `--json`, an
@@ -21,6 +22,10 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod selfplay;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod serve;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod serve_bench;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -71,6 +76,12 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Learn a game's move-feature weights from game records (softmax regression).
     Learn(learn::LearnArgs),
+    /// Run the game server: the WebSocket API at /ws and the browser app, on one address.
+    #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+    Serve(serve::ServeArgs),
+    /// Many games at once against a game server over loopback: moves/s, latency, lost moves.
+    #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+    ServeBench(serve_bench::ServeBenchArgs),
 }
 
 /// Why a command failed, and so its exit code.
@@ -140,6 +151,10 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::CheckSolver(args) => check_solver::run(&args, &mut out),
         Command::Learn(args) => learn::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
+        #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+        Command::Serve(args) => serve::run(&args, &mut out),
+        #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+        Command::ServeBench(args) => serve_bench::run(&args, &mut out),
     };
     finish(result, json, &mut out)
 }

@@ -180,6 +180,9 @@ impl ClientMessage {
 }
 
 /// A message from the server to a client.
+// A message lives only while it is written or read: a boxed snapshot would save nothing worth
+// its allocation, and the app matches on `State(snapshot)`.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServerMessage {
@@ -362,6 +365,9 @@ pub enum ErrorCode {
     PlyAhead,
     /// The store failed: nothing was saved or acknowledged; trying again may work.
     Storage,
+    /// The connection sent messages faster than the server takes them: this one was dropped
+    /// unread; slow down and send it again.
+    RateLimited,
 }
 
 impl ErrorCode {
@@ -387,6 +393,7 @@ impl ErrorCode {
         ErrorCode::StalePly,
         ErrorCode::PlyAhead,
         ErrorCode::Storage,
+        ErrorCode::RateLimited,
     ];
 
     /// The code as it is sent (`"illegal_move"`).
@@ -412,6 +419,7 @@ impl ErrorCode {
             ErrorCode::StalePly => "stale_ply",
             ErrorCode::PlyAhead => "ply_ahead",
             ErrorCode::Storage => "storage",
+            ErrorCode::RateLimited => "rate_limited",
         }
     }
 }

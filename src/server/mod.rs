@@ -3,14 +3,17 @@
 //! server-authoritative [`service`], which checks every move with the rules and stores it before
 //! acknowledging it.
 //!
-//! Nothing here opens a socket yet: a transport (WebSocket) hands the service one message at a
-//! time and carries its [`service::Reply`] back.
+//! The [`transport`] (`triboard serve`) hands the service the messages of WebSocket connections
+//! on one thread, commits their writes together and carries each [`service::Reply`] back and to
+//! the game's followers; the service keeps live games' [`clock`]s.
 
 #![warn(missing_docs)]
 
 pub use crate::net::protocol;
+pub mod clock;
 pub mod service;
 pub mod store;
+pub mod transport;
 
 pub use protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
 pub use service::{Reply, Service};

@@ -9,6 +9,12 @@
 //! Games are replayed from their stored moves through the rules ([`Record::replay`]) and kept in
 //! a bounded cache of rooms; the store stays the truth: a write it refuses (another process
 //! wrote first) drops the room, so the next message replays the game afresh.
+//!
+//! Live games keep time ([`super::clock`]): the time source is the caller's
+//! ([`Service::handle_at`] takes now in ms since the Unix epoch; [`Service::handle`] reads the
+//! system clock), so tests check flags without waiting. A clock that ran out is noticed by
+//! [`Service::sweep`] (the transport calls it a few times a second) or by the next message about
+//! the game, whichever comes first; either stores the flag and announces the final state.
 
 use std::collections::HashMap;
 
@@ -16,7 +22,8 @@ use rand::TryRngCore as _;
 use rand::rngs::OsRng;
 use serde_json::Value;
 
-use super::store::{GameSetup, Store, StoreError, StoredGame};
+use super::clock::Clocks;
+use super::store::{GameSetup, Store, StoreError, StoredGame, now_ms};
 use crate::net::protocol::{
     ClientMessage, Clock, ErrorCode, GameResult, Refusal, SeatView, ServerMessage, Snapshot, decode_client,
 };
@@ -139,19 +146,72 @@ struct Room {
     position: Box<dyn Position>,
     /// When it was last used, in the service's ticks (for evicting the least recently used).
     used: u64,
+    /// A live game's clocks once every seat is taken; none for correspondence.
+    clocks: Option<Clocks>,
+    /// The seat of each stored move (kept for live games, whose clocks charge it).
+    movers: Vec<u8>,
 }
 
 impl Room {
+    /// A room for a stored game: its position replayed, and its clocks from the stored times.
+    fn load(stored: StoredGame) -> Result<Room, Refusal> {
+        let game_id = stored.setup.id.clone();
+        let unreadable =
+            |e: String| Refusal::new(ErrorCode::Storage, format!("the stored game {game_id} does not replay: {e}"));
+        let (Some(clock), Some(started_ms)) = (stored.setup.clock, stored.started_ms) else {
+            let position = replay(&record_of(&stored.setup, &stored.moves)).map_err(|e| unreadable(e.to_string()))?;
+            return Ok(Room { stored, position, used: 0, clocks: None, movers: Vec::new() });
+        };
+        // Step by step, to know each move's seat.
+        let mut position = replay(&record_of(&stored.setup, &[])).map_err(|e| unreadable(e.to_string()))?;
+        let mut movers = Vec::with_capacity(stored.moves.len());
+        for text in &stored.moves {
+            let mover = position.to_move().ok_or_else(|| unreadable(format!("a move after the end, {text}")))?;
+            position.play_text(text).map_err(|e| unreadable(format!("{text}: {}", e.reason)))?;
+            movers.push(mover.0);
+        }
+        let mut clocks = Clocks::replay(clock, position.num_players(), started_ms, &movers, &stored.move_ms);
+        if let Some(seat) = stored.flagged {
+            clocks.flag(seat, stored.move_ms.last().copied().unwrap_or(started_ms));
+        }
+        Ok(Room { stored, position, used: 0, clocks: Some(clocks), movers })
+    }
+
+    /// The seat to move while the game runs.
+    fn seat_to_move(&self) -> Option<u8> {
+        if self.result().is_some() { None } else { self.position.to_move().map(|p| p.0) }
+    }
+
+    /// When the clock of the seat to move runs out (ms since the epoch), if it runs.
+    fn deadline(&self) -> Option<u64> {
+        let clocks = self.clocks.as_ref()?;
+        Some(clocks.deadline(self.seat_to_move()?))
+    }
+
+    /// A live game's clocks at `now_ms`: each seat's time left in ms (everybody's whole time until
+    /// the clocks start); none for correspondence.
+    fn clock_ms(&self, now_ms: u64) -> Option<Vec<u64>> {
+        let clock = self.stored.setup.clock?;
+        Some(match &self.clocks {
+            Some(clocks) => clocks.left_at(self.seat_to_move(), now_ms),
+            None => vec![u64::from(clock.minutes) * 60_000; self.position.num_players()],
+        })
+    }
+
     fn seat_of(&self, token: &str) -> Option<u8> {
         self.stored.setup.seats.iter().position(|t| t.as_deref() == Some(token)).and_then(|s| u8::try_from(s).ok())
     }
 
-    /// The result, once the game is over by the rules or by a resignation.
+    /// The result, once the game is over by the rules, a resignation or a flag.
     fn result(&self) -> Option<GameResult> {
         let seats = u8::try_from(self.position.num_players()).unwrap_or(u8::MAX);
         if let Some(resigned) = self.stored.resigned {
             let winners = (0..seats).filter(|&s| s != resigned).collect();
             return Some(GameResult { winners, scores: Vec::new(), resigned: Some(resigned), flagged: None });
+        }
+        if let Some(flagged) = self.stored.flagged {
+            let winners = (0..seats).filter(|&s| s != flagged).collect();
+            return Some(GameResult { winners, scores: Vec::new(), resigned: None, flagged: Some(flagged) });
         }
         let outcome = self.position.outcome()?;
         let winners = outcome.winners().iter().map(|p| p.0).collect();
@@ -163,7 +223,17 @@ impl Room {
         })
     }
 
-    fn snapshot(&self, since_ply: usize) -> Snapshot {
+    /// The refusal of anything but a look at a finished game, saying how it ended.
+    fn over(&self) -> Refusal {
+        let why = match (self.stored.resigned, self.stored.flagged) {
+            (Some(seat), _) => format!(": seat {seat} resigned"),
+            (None, Some(seat)) => format!(": seat {seat}'s time ran out"),
+            (None, None) => String::new(),
+        };
+        Refusal::new(ErrorCode::GameOver, format!("the game is over{why}"))
+    }
+
+    fn snapshot(&self, since_ply: usize, now_ms: u64) -> Snapshot {
         let setup = &self.stored.setup;
         let since = since_ply.min(self.stored.moves.len());
         let players = (0..self.position.num_players())
@@ -185,7 +255,7 @@ impl Room {
             to_move: if outcome.is_some() { None } else { self.position.to_move().map(|p| p.0) },
             outcome,
             clock: setup.clock,
-            clock_ms: None,
+            clock_ms: self.clock_ms(now_ms),
             allow_tools: setup.allow_tools,
             rematch: self.stored.rematch.clone(),
             rematch_of: setup.rematch_of.clone(),
@@ -209,6 +279,9 @@ pub struct Service<S: Store> {
     rooms: HashMap<String, Room>,
     capacity: usize,
     tick: u64,
+    /// When the running clock of each live game runs out (ms since the epoch), rooms evicted or
+    /// not: what [`Service::sweep`] checks.
+    deadlines: HashMap<String, u64>,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -225,7 +298,7 @@ impl<S: Store> Service<S> {
 
     /// A service over `store`, keeping up to `capacity` (at least 1) games in memory.
     pub fn with_capacity(store: S, capacity: usize) -> Service<S> {
-        Service { store, rooms: HashMap::new(), capacity: capacity.max(1), tick: 0 }
+        Service { store, rooms: HashMap::new(), capacity: capacity.max(1), tick: 0, deadlines: HashMap::new() }
     }
 
     /// The store.
@@ -241,30 +314,165 @@ impl<S: Store> Service<S> {
     /// Answers a message as received: decoded ([`decode_client`]), then [`Service::handle`]d. A
     /// message that cannot be read is answered with its error and changes nothing.
     pub fn handle_text(&mut self, text: &str) -> Reply {
+        self.handle_text_at(text, now_ms())
+    }
+
+    /// [`Service::handle_text`] at `now_ms` (ms since the Unix epoch).
+    pub fn handle_text_at(&mut self, text: &str, now_ms: u64) -> Reply {
         match decode_client(text) {
-            Ok(message) => self.handle(message),
+            Ok(message) => self.handle_at(message, now_ms),
             Err(refusal) => Reply::refused(refusal),
         }
     }
 
-    /// Answers a message. A refused one is answered with one [`ServerMessage::Error`] and changes
-    /// nothing; an accepted change is stored before this returns.
+    /// Answers a message now (the system clock): [`Service::handle_at`].
     pub fn handle(&mut self, message: ClientMessage) -> Reply {
+        self.handle_at(message, now_ms())
+    }
+
+    /// Answers a message arriving at `now_ms` (ms since the Unix epoch). A refused one is answered
+    /// with one [`ServerMessage::Error`] and changes nothing; an accepted change is stored before
+    /// this returns. A game whose clock ran out by `now_ms` is flagged first: the answer then
+    /// starts with the final [`ServerMessage::State`], which is broadcast too.
+    pub fn handle_at(&mut self, message: ClientMessage, now_ms: u64) -> Reply {
         if let Err(refusal) = message.check_sizes() {
             return Reply::refused(refusal);
         }
+        let flagged = match &message {
+            ClientMessage::Move { game_id, .. }
+            | ClientMessage::Resign { game_id, .. }
+            | ClientMessage::Rematch { game_id, .. }
+            | ClientMessage::Watch { game_id }
+            | ClientMessage::Sync { game_id, .. } => self.flag_if_due(game_id, now_ms),
+            ClientMessage::Create { .. } | ClientMessage::Join { .. } => None,
+        };
         let result = match message {
             ClientMessage::Create { game, options, seat, clock, allow_tools } => {
-                self.create(&game, options, seat, clock, allow_tools)
+                self.create(&game, options, seat, clock, allow_tools, now_ms)
             }
-            ClientMessage::Join { code } => self.join(&code),
-            ClientMessage::Move { game_id, token, text, ply } => self.play(&game_id, &token, &text, ply),
-            ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token),
-            ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token),
-            ClientMessage::Watch { game_id } => self.state(&game_id, 0),
-            ClientMessage::Sync { game_id, since_ply, .. } => self.state(&game_id, since_ply),
+            ClientMessage::Join { code } => self.join(&code, now_ms),
+            ClientMessage::Move { game_id, token, text, ply } => self.play(&game_id, &token, &text, ply, now_ms),
+            ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token, now_ms),
+            ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token, now_ms),
+            ClientMessage::Watch { game_id } => self.state(&game_id, 0, now_ms),
+            ClientMessage::Sync { game_id, since_ply, .. } => self.state(&game_id, since_ply, now_ms),
         };
-        result.unwrap_or_else(Reply::refused)
+        let mut reply = result.unwrap_or_else(Reply::refused);
+        if let Some(end) = flagged {
+            if !matches!(reply.messages.first(), Some(ServerMessage::State(_))) {
+                reply.messages.insert(0, end.messages[0].clone());
+            }
+            match &mut reply.broadcast {
+                Some(b) if b.game_id == end.game_id => {
+                    b.messages.splice(0..0, end.messages);
+                }
+                _ => reply.broadcast = Some(end),
+            }
+        }
+        reply
+    }
+
+    /// The seat `token` holds in game `game_id`, if any (for presence).
+    pub fn seat_of(&mut self, game_id: &str, token: &str) -> Option<u8> {
+        self.room(game_id).ok()?.seat_of(token)
+    }
+
+    /// How many seats game `game_id` has, if it exists.
+    pub fn seat_count(&mut self, game_id: &str) -> Option<usize> {
+        Some(self.room(game_id).ok()?.stored.setup.seats.len())
+    }
+
+    /// Flags every live game whose clock ran out by `now_ms` (ms since the Unix epoch), storing the
+    /// flag, and returns each one's final [`ServerMessage::State`] for its followers.
+    pub fn sweep(&mut self, now_ms: u64) -> Vec<Broadcast> {
+        let due: Vec<String> =
+            self.deadlines.iter().filter(|&(_, &deadline)| deadline <= now_ms).map(|(id, _)| id.clone()).collect();
+        due.into_iter().filter_map(|id| self.flag_if_due(&id, now_ms)).collect()
+    }
+
+    /// When the next clock runs out, in ms since the epoch, if a clock runs.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.deadlines.values().copied().min()
+    }
+
+    /// Finds the live games of the store whose clocks may be running (after a restart), so that
+    /// [`Service::sweep`] watches them; returns how many there are.
+    ///
+    /// # Errors
+    /// A storage refusal if the store cannot list them.
+    pub fn resume_clocks(&mut self) -> Result<usize, Refusal> {
+        let ids = self.store.clocked_games().map_err(|e| storage(&e))?;
+        for id in &ids {
+            // A game that does not replay is refused when it is used; it does not stop the others.
+            let _ = self.room(id);
+        }
+        Ok(ids.len())
+    }
+
+    /// Starts a batch of writes in the store ([`Store::begin_batch`]): the group commit.
+    ///
+    /// # Errors
+    /// A storage refusal.
+    pub fn begin_batch(&mut self) -> Result<(), Refusal> {
+        self.store.begin_batch().map_err(|e| storage(&e))
+    }
+
+    /// Commits the batch ([`Store::commit_batch`]). On an error nothing of the batch was stored:
+    /// the games in memory are dropped (they are replayed from the store when next used) and the
+    /// answers given meanwhile must not be sent.
+    ///
+    /// # Errors
+    /// A storage refusal, to answer each message of the batch with.
+    pub fn commit_batch(&mut self) -> Result<(), Refusal> {
+        self.store.commit_batch().map_err(|e| {
+            self.rooms.clear();
+            self.deadlines.clear();
+            let _ = self.resume_clocks();
+            storage(&e)
+        })
+    }
+
+    /// Flags game `game_id` if the clock of its seat to move ran out by `now_ms`: stores the flag
+    /// and returns the final state for everybody following the game.
+    fn flag_if_due(&mut self, game_id: &str, now_ms: u64) -> Option<Broadcast> {
+        let room = self.room(game_id).ok()?;
+        let Some(deadline) = room.deadline() else {
+            self.deadlines.remove(game_id);
+            return None;
+        };
+        if deadline > now_ms {
+            return None;
+        }
+        let seat = room.seat_to_move()?;
+        if let Err(e) = self.store.flag(game_id, seat) {
+            self.rooms.remove(game_id);
+            if !matches!(e, StoreError::Conflict(_)) {
+                return None; // Tried again at the next sweep.
+            }
+            // Over already in the store (another process): replay it from there.
+            self.deadlines.remove(game_id);
+            let room = self.room(game_id).ok()?;
+            return Some(Broadcast {
+                game_id: game_id.to_string(),
+                messages: vec![ServerMessage::State(room.snapshot(0, now_ms))],
+            });
+        }
+        let room = self.rooms.get_mut(game_id)?;
+        room.stored.flagged = Some(seat);
+        if let Some(clocks) = &mut room.clocks {
+            clocks.flag(seat, deadline);
+        }
+        let state = ServerMessage::State(room.snapshot(0, now_ms));
+        self.deadlines.remove(game_id);
+        Some(Broadcast { game_id: game_id.to_string(), messages: vec![state] })
+    }
+
+    /// Notes when game `game_id`'s running clock runs out, or that none runs.
+    fn track(&mut self, game_id: &str) {
+        match self.rooms.get(game_id).and_then(Room::deadline) {
+            Some(deadline) => self.deadlines.insert(game_id.to_string(), deadline),
+            None => self.deadlines.remove(game_id),
+        };
     }
 
     /// Creates a game: its kind and options checked by the rules, the creator seated.
@@ -275,6 +483,7 @@ impl<S: Store> Service<S> {
         seat: u8,
         clock: Option<Clock>,
         allow_tools: bool,
+        now_ms: u64,
     ) -> Result<Reply, Refusal> {
         let mut record = record_of(&blank_setup(game), &[]);
         record.options = options;
@@ -304,25 +513,26 @@ impl<S: Store> Service<S> {
             rematch_of: None,
         };
         setup.seats[usize::from(seat)] = Some(token.clone());
-        self.insert_new(&mut setup, None)?;
+        self.insert_new(&mut setup, None, now_ms)?;
         let created = ServerMessage::Created { game_id: setup.id.clone(), code: setup.code.clone(), seat, token };
-        let room =
-            Room { stored: StoredGame { setup, moves: Vec::new(), resigned: None, rematch: None }, position, used: 0 };
-        let state = ServerMessage::State(room.snapshot(0));
+        let room = Room::load(new_game(setup, now_ms))?;
+        let state = ServerMessage::State(room.snapshot(0, now_ms));
+        let game_id = room.stored.setup.id.clone();
         self.keep(room);
+        self.track(&game_id);
         Ok(Reply { messages: vec![created, state], broadcast: None })
     }
 
     /// Stores a new game (the rematch of `of`, if given) under a fresh id and join code, trying
     /// again if they collide with another game's.
-    fn insert_new(&mut self, setup: &mut GameSetup, of: Option<&str>) -> Result<(), Refusal> {
+    fn insert_new(&mut self, setup: &mut GameSetup, of: Option<&str>, now_ms: u64) -> Result<(), Refusal> {
         let mut tries = 0;
         loop {
             setup.id = hex(&random_bytes::<8>()?);
             setup.code = new_code()?;
             let result = match of {
-                None => self.store.create_game(setup),
-                Some(of) => self.store.create_rematch(of, setup),
+                None => self.store.create_game(setup, now_ms),
+                Some(of) => self.store.create_rematch(of, setup, now_ms),
             };
             match result {
                 Ok(()) => return Ok(()),
@@ -333,21 +543,21 @@ impl<S: Store> Service<S> {
     }
 
     /// Seats a newcomer in the first free seat of the game with join code `code`.
-    fn join(&mut self, code: &str) -> Result<Reply, Refusal> {
+    fn join(&mut self, code: &str, now_ms: u64) -> Result<Reply, Refusal> {
         let code = normalize_code(code);
         let game_id = self.store.game_of_code(&code).map_err(|e| storage(&e))?;
         let game_id =
             game_id.ok_or_else(|| Refusal::new(ErrorCode::UnknownCode, format!("no game has the code {code}")))?;
         let room = self.room(&game_id)?;
         if room.result().is_some() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+            return Err(room.over());
         }
         let Some(seat) = room.stored.setup.seats.iter().position(Option::is_none) else {
             return Err(Refusal::new(ErrorCode::GameFull, "every seat of the game is taken"));
         };
         let seat = seat as u8;
         let token = new_token()?;
-        if let Err(e) = self.store.add_seat(&game_id, seat, &token) {
+        if let Err(e) = self.store.add_seat(&game_id, seat, &token, now_ms) {
             self.rooms.remove(&game_id);
             return Err(match e {
                 StoreError::Conflict(_) => Refusal::new(ErrorCode::GameFull, "the seat was taken meanwhile: try again"),
@@ -356,7 +566,13 @@ impl<S: Store> Service<S> {
         }
         let room = self.room(&game_id)?;
         room.stored.setup.seats[usize::from(seat)] = Some(token.clone());
-        let state = room.snapshot(0);
+        if room.stored.setup.seats.iter().all(Option::is_some) {
+            // The last seat: the clocks start.
+            room.stored.started_ms = Some(now_ms);
+            room.clocks = room.stored.setup.clock.map(|c| Clocks::start(c, room.stored.setup.seats.len(), now_ms));
+        }
+        let state = room.snapshot(0, now_ms);
+        self.track(&game_id);
         let joined = ServerMessage::Joined { game_id: game_id.clone(), seat, token };
         Ok(Reply {
             messages: vec![joined, ServerMessage::State(state.clone())],
@@ -366,7 +582,7 @@ impl<S: Store> Service<S> {
 
     /// Plays a move for the seat of `token`, and the moves the rules then force, after storing
     /// them all in one write.
-    fn play(&mut self, game_id: &str, token: &str, text: &str, ply: u32) -> Result<Reply, Refusal> {
+    fn play(&mut self, game_id: &str, token: &str, text: &str, ply: u32, now_ms: u64) -> Result<Reply, Refusal> {
         let room = self.room(game_id)?;
         let seat = room.seat_of(token).ok_or_else(bad_token)?;
         let played = room.stored.moves.len();
@@ -381,7 +597,7 @@ impl<S: Store> Service<S> {
             ));
         }
         if room.result().is_some() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+            return Err(room.over());
         }
         if let Some(free) = room.stored.setup.seats.iter().position(Option::is_none) {
             return Err(Refusal::new(ErrorCode::NotStarted, format!("seat {free} is still free: wait for it to join")));
@@ -402,7 +618,7 @@ impl<S: Store> Service<S> {
             moves.push((mover.0, forced));
         }
         let texts: Vec<String> = moves.iter().map(|(_, t)| t.clone()).collect();
-        if let Err(e) = self.store.append_moves(game_id, ply, &texts) {
+        if let Err(e) = self.store.append_moves(game_id, ply, &texts, now_ms) {
             // The store is the truth: replay the game from it next time.
             self.rooms.remove(game_id);
             return Err(match e {
@@ -414,27 +630,33 @@ impl<S: Store> Service<S> {
         }
         let room = self.room(game_id)?;
         room.stored.moves.extend(texts);
+        room.stored.move_ms.extend(std::iter::repeat_n(now_ms, moves.len()));
         room.position = next;
-        let messages: Vec<ServerMessage> = moves
-            .into_iter()
-            .enumerate()
-            .map(|(k, (seat, text))| ServerMessage::Moved {
+        let mut messages = Vec::with_capacity(moves.len());
+        for (k, (seat, text)) in moves.into_iter().enumerate() {
+            room.movers.push(seat);
+            let clock_ms = room.clocks.as_mut().map(|clocks| {
+                clocks.play(seat, now_ms);
+                clocks.left_at(None, now_ms)
+            });
+            messages.push(ServerMessage::Moved {
                 game_id: game_id.to_string(),
                 ply: ply + k as u32,
                 text,
                 seat,
-                clock_ms: None,
-            })
-            .collect();
+                clock_ms,
+            });
+        }
+        self.track(game_id);
         Ok(Reply { messages: messages.clone(), broadcast: Some(Broadcast { game_id: game_id.to_string(), messages }) })
     }
 
     /// Ends the game by the resignation of the seat of `token`.
-    fn resign(&mut self, game_id: &str, token: &str) -> Result<Reply, Refusal> {
+    fn resign(&mut self, game_id: &str, token: &str, now_ms: u64) -> Result<Reply, Refusal> {
         let room = self.room(game_id)?;
         let seat = room.seat_of(token).ok_or_else(bad_token)?;
         if room.result().is_some() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+            return Err(room.over());
         }
         if let Err(e) = self.store.resign(game_id, seat) {
             self.rooms.remove(game_id);
@@ -445,7 +667,8 @@ impl<S: Store> Service<S> {
         }
         let room = self.room(game_id)?;
         room.stored.resigned = Some(seat);
-        let state = ServerMessage::State(room.snapshot(0));
+        let state = ServerMessage::State(room.snapshot(0, now_ms));
+        self.track(game_id);
         Ok(Reply {
             messages: vec![state.clone()],
             broadcast: Some(Broadcast { game_id: game_id.to_string(), messages: vec![state] }),
@@ -453,7 +676,7 @@ impl<S: Store> Service<S> {
     }
 
     /// The rematch of a finished game, made on the first request, with every token one seat on.
-    fn rematch(&mut self, game_id: &str, token: &str) -> Result<Reply, Refusal> {
+    fn rematch(&mut self, game_id: &str, token: &str, now_ms: u64) -> Result<Reply, Refusal> {
         let room = self.room(game_id)?;
         room.seat_of(token).ok_or_else(bad_token)?;
         if room.result().is_none() {
@@ -466,12 +689,12 @@ impl<S: Store> Service<S> {
                 let n = old.seats.len();
                 let seats = (0..n).map(|s| old.seats[(s + n - 1) % n].clone()).collect();
                 let mut setup = GameSetup { seats, rematch_of: Some(game_id.to_string()), ..old };
-                let start = replay(&record_of(&setup, &[])).map_err(|e| storage(&StoreError::Failed(e.to_string())))?;
-                match self.insert_new(&mut setup, Some(game_id)) {
+                replay(&record_of(&setup, &[])).map_err(|e| storage(&StoreError::Failed(e.to_string())))?;
+                match self.insert_new(&mut setup, Some(game_id), now_ms) {
                     Ok(()) => {
                         let id = setup.id.clone();
-                        let stored = StoredGame { setup, moves: Vec::new(), resigned: None, rematch: None };
-                        self.keep(Room { stored, position: start, used: 0 });
+                        self.keep(Room::load(new_game(setup, now_ms))?);
+                        self.track(&id);
                         if let Some(old) = self.rooms.get_mut(game_id) {
                             old.stored.rematch = Some(id.clone());
                         }
@@ -495,7 +718,7 @@ impl<S: Store> Service<S> {
     }
 
     /// The game as it stands, its moves from `since_ply` on.
-    fn state(&mut self, game_id: &str, since_ply: u32) -> Result<Reply, Refusal> {
+    fn state(&mut self, game_id: &str, since_ply: u32, now_ms: u64) -> Result<Reply, Refusal> {
         let room = self.room(game_id)?;
         let played = room.stored.moves.len();
         let since = usize::try_from(since_ply).unwrap_or(usize::MAX);
@@ -505,7 +728,7 @@ impl<S: Store> Service<S> {
                 format!("the game has {played} moves, fewer than {since_ply}"),
             ));
         }
-        Ok(Reply { messages: vec![ServerMessage::State(room.snapshot(since))], broadcast: None })
+        Ok(Reply { messages: vec![ServerMessage::State(room.snapshot(since, now_ms))], broadcast: None })
     }
 
     /// The room of a game, replayed from the store if it is not in memory.
@@ -515,13 +738,18 @@ impl<S: Store> Service<S> {
             let stored = self.store.load_game(game_id).map_err(|e| storage(&e))?;
             let stored =
                 stored.ok_or_else(|| Refusal::new(ErrorCode::UnknownGame, format!("no game has the id {game_id}")))?;
-            let position = replay(&record_of(&stored.setup, &stored.moves)).map_err(|e| {
-                Refusal::new(ErrorCode::Storage, format!("the stored game {game_id} does not replay: {e}"))
-            })?;
-            self.keep(Room { stored, position, used: 0 });
+            let room = Room::load(stored)?;
+            match room.deadline() {
+                Some(deadline) => self.deadlines.insert(game_id.to_string(), deadline),
+                None => self.deadlines.remove(game_id),
+            };
+            self.keep(room);
         }
         let tick = self.tick;
-        let room = self.rooms.get_mut(game_id).expect("kept above");
+        let room = self
+            .rooms
+            .get_mut(game_id)
+            .ok_or_else(|| Refusal::new(ErrorCode::Storage, format!("the game {game_id} could not be kept")))?;
         room.used = tick;
         Ok(room)
     }
@@ -560,12 +788,20 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
         _ => return Err(stale()),
     }
     let game_id = &room.stored.setup.id;
+    // The clocks as each first answer had them: replayed to just after its move.
+    let clock_after = |k: usize| {
+        let (clock, started_ms) = (room.stored.setup.clock?, room.stored.started_ms?);
+        let n = room.position.num_players();
+        let end = (k + 1).min(room.movers.len());
+        let clocks = Clocks::replay(clock, n, started_ms, &room.movers[..end], &room.stored.move_ms[..end]);
+        Some(clocks.left_at(None, 0))
+    };
     let mut messages = vec![ServerMessage::Moved {
         game_id: game_id.clone(),
         ply: ply as u32,
         text: stored[ply].clone(),
         seat,
-        clock_ms: None,
+        clock_ms: clock_after(ply),
     }];
     // The forced moves the server played after it, as the first answer had them.
     for (k, text) in stored.iter().enumerate().skip(ply + 1) {
@@ -578,7 +814,7 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
                     ply: k as u32,
                     text: forced,
                     seat: mover.0,
-                    clock_ms: None,
+                    clock_ms: clock_after(k),
                 });
                 position = next;
             }
@@ -590,6 +826,20 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
 
 fn bad_token() -> Refusal {
     Refusal::new(ErrorCode::BadToken, "this token holds no seat of the game")
+}
+
+/// A new game as stored at `now_ms`, with no moves: started if every seat is taken.
+fn new_game(setup: GameSetup, now_ms: u64) -> StoredGame {
+    let started_ms = setup.seats.iter().all(Option::is_some).then_some(now_ms);
+    StoredGame {
+        setup,
+        moves: Vec::new(),
+        resigned: None,
+        rematch: None,
+        move_ms: Vec::new(),
+        started_ms,
+        flagged: None,
+    }
 }
 
 /// A setup with only the kind of game, to replay a start position from.

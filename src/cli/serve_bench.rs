@@ -1,0 +1,492 @@
+//! `triboard serve-bench`: many games at once over loopback WebSockets against a server (started
+//! in-process with a temporary database, or the one at `--addr`), then every game checked against
+//! the database (README §Host a server has the figures).
+//!
+//! Each game has two client connections (tokio-tungstenite), the creator's and the joiner's; in a
+//! game of more seats they take the seats in turn. The games cycle through every registered game
+//! id ([`crate::rules::game_ids`]) with their default options and are played to their end: each
+//! seat thinks a random 0 to `--think-ms` ms (default 200, uniform, from the seeded generator) and
+//! plays a random legal move. The latency of a move is from sending it to receiving its `moved`
+//! acknowledgement. At the end, `lost` counts acknowledged moves missing from the database (or,
+//! with `--addr`, from the server's answer to `watch`) and `duplicated` stored moves that no
+//! acknowledgement accounts for (a move stored twice).
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use futures_util::{SinkExt as _, StreamExt as _};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::{CliError, GameTask, derive_seed, with_game};
+use crate::rules::{Game, Knowledge, Rng, random_index, rng_from_seed};
+use crate::server::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
+use crate::server::store::SqliteStore;
+use crate::server::transport::{self, ServeOptions};
+
+/// `triboard serve-bench`'s flags.
+#[derive(Args, Debug, Clone)]
+pub struct ServeBenchArgs {
+    /// How many games run at once (two connections each).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// A running server to measure; default: one started in-process on 127.0.0.1:0 with a
+    /// temporary database.
+    #[arg(long)]
+    pub addr: Option<SocketAddr>,
+    /// The seed of the think times and the moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The longest think time, in ms: each move waits a uniform 0 to this.
+    #[arg(long, default_value_t = 200)]
+    pub think_ms: u64,
+    /// Commit each message's writes on their own (the in-process server only).
+    #[arg(long)]
+    pub no_group_commit: bool,
+}
+
+/// One game's position for a client, its type erased: what a simulated player needs.
+pub trait Table: Send {
+    /// The seat to move, none once the game is over.
+    fn to_move(&self) -> Option<u8>;
+    /// Whether the rules force the next move (the server plays it itself).
+    fn forced(&self) -> bool;
+    /// A random legal move's text.
+    fn random_move(&self, rng: &mut Rng) -> String;
+    /// Plays a move given as text.
+    ///
+    /// # Errors
+    /// The rules' reason for an illegal move.
+    fn play(&mut self, text: &str) -> Result<(), String>;
+    /// How many moves were played.
+    fn ply(&self) -> usize;
+}
+
+struct Typed<G: Game>(G, Vec<G::Move>);
+
+impl<G: Game> Table for Typed<G> {
+    fn to_move(&self) -> Option<u8> {
+        self.0.to_move().map(|p| p.0)
+    }
+    fn forced(&self) -> bool {
+        self.0.outcome().is_none() && self.0.forced_move().is_some()
+    }
+    fn random_move(&self, rng: &mut Rng) -> String {
+        let mut moves = Vec::new();
+        self.0.legal_moves(&mut moves);
+        moves.get(random_index(rng, moves.len().max(1))).map(|&mv| self.0.move_text(mv)).unwrap_or_default()
+    }
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        let mv = self.0.parse_move(text).map_err(|e| e.reason)?;
+        self.0.play(mv).map_err(|e| e.reason)?;
+        self.1.push(mv);
+        Ok(())
+    }
+    fn ply(&self) -> usize {
+        self.1.len()
+    }
+}
+
+struct NewTable;
+
+impl GameTask for NewTable {
+    type Output = Result<Box<dyn Table>, CliError>;
+    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
+        let game = G::new(&G::options_for_id(id)).map_err(CliError::failure)?;
+        Ok(Box::new(Typed(game, Vec::new())))
+    }
+}
+
+/// The start position of game id `id` with its default options.
+///
+/// # Errors
+/// An unknown game id (usage).
+pub fn new_table(id: &str) -> Result<Box<dyn Table>, CliError> {
+    with_game(id, NewTable)?
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How long a client waits for an answer before it gives the game up.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One simulated client connection.
+struct Client {
+    ws: Socket,
+    table: Box<dyn Table>,
+}
+
+impl Client {
+    async fn connect(url: &str, id: &str) -> Result<Client, String> {
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("cannot connect: {e}"))?;
+        Ok(Client { ws, table: new_table(id).map_err(|e| e.to_string())? })
+    }
+
+    async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
+        self.ws.send(Message::text(encode_client(message))).await.map_err(|e| format!("cannot send: {e}"))
+    }
+
+    /// The next server message (pings skipped).
+    async fn next(&mut self) -> Result<ServerMessage, String> {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .map_err(|_| "no answer within 60 s".to_string())?
+                .ok_or("the server closed the connection")?
+                .map_err(|e| format!("cannot read: {e}"))?;
+            if let Message::Text(text) = frame {
+                return decode_server(text.as_str()).map_err(|e| format!("unreadable answer: {e}"));
+            }
+        }
+    }
+
+    /// Reads until a message `pick` accepts; errors end the game.
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
+        loop {
+            let message = self.next().await?;
+            if let ServerMessage::Error { code, message } = &message {
+                return Err(format!("{code}: {message}"));
+            }
+            if let Some(value) = pick(&message) {
+                return Ok(value);
+            }
+        }
+    }
+
+    /// Reads `moved` messages, playing them, until the position has `ply` moves; returns their
+    /// texts and when the first arrived.
+    async fn catch_up(&mut self, ply: usize) -> Result<(Vec<(usize, String)>, Instant), String> {
+        let mut got = Vec::new();
+        let mut first = None;
+        while self.table.ply() < ply {
+            let (at, text) = self
+                .until(|m| match m {
+                    ServerMessage::Moved { ply, text, .. } => Some((*ply as usize, text.clone())),
+                    _ => None,
+                })
+                .await?;
+            if at != self.table.ply() {
+                continue; // Seen already.
+            }
+            first.get_or_insert_with(Instant::now);
+            self.table.play(&text)?;
+            got.push((at, text));
+        }
+        Ok((got, first.unwrap_or_else(Instant::now)))
+    }
+}
+
+/// What one game gave.
+#[derive(Default)]
+struct Played {
+    game_id: String,
+    /// Every acknowledged move: (ply, text).
+    acknowledged: Vec<(usize, String)>,
+    /// Each move's latency, in ms.
+    latencies_ms: Vec<f64>,
+    error: Option<String>,
+}
+
+/// Plays one whole game of `id` with two connections.
+async fn play_game(url: String, id: &'static str, seed: u64, think_ms: u64) -> Played {
+    let mut played = Played::default();
+    if let Err(e) = play_game_into(&url, id, seed, think_ms, &mut played).await {
+        played.error = Some(format!("{id} {}: {e}", played.game_id));
+    }
+    played
+}
+
+async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &mut Played) -> Result<(), String> {
+    let mut rng = rng_from_seed(seed);
+    let mut clients = [Client::connect(url, id).await?, Client::connect(url, id).await?];
+    let create =
+        ClientMessage::Create { game: id.into(), options: Value::Null, seat: 0, clock: None, allow_tools: false };
+    clients[0].send(&create).await?;
+    let (game_id, code, token) = clients[0]
+        .until(|m| match m {
+            ServerMessage::Created { game_id, code, token, .. } => Some((game_id.clone(), code.clone(), token.clone())),
+            _ => None,
+        })
+        .await?;
+    played.game_id = game_id.clone();
+    // Each seat's token and client.
+    let mut tokens = vec![String::new(); crate::rules::MAX_PLAYERS];
+    tokens[0] = token;
+    let mut seat_client = [0usize; crate::rules::MAX_PLAYERS];
+    // Seats are taken in turn by the joiner and the creator until the game starts.
+    let mut joiner = 1;
+    loop {
+        clients[joiner].send(&ClientMessage::Join { code: code.clone() }).await?;
+        let joined = clients[joiner]
+            .until(|m| match m {
+                ServerMessage::Joined { seat, token, .. } => Some(Ok((*seat, token.clone()))),
+                ServerMessage::Error { .. } => Some(Err(())),
+                _ => None,
+            })
+            .await;
+        match joined {
+            Ok(Ok((seat, token))) => {
+                let slot = usize::from(seat);
+                if slot >= tokens.len() {
+                    return Err(format!("a seat {seat} the game cannot have"));
+                }
+                seat_client[slot] = joiner;
+                tokens[slot] = token;
+                let full = clients[joiner]
+                    .until(|m| match m {
+                        ServerMessage::State(s) => Some(s.players.iter().all(|p| p.taken)),
+                        _ => None,
+                    })
+                    .await?;
+                if full {
+                    break;
+                }
+                joiner = 1 - joiner;
+            }
+            // Full already (cannot happen: the state says), or an error: stop.
+            Ok(Err(())) | Err(_) => return Err("joining failed".into()),
+        }
+    }
+    let token_of = |seat: u8| tokens.get(usize::from(seat)).cloned().unwrap_or_default();
+    while let Some(seat) = clients[0].table.to_move() {
+        let mover = seat_client.get(usize::from(seat)).copied().unwrap_or(0);
+        let other = 1 - mover;
+        let ply = clients[mover].table.ply();
+        if clients[mover].table.ply() != clients[0].table.ply() {
+            return Err("the clients disagree".into());
+        }
+        let think = if think_ms == 0 { 0 } else { rng_range(&mut rng, think_ms + 1) };
+        tokio::time::sleep(Duration::from_millis(think)).await;
+        let text = clients[mover].table.random_move(&mut rng);
+        let sent = Instant::now();
+        clients[mover]
+            .send(&ClientMessage::Move { game_id: game_id.clone(), token: token_of(seat), text, ply: ply as u32 })
+            .await?;
+        // The mover's acknowledgement (its move and the moves the rules then force).
+        let mut target = ply + 1;
+        let (mut got, first) = clients[mover].catch_up(target).await?;
+        played.latencies_ms.push(first.duration_since(sent).as_secs_f64() * 1000.0);
+        while clients[mover].table.forced() {
+            target += 1;
+            let (more, _) = clients[mover].catch_up(target).await?;
+            got.extend(more);
+        }
+        played.acknowledged.extend(got);
+        // The other connection's broadcast.
+        clients[other].catch_up(target).await?;
+        if clients[0].table.to_move().is_none() && clients[1].table.to_move().is_some() {
+            return Err("the clients disagree on the end".into());
+        }
+        if clients[0].table.ply() != clients[1].table.ply() {
+            return Err("the broadcast differs".into());
+        }
+    }
+    for client in &mut clients {
+        let _ = client.ws.close(None).await;
+    }
+    Ok(())
+}
+
+/// A uniform number in `0..n`.
+fn rng_range(rng: &mut Rng, n: u64) -> u64 {
+    random_index(rng, usize::try_from(n).unwrap_or(usize::MAX)) as u64
+}
+
+/// The `q` quantile of sorted `values` (nearest rank), 0 if none.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// A temporary database file, removed (with its log files) when dropped.
+struct TempDb(PathBuf);
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Starts a server in-process on 127.0.0.1:0 (its own threads) on database `db`.
+fn start_server(db: &std::path::Path, group_commit: bool) -> Result<SocketAddr, CliError> {
+    let store = SqliteStore::open(db).map_err(|e| CliError::failure(format!("{}: {e}", db.display())))?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("bench-server".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    let _ = tx.send(Err(format!("cannot start the server's threads: {e}")));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                match transport::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await {
+                    Ok((listener, addr)) => {
+                        let _ = tx.send(Ok(addr));
+                        let options = ServeOptions { group_commit, ..ServeOptions::default() };
+                        let _ = transport::serve(listener, store, options).await;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("cannot listen: {e}")));
+                    }
+                }
+            });
+        })
+        .map_err(|e| CliError::failure(format!("cannot start the server: {e}")))?;
+    rx.recv().map_err(|_| CliError::failure("the server did not start"))?.map_err(CliError::failure)
+}
+
+/// The moves stored for `game_id` in the database at `db`: (ply, text), in order.
+fn stored_moves(conn: &rusqlite::Connection, game_id: &str) -> Result<Vec<(usize, String)>, String> {
+    let mut query =
+        conn.prepare("SELECT ply, text FROM moves WHERE game_id = ?1 ORDER BY ply").map_err(|e| e.to_string())?;
+    let rows = query
+        .query_map([game_id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, String>(1)?)))
+        .map_err(|e| e.to_string())?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())
+}
+
+/// The moves the server at `url` holds for `game_id`, asked with `watch`.
+async fn watched_moves(url: &str, game_id: &str) -> Result<Vec<(usize, String)>, String> {
+    let mut client = Client::connect(url, "trike").await?;
+    client.send(&ClientMessage::Watch { game_id: game_id.into() }).await?;
+    let moves = client
+        .until(|m| match m {
+            ServerMessage::State(s) => Some(s.moves.clone()),
+            _ => None,
+        })
+        .await?;
+    let _ = client.ws.close(None).await;
+    Ok(moves.into_iter().enumerate().collect())
+}
+
+/// Counts (lost, duplicated): acknowledged moves not stored as acknowledged, and stored moves no
+/// acknowledgement accounts for.
+fn compare(acknowledged: &[(usize, String)], stored: &[(usize, String)]) -> (usize, usize) {
+    let stored_set: std::collections::HashSet<&(usize, String)> = stored.iter().collect();
+    let acked_set: std::collections::HashSet<&(usize, String)> = acknowledged.iter().collect();
+    let lost = acknowledged.iter().filter(|m| !stored_set.contains(m)).count();
+    let duplicated = stored.iter().filter(|m| !acked_set.contains(m)).count();
+    (lost, duplicated)
+}
+
+/// Runs the benchmark and prints its figures.
+///
+/// # Errors
+/// No games asked for (usage); the server cannot start, a game fails, the database cannot be read
+/// (failures).
+pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    if args.games == 0 {
+        return Err(CliError::usage("--games must be at least 1"));
+    }
+    let temp = match args.addr {
+        Some(_) => None,
+        None => {
+            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+            let name = format!("triboard-serve-bench-{}-{nanos}.sqlite", std::process::id());
+            Some(TempDb(std::env::temp_dir().join(name)))
+        }
+    };
+    let addr = match (&temp, args.addr) {
+        (_, Some(addr)) => addr,
+        (Some(db), None) => start_server(&db.0, !args.no_group_commit)?,
+        (None, None) => return Err(CliError::failure("no server")),
+    };
+    let url = format!("ws://{addr}/ws");
+    let ids = crate::rules::game_ids();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::failure(format!("cannot start the clients' threads: {e}")))?;
+    writeln!(
+        out,
+        "serve-bench: {} games over {url}, think time 0–{} ms, games cycling through {}",
+        args.games,
+        args.think_ms,
+        ids.join(", ")
+    )?;
+    out.flush()?;
+    let started = Instant::now();
+    let results: Vec<Played> = runtime.block_on(async {
+        let tasks: Vec<_> = (0..args.games)
+            .map(|k| {
+                let id = ids[k % ids.len()];
+                tokio::spawn(play_game(url.clone(), id, derive_seed(args.seed, k as u64), args.think_ms))
+            })
+            .collect();
+        let mut results = Vec::with_capacity(tasks.len());
+        for task in tasks {
+            results.push(
+                task.await
+                    .unwrap_or_else(|e| Played { error: Some(format!("a client failed: {e}")), ..Played::default() }),
+            );
+        }
+        results
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let errors: Vec<&String> = results.iter().filter_map(|p| p.error.as_ref()).collect();
+    for e in errors.iter().take(5) {
+        writeln!(out, "error: {e}")?;
+    }
+    // Every game against the store.
+    let (mut lost, mut duplicated) = (0, 0);
+    let conn = match &temp {
+        Some(db) => Some(
+            rusqlite::Connection::open(&db.0)
+                .map_err(|e| CliError::failure(format!("cannot read the database {}: {e}", db.0.display())))?,
+        ),
+        None => None,
+    };
+    for played in results.iter().filter(|p| !p.game_id.is_empty()) {
+        let stored = match &conn {
+            Some(conn) => stored_moves(conn, &played.game_id),
+            None => runtime.block_on(watched_moves(&url, &played.game_id)),
+        }
+        .map_err(|e| CliError::failure(format!("cannot read game {}: {e}", played.game_id)))?;
+        let (l, d) = compare(&played.acknowledged, &stored);
+        lost += l;
+        duplicated += d;
+    }
+    let moves: usize = results.iter().map(|p| p.acknowledged.len()).sum();
+    let mut latencies: Vec<f64> = results.iter().flat_map(|p| p.latencies_ms.iter().copied()).collect();
+    latencies.sort_by(f64::total_cmp);
+    let (p50, p99) = (quantile(&latencies, 0.5), quantile(&latencies, 0.99));
+    let moves_per_s = moves as f64 / seconds.max(1e-9);
+    writeln!(
+        out,
+        "{} games, {moves} moves in {seconds:.1} s: {moves_per_s:.0} moves/s; latency p50 {p50:.1} ms, p99 {p99:.1} ms; \
+         lost {lost}, duplicated {duplicated}, failed games {}",
+        args.games,
+        errors.len()
+    )?;
+    drop(conn);
+    drop(runtime);
+    Ok(json!({
+        "games": args.games,
+        "moves": moves,
+        "seconds": (seconds * 100.0).round() / 100.0,
+        "moves_per_s": moves_per_s.round(),
+        "p50_ms": (p50 * 100.0).round() / 100.0,
+        "p99_ms": (p99 * 100.0).round() / 100.0,
+        "lost": lost,
+        "duplicated": duplicated,
+        "failed_games": errors.len(),
+        "think_ms": args.think_ms,
+        "group_commit": if args.addr.is_some() { Value::Null } else { Value::Bool(!args.no_group_commit) },
+        "server": if args.addr.is_some() { "external" } else { "in-process" },
+    }))
+}

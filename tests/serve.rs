@@ -1,0 +1,567 @@
+//! `triboard serve` over the network (`docs/design.md` §Network play): the real binary started on
+//! 127.0.0.1:0 with a temporary database, clients speaking the protocol over WebSockets
+//! (tokio-tungstenite), as the app and the browser do.
+//!
+//! Every registered game is played to its end by two connections, each move reaching the other
+//! seat; the server killed (SIGKILL) mid-game and started again on its file loses no acknowledged
+//! move and both seats carry on; bad input gets its error and changes nothing; a stranger's token
+//! moves nothing; correspondence and live games (their clocks) survive a restart; presence follows
+//! the connections; the rate limit refuses a burst and the connection works after a pause.
+
+#![cfg(feature = "server")]
+
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt as _, StreamExt as _};
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use triboard::cli::serve_bench::{Table, new_table};
+use triboard::rules::rng_from_seed;
+use triboard::server::clock::Clocks;
+use triboard::server::protocol::{Clock, ErrorCode, MAX_MESSAGE_BYTES, Snapshot, decode_server, encode_client};
+use triboard::server::{ClientMessage, ServerMessage};
+
+// ---- Harness ----
+
+/// A database file in the temporary folder, removed (with its log files) when dropped.
+struct TempDb(PathBuf);
+
+impl TempDb {
+    fn new(name: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        TempDb(std::env::temp_dir().join(format!("triboard-serve-{name}-{}-{nanos}.sqlite", std::process::id())))
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// The server binary running on a database file; killed (SIGKILL) when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    addr: String,
+}
+
+impl Server {
+    /// Starts `triboard serve --addr 127.0.0.1:0 --db DB` and reads its `listening on` line.
+    fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// [`Server::start`] with more arguments.
+    fn start_with(db: &Path, more: &[&std::ffi::OsStr]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_triboard"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(more)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+        assert!(addr.starts_with("127.0.0.1:") && !addr.ends_with(":0"), "{addr}");
+        Server { child, url: format!("ws://{addr}/ws"), addr }
+    }
+
+    /// SIGKILL: no clean shutdown.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A protocol client on one WebSocket connection.
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    async fn connect(url: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("connects");
+        Client { ws }
+    }
+
+    async fn send(&mut self, message: &ClientMessage) {
+        self.send_text(&encode_client(message)).await;
+    }
+
+    async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.expect("sends");
+    }
+
+    /// The next server message; fails the test after 10 s.
+    async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("an answer within 10 s")
+                .expect("the connection is open")
+                .expect("a frame");
+            if let Message::Text(text) = frame {
+                return decode_server(text.as_str()).expect("a readable server message");
+            }
+        }
+    }
+
+    /// Reads until `pick` accepts a message (others, such as presence, skipped).
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let message = self.recv().await;
+            if let Some(value) = pick(&message) {
+                return value;
+            }
+        }
+    }
+
+    /// The next error's code and sentence (other messages skipped, but no moves: a move would be
+    /// a change).
+    async fn error(&mut self) -> (ErrorCode, String) {
+        self.until(|m| match m {
+            ServerMessage::Error { code, message } => Some((*code, message.clone())),
+            ServerMessage::Moved { .. } => panic!("a move where an error was due: {m:?}"),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn state(&mut self) -> Snapshot {
+        self.until(|m| match m {
+            ServerMessage::State(s) => Some(s.clone()),
+            ServerMessage::Error { .. } => panic!("{m:?}"),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn watch(&mut self, game_id: &str) -> Snapshot {
+        self.send(&ClientMessage::Watch { game_id: game_id.into() }).await;
+        self.state().await
+    }
+
+    /// The next `moved` message: (ply, text, clock_ms).
+    async fn moved(&mut self) -> (u32, String, Option<Vec<u64>>) {
+        self.until(|m| match m {
+            ServerMessage::Moved { ply, text, clock_ms, .. } => Some((*ply, text.clone(), clock_ms.clone())),
+            ServerMessage::Error { .. } => panic!("{m:?}"),
+            _ => None,
+        })
+        .await
+    }
+}
+
+/// A game being played by two connections: the seats' tokens, which connection holds each, and
+/// both connections' view of the position.
+struct Match {
+    game_id: String,
+    clients: [Client; 2],
+    tables: [Box<dyn Table>; 2],
+    tokens: Vec<String>,
+    seat_client: Vec<usize>,
+    /// Every acknowledged move's text, in order.
+    acknowledged: Vec<String>,
+}
+
+impl Match {
+    /// Creates a game of `id` (the creator in seat 0) and seats the rest, the two connections
+    /// taking the seats in turn.
+    async fn start(url: &str, id: &str, clock: Option<Clock>) -> Match {
+        let mut a = Client::connect(url).await;
+        let b = Client::connect(url).await;
+        a.send(&ClientMessage::Create { game: id.into(), options: Value::Null, seat: 0, clock, allow_tools: false })
+            .await;
+        let (game_id, code, token) = a
+            .until(|m| match m {
+                ServerMessage::Created { game_id, code, token, .. } => {
+                    Some((game_id.clone(), code.clone(), token.clone()))
+                }
+                _ => None,
+            })
+            .await;
+        let seats = a.state().await.players.len();
+        let mut tokens = vec![token];
+        let mut seat_client = vec![0];
+        let mut clients = [a, b];
+        for seat in 1..seats {
+            let k = seat % 2;
+            clients[k].send(&ClientMessage::Join { code: code.clone() }).await;
+            let (joined, token) = clients[k]
+                .until(|m| match m {
+                    ServerMessage::Joined { seat, token, .. } => Some((*seat, token.clone())),
+                    ServerMessage::Error { .. } => panic!("{m:?}"),
+                    _ => None,
+                })
+                .await;
+            assert_eq!(usize::from(joined), seat, "the first free seat");
+            tokens.push(token);
+            seat_client.push(k);
+        }
+        let tables = [new_table(id).unwrap(), new_table(id).unwrap()];
+        Match { game_id, clients, tables, tokens, seat_client, acknowledged: Vec::new() }
+    }
+
+    /// The seat to move, by the first connection's view.
+    fn to_move(&self) -> Option<u8> {
+        self.tables[0].to_move()
+    }
+
+    /// Plays `text` for the seat to move: its connection gets the acknowledgement (and the moves
+    /// the rules force), the other connection the same moves as broadcasts. Returns the last
+    /// acknowledgement's clocks.
+    async fn play(&mut self, text: &str) -> Option<Vec<u64>> {
+        let seat = self.to_move().expect("the game runs");
+        let mover = self.seat_client[usize::from(seat)];
+        let ply = self.tables[mover].ply();
+        let token = self.tokens[usize::from(seat)].clone();
+        let message = ClientMessage::Move { game_id: self.game_id.clone(), token, text: text.into(), ply: ply as u32 };
+        self.clients[mover].send(&message).await;
+        let mut clock_ms = None;
+        let mut first = true;
+        while first || self.tables[mover].forced() {
+            first = false;
+            let (at, text, clock) = self.clients[mover].moved().await;
+            assert_eq!(at as usize, self.tables[mover].ply(), "{}", self.game_id);
+            self.tables[mover].play(&text).unwrap();
+            self.acknowledged.push(text);
+            clock_ms = clock;
+        }
+        let other = 1 - mover;
+        while self.tables[other].ply() < self.tables[mover].ply() {
+            let (at, text, _) = self.clients[other].moved().await;
+            if at as usize == self.tables[other].ply() {
+                assert_eq!(text, self.acknowledged[at as usize], "the broadcast is the acknowledged move");
+                self.tables[other].play(&text).unwrap();
+            }
+        }
+        clock_ms
+    }
+
+    /// Plays `plies` random moves (or to the end), 30 ms apart: each connection sends a move
+    /// every 60 ms, under the rate limit of 20 messages a second. Returns the last move's clocks.
+    async fn play_random(&mut self, seed: u64, plies: usize) -> Option<Vec<u64>> {
+        let mut rng = rng_from_seed(seed);
+        let mut clock_ms = None;
+        for _ in 0..plies {
+            if self.to_move().is_none() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            let text = self.tables[0].random_move(&mut rng);
+            clock_ms = self.play(&text).await;
+        }
+        clock_ms
+    }
+
+    /// Both seats come back on new connections to `url` (after a restart) with `sync` and their
+    /// tokens; returns what the first sees.
+    async fn reconnect(&mut self, url: &str) -> Snapshot {
+        self.clients = [Client::connect(url).await, Client::connect(url).await];
+        let mut first = None;
+        for (seat, token) in self.tokens.iter().enumerate() {
+            let k = self.seat_client[seat];
+            let sync = ClientMessage::Sync { game_id: self.game_id.clone(), since_ply: 0, token: Some(token.clone()) };
+            self.clients[k].send(&sync).await;
+            let state = self.clients[k].state().await;
+            first.get_or_insert(state);
+        }
+        first.unwrap()
+    }
+}
+
+/// Every row of the database's tables, read by a connection of its own.
+fn dump(path: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut out = Vec::new();
+    for table in ["games", "seats", "moves"] {
+        let mut query = conn.prepare(&format!("SELECT * FROM {table}")).unwrap();
+        let n = query.column_count();
+        let rows = query
+            .query_map([], |r| (0..n).map(|i| r.get::<_, rusqlite::types::Value>(i)).collect::<Result<Vec<_>, _>>())
+            .unwrap();
+        let mut rows: Vec<String> = rows.map(|row| format!("{table}: {:?}", row.unwrap())).collect();
+        rows.sort();
+        out.extend(rows);
+    }
+    out
+}
+
+/// The moves stored for a game.
+fn stored_moves(path: &Path, game_id: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut query = conn.prepare("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply").unwrap();
+    query.query_map([game_id], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+// ---- Tests ----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clients_play_every_registered_game_to_its_end_over_the_network() {
+    let db = TempDb::new("every-game");
+    let server = Server::start(&db.0);
+    let games = triboard::rules::game_ids().into_iter().enumerate().map(|(k, id)| {
+        let url = server.url.clone();
+        tokio::spawn(async move {
+            let mut game = Match::start(&url, id, None).await;
+            game.play_random(k as u64, usize::MAX).await;
+            assert!(game.tables[1].to_move().is_none(), "{id}: both seats see the end");
+            let state = game.clients[0].watch(&game.game_id).await;
+            assert!(state.outcome.is_some() && state.to_move.is_none(), "{id}");
+            assert_eq!(state.moves, game.acknowledged, "{id}");
+            (game.game_id, game.acknowledged)
+        })
+    });
+    for task in games.collect::<Vec<_>>() {
+        let (game_id, acknowledged) = task.await.unwrap();
+        assert_eq!(stored_moves(&db.0, &game_id), acknowledged, "stored once each");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_the_seats_finish() {
+    let db = TempDb::new("kill");
+    let server = Server::start(&db.0);
+    let mut trike = Match::start(&server.url, "trike", None).await;
+    let mut trigon = Match::start(&server.url, "trigon-2", None).await;
+    trike.play_random(1, 9).await;
+    trigon.play_random(2, 7).await;
+    server.kill();
+    assert_eq!(stored_moves(&db.0, &trike.game_id), trike.acknowledged);
+    assert_eq!(stored_moves(&db.0, &trigon.game_id), trigon.acknowledged);
+    let server = Server::start(&db.0);
+    for game in [&mut trike, &mut trigon] {
+        let state = game.reconnect(&server.url).await;
+        assert_eq!(state.moves, game.acknowledged, "every acknowledged move is there");
+        assert!(state.players.iter().all(|p| p.taken));
+    }
+    trike.play_random(3, usize::MAX).await;
+    trigon.play_random(4, usize::MAX).await;
+    for game in [&mut trike, &mut trigon] {
+        assert!(game.to_move().is_none());
+        let state = game.clients[1].watch(&game.game_id).await;
+        assert!(state.outcome.is_some());
+        assert_eq!(stored_moves(&db.0, &game.game_id), game.acknowledged);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_connection() {
+    let db = TempDb::new("bad-input");
+    let server = Server::start(&db.0);
+    let mut game = Match::start(&server.url, "trike", None).await;
+    game.play("d4").await;
+    let id = game.game_id.clone();
+    let (tokens, mover) = (game.tokens.clone(), usize::from(game.to_move().unwrap()));
+    let mv = |token: &str, text: &str, ply: u32| {
+        encode_client(&ClientMessage::Move { game_id: id.clone(), token: token.into(), text: text.into(), ply })
+    };
+    let big = format!(r#"{{"version":1,"type":"watch","game_id":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES + 100));
+    let cases: Vec<(&str, String, ErrorCode)> = vec![
+        ("malformed", "{not json".into(), ErrorCode::Malformed),
+        ("not an object", "[1, 2]".into(), ErrorCode::Malformed),
+        ("oversized", big, ErrorCode::TooLarge),
+        ("unknown type", r#"{"version":1,"type":"teleport","game_id":"x"}"#.into(), ErrorCode::UnknownType),
+        ("wrong version", r#"{"version":7,"type":"watch","game_id":"x"}"#.into(), ErrorCode::UnsupportedVersion),
+        ("wrong token", mv("0123456789abcdef0123456789abcdef", "c3", 1), ErrorCode::BadToken),
+        ("out of turn", mv(&tokens[1 - mover], "c3", 1), ErrorCode::NotYourTurn),
+        ("illegal", mv(&tokens[mover], "d4", 1), ErrorCode::IllegalMove),
+        ("off the board", mv(&tokens[mover], "z99", 1), ErrorCode::IllegalMove),
+        ("unknown game", encode_client(&ClientMessage::Watch { game_id: "nope".into() }), ErrorCode::UnknownGame),
+    ];
+    let mut stranger = Client::connect(&server.url).await;
+    for (what, text, code) in cases {
+        let before = dump(&db.0);
+        stranger.send_text(&text).await;
+        let (got, why) = stranger.error().await;
+        assert_eq!(got, code, "{what}: {why}");
+        assert!(!why.is_empty(), "{what}: a sentence");
+        assert_eq!(dump(&db.0), before, "{what}: nothing changed");
+        assert_eq!(stranger.watch(&id).await.ply, 1, "{what}: the connection still works");
+    }
+    // A binary frame.
+    stranger.ws.send(Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    assert_eq!(stranger.error().await.0, ErrorCode::Malformed);
+    assert_eq!(stranger.watch(&id).await.ply, 1, "binary: the connection still works");
+    // A move in a finished game.
+    let resign = ClientMessage::Resign { game_id: id.clone(), token: tokens[0].clone() };
+    stranger.send(&resign).await;
+    assert!(stranger.state().await.outcome.is_some());
+    let before = dump(&db.0);
+    stranger.send_text(&mv(&tokens[mover], "c3", 1)).await;
+    let (code, why) = stranger.error().await;
+    assert_eq!(code, ErrorCode::GameOver, "{why}");
+    assert_eq!(dump(&db.0), before);
+    assert_eq!(stranger.watch(&id).await.ply, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strangers_token_cannot_move() {
+    let db = TempDb::new("stranger");
+    let server = Server::start(&db.0);
+    let mut game = Match::start(&server.url, "trike", None).await;
+    let other = Match::start(&server.url, "trike", None).await;
+    let before = dump(&db.0);
+    let mut stranger = Client::connect(&server.url).await;
+    for token in &other.tokens {
+        let message =
+            ClientMessage::Move { game_id: game.game_id.clone(), token: token.clone(), text: "d4".into(), ply: 0 };
+        stranger.send(&message).await;
+        assert_eq!(stranger.error().await.0, ErrorCode::BadToken);
+        let resign = ClientMessage::Resign { game_id: game.game_id.clone(), token: token.clone() };
+        stranger.send(&resign).await;
+        assert_eq!(stranger.error().await.0, ErrorCode::BadToken);
+    }
+    assert_eq!(dump(&db.0), before);
+    game.play("d4").await;
+    assert_eq!(stored_moves(&db.0, &game.game_id), ["d4"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn correspondence_and_live_games_survive_a_restart_with_their_clocks() {
+    let db = TempDb::new("clocks");
+    let server = Server::start(&db.0);
+    let mut mail = Match::start(&server.url, "tricore", None).await;
+    mail.play_random(5, 3).await;
+    let clock = Clock { minutes: 1, increment_s: 2 };
+    let mut live = Match::start(&server.url, "trike", Some(clock)).await;
+    let state = live.clients[0].watch(&live.game_id).await;
+    assert_eq!(state.clock, Some(clock));
+    assert!(state.clock_ms.unwrap().iter().all(|&ms| ms <= 60_000 && ms > 50_000), "clocks started on the join");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let moved_clock = live.play_random(7, 3).await.expect("a live game's move carries its clocks");
+    let moved_at = Instant::now();
+    // The stored times give the acknowledged clocks exactly.
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    let started: i64 =
+        conn.query_row("SELECT started_ms FROM games WHERE id = ?1", [&live.game_id], |r| r.get(0)).unwrap();
+    let times: Vec<u64> = conn
+        .prepare("SELECT at_ms FROM moves WHERE game_id = ?1 ORDER BY ply")
+        .unwrap()
+        .query_map([&live.game_id], |r| r.get::<_, i64>(0))
+        .unwrap()
+        .map(|t| t.unwrap() as u64)
+        .collect();
+    drop(conn);
+    let replayed = Clocks::replay(clock, 2, started as u64, &[0, 1, 0], &times);
+    assert_eq!(replayed.left_at(None, 0), moved_clock, "the clocks follow from the stored times");
+    assert!(moved_clock[0] < 64_000 && moved_clock[0] > 60_000, "two increments, some time spent: {moved_clock:?}");
+    server.kill();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let server = Server::start(&db.0);
+    let state = mail.reconnect(&server.url).await;
+    assert_eq!((state.moves.clone(), state.clock_ms.clone()), (mail.acknowledged.clone(), None));
+    mail.play_random(6, 2).await;
+    let state = live.reconnect(&server.url).await;
+    assert_eq!(state.moves, live.acknowledged);
+    let clock_ms = state.clock_ms.expect("the clocks after the restart");
+    let waited = moved_at.elapsed().as_millis() as u64;
+    assert_eq!(state.to_move, Some(1));
+    assert_eq!(clock_ms[0], moved_clock[0], "the waiting seat's time is as acknowledged");
+    assert!(clock_ms[1] <= moved_clock[1] - 300, "the downtime counts for the seat to move: {clock_ms:?}");
+    assert!(clock_ms[1] + waited + 100 >= moved_clock[1], "and no more: {clock_ms:?} after {waited} ms");
+    let after = live.play_random(8, 1).await.unwrap();
+    assert!(after[1] <= clock_ms[1] + 2000 && after[1] > 55_000, "{after:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_follows_the_connections() {
+    let db = TempDb::new("presence");
+    let server = Server::start(&db.0);
+    let mut game = Match::start(&server.url, "trike", None).await;
+    let online = |m: &ServerMessage| match m {
+        ServerMessage::Presence { online, .. } => Some(online.clone()),
+        _ => None,
+    };
+    // The creator saw the joiner arrive.
+    loop {
+        if game.clients[0].until(online).await == [true, true] {
+            break;
+        }
+    }
+    let mut watcher = Client::connect(&server.url).await;
+    watcher.send(&ClientMessage::Watch { game_id: game.game_id.clone() }).await;
+    assert_eq!(watcher.until(online).await, [true, true], "a new follower gets the presence");
+    let [a, b] =
+        std::mem::replace(&mut game.clients, [Client::connect(&server.url).await, Client::connect(&server.url).await]);
+    drop(a);
+    drop(b);
+    let mut seen = watcher.until(online).await;
+    if seen != [false, false] {
+        seen = watcher.until(online).await;
+    }
+    assert_eq!(seen, [false, false], "both seats left");
+    let sync = ClientMessage::Sync { game_id: game.game_id.clone(), since_ply: 0, token: Some(game.tokens[1].clone()) };
+    game.clients[1].send(&sync).await;
+    assert_eq!(watcher.until(online).await, [false, true], "seat 1 is back");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause() {
+    let db = TempDb::new("rate");
+    let server = Server::start(&db.0);
+    let game = Match::start(&server.url, "trike", None).await;
+    let mut client = Client::connect(&server.url).await;
+    let watch = encode_client(&ClientMessage::Watch { game_id: game.game_id.clone() });
+    for _ in 0..200 {
+        client.ws.feed(Message::text(watch.clone())).await.unwrap();
+    }
+    client.ws.flush().await.unwrap();
+    let (mut states, mut limited) = (0, 0);
+    while states + limited < 200 {
+        match client.recv().await {
+            ServerMessage::State(_) => states += 1,
+            ServerMessage::Error { code: ErrorCode::RateLimited, .. } => limited += 1,
+            ServerMessage::Presence { .. } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!((60..100).contains(&states), "the burst of 60 and what refilled meanwhile: {states}");
+    assert!(limited >= 100, "{limited}");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(client.watch(&game.game_id).await.game_id, game.game_id, "after a pause");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_app_is_served_from_the_same_address() {
+    let db = TempDb::new("web");
+    let web = std::env::temp_dir().join(format!("triboard-serve-web-{}", std::process::id()));
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<title>triboard web test</title>").unwrap();
+    let server = Server::start_with(&db.0, &["--web".as_ref(), web.as_os_str()]);
+    let get = |path: &str| {
+        use std::io::{Read as _, Write as _};
+        let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let index = get("/");
+    assert!(index.starts_with("HTTP/1.1 200") && index.contains("triboard web test"), "{index}");
+    assert!(get("/nope.js").starts_with("HTTP/1.1 404"));
+    // And the API beside it.
+    let mut client = Client::connect(&server.url).await;
+    client.send(&ClientMessage::Watch { game_id: "nope".into() }).await;
+    assert_eq!(client.error().await.0, ErrorCode::UnknownGame);
+    std::fs::remove_dir_all(&web).unwrap();
+}
