@@ -206,10 +206,14 @@ async fn connection(socket: WebSocket, shared: Shared) {
         let _ = out.try_send(encode_server(&Refusal::new(code, why).into_message()));
     };
     let mut bucket = Bucket::new(shared.rate);
+    let mut killed = false;
     loop {
         let frame = tokio::select! {
             frame = stream.next() => frame,
-            () = kill.notified() => break,
+            () = kill.notified() => {
+                killed = true;
+                break;
+            }
         };
         let Some(Ok(frame)) = frame else { break };
         let text = match frame {
@@ -240,6 +244,10 @@ async fn connection(socket: WebSocket, shared: Shared) {
     }
     let _ = shared.events.send(Event::Close { conn });
     drop(out);
+    if killed {
+        // It does not read: what waits for it would never drain.
+        writer.abort();
+    }
     let _ = writer.await;
 }
 
