@@ -19,7 +19,7 @@
 //!   59.5 ms; slow disk 163–1 279 moves/s, p99 0.56–4.3 s (the queue grows faster than one sync
 //!   per move drains it);
 //! - group commit: quick disk 1 470 moves/s, p50 0.54 ms, p99 3.1 ms; slow disk 1 260–1 380
-//!   moves/s, p50 1–16 ms, p99 36–100 ms (median of 7 runs 51 ms): a message waits for the commit
+//!   moves/s, p50 1–16 ms, p99 36–100 ms (median of 8 runs 52 ms): a message waits for the commit
 //!   under way and then its own, and the service thread spent ~60 % of its time in commits of 6
 //!   messages on average;
 //! - lost = duplicated = 0 in every run. Hence group commit.
