@@ -268,10 +268,7 @@ fn storage(e: &StoreError) -> Refusal {
     Refusal::new(ErrorCode::Storage, format!("nothing was saved: {e}"))
 }
 
-/// Reads a join code as a person may type it: case, spaces and dashes do not matter.
-pub fn normalize_code(code: &str) -> String {
-    code.chars().filter(|c| !c.is_whitespace() && *c != '-').map(|c| c.to_ascii_uppercase()).collect()
-}
+pub use crate::net::protocol::normalize_code;
 
 /// The server's game logic over a store: see the module's doc.
 pub struct Service<S: Store> {

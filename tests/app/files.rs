@@ -73,6 +73,7 @@ fn panel_texts(model: &Model<Trike>) -> Vec<String> {
             analyzing: None,
             show_thinking: false,
             lesson: None,
+            online: None,
         };
         side_panel::<Trike>(&ctx, &input, &mut windows, &mut rects);
         let mut output = ctx.end_pass();
