@@ -235,6 +235,52 @@ pub struct SqliteStore {
     conn: Connection,
     /// Whether a batch ([`Store::begin_batch`]) is open: writes are then savepoints in it.
     in_batch: bool,
+    /// The file's checkpoints, off the writers' path (none in memory).
+    checkpointer: Option<Checkpointer>,
+}
+
+/// How often the checkpointer copies the write-ahead log into the database file.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// A thread with its own connection that checkpoints the write-ahead log ([`CHECKPOINT_EVERY`],
+/// passive: it never waits for or blocks a writer). The writing connection's automatic
+/// checkpoints are off, so no commit also pays for copying the log into the file and syncing it
+/// (what made `serve-bench`'s slowest moves on a slow disk).
+struct Checkpointer {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Checkpointer {
+    fn start(path: &Path) -> Result<Checkpointer, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(Duration::from_secs(5))?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("triboard-checkpoint".into())
+            .spawn(move || {
+                let checkpoint = || {
+                    let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                };
+                while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::park_timeout(CHECKPOINT_EVERY);
+                    checkpoint();
+                }
+            })
+            .map_err(|e| StoreError::Failed(format!("cannot start the checkpoint thread: {e}")))?;
+        Ok(Checkpointer { stop, thread: Some(thread) })
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            let _ = thread.join();
+        }
+    }
 }
 
 impl fmt::Debug for SqliteStore {
@@ -250,12 +296,15 @@ impl SqliteStore {
     /// [`StoreError::Failed`]: the file cannot be opened or written, or its schema is newer than
     /// this build's ([`SCHEMA_VERSION`]) or not triboard's.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
-        let conn = Connection::open(path)?;
+        let conn = Connection::open(path.as_ref())?;
         let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::Failed(format!("the database cannot use a write-ahead log (journal mode {mode})")));
         }
-        SqliteStore::prepare(conn)
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let mut store = SqliteStore::prepare(conn)?;
+        store.checkpointer = Some(Checkpointer::start(path.as_ref())?);
+        Ok(store)
     }
 
     /// A new, empty in-memory database (gone when dropped), for tests.
@@ -312,7 +361,7 @@ impl SqliteStore {
             tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [SCHEMA_VERSION])?;
         }
         tx.commit()?;
-        Ok(SqliteStore { conn, in_batch: false })
+        Ok(SqliteStore { conn, in_batch: false, checkpointer: None })
     }
 
     /// Runs one write, all or nothing: its own immediate transaction, or a savepoint inside an

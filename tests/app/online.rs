@@ -142,4 +142,28 @@ fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() 
     press(&mut a, "c4");
     a.update();
     assert_eq!(moves(&a), before, "no move after the end");
+
+    // A asks for a rematch and is on its board at once, in the other seat; B is told, and its
+    // Rematch joins the same game, where B now opens.
+    let first = a.world().resource::<OnlineGame>().seat.game_id.clone();
+    a.world_mut().write_message(triboard::app::online::OnlineOrder::Rematch);
+    let fresh = |app: &App| {
+        app.world().get_resource::<OnlineGame>().is_some_and(|g| g.seat.game_id != first)
+            && moves(app).is_empty()
+            && app.world().get_resource::<Model>().is_some()
+    };
+    assert!(until(&mut a, &mut b, |a, _| fresh(a)), "A's rematch is on its board");
+    assert_eq!(a.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Human], "A moved on a seat");
+    assert!(
+        until(&mut a, &mut b, |_, b| b.world().resource::<Status>().text.contains("asks for a rematch")),
+        "B is told: {:?}",
+        b.world().resource::<Status>()
+    );
+    b.world_mut().write_message(triboard::app::online::OnlineOrder::Rematch);
+    assert!(until(&mut a, &mut b, |_, b| fresh(b)), "B joins the rematch");
+    let (ga, gb) = (a.world().resource::<OnlineGame>(), b.world().resource::<OnlineGame>());
+    assert_eq!(ga.seat.game_id, gb.seat.game_id);
+    assert_eq!((ga.seat.seat, gb.seat.seat), (1, 0));
+    press(&mut b, "d7");
+    assert!(until(&mut a, &mut b, |a, _| moves(a) == ["d7"]), "B's opening move reaches A: {:?}", moves(&a));
 }

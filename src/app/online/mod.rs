@@ -59,6 +59,8 @@ pub struct OnlineGame {
     pub outcome: Option<GameResult>,
     /// The connection, as the panel says it.
     pub connection: link::LinkState,
+    /// The person asked for a rematch (the server's answer then opens it).
+    asked_rematch: bool,
     /// The board shows this game (until then, the server's messages wait).
     placed: bool,
     /// The revision of the game in play when this one was put on the board, if one was.
@@ -80,6 +82,7 @@ impl OnlineGame {
             clock: None,
             outcome: None,
             connection: link::LinkState::Connecting,
+            asked_rematch: false,
             placed: false,
             opened_over: None,
             in_flight: None,
@@ -267,9 +270,20 @@ fn pump(
                 }
             }
             ServerMessage::Presence { online, .. } => game.online = online,
-            ServerMessage::Rematched { game_id, seat, .. } => {
+            ServerMessage::Rematched { game_id, .. } if game.asked_rematch => {
+                // The server moves every seat's token on by one seat (the message's seat is the
+                // asker's, who may be the other player).
+                let seats = game.online.len().max(1) as u8;
+                let seat = (game.seat.seat + 1) % seats;
                 let next = OnlineSeat { game_id, seat, code: String::new(), ..game.seat.clone() };
                 lobby.resume(next, &mut link, &mut settings);
+            }
+            ServerMessage::Rematched { game_id, .. } => {
+                // The other player asked: Rematch (now "Play the rematch") joins it.
+                if let Some(state) = &mut game.state {
+                    state.rematch = Some(game_id);
+                }
+                *status = Status::info("Your opponent asks for a rematch: press Play the rematch");
             }
             ServerMessage::Error { message, .. } => {
                 *status = Status::error(format!("the server refused: {message}"));
@@ -382,7 +396,7 @@ pub enum OnlineOrder {
 /// Sends the panel's orders to the server.
 fn carry_out(
     mut orders: MessageReader<OnlineOrder>,
-    game: Res<OnlineGame>,
+    mut game: ResMut<OnlineGame>,
     mut link: NonSendMut<Link>,
     mut status: ResMut<Status>,
 ) {
@@ -394,6 +408,7 @@ fn carry_out(
                 *status = Status::info("Resigning…");
             }
             OnlineOrder::Rematch => {
+                game.asked_rematch = true;
                 link.send(&ClientMessage::Rematch { game_id, token });
                 *status = Status::info("Asking for a rematch…");
             }
