@@ -378,12 +378,15 @@ async function onlineGame(browser, contexts) {
 
   // Player B opens the invitation in a browser of their own: joined at launch.
   const tB = Date.now();
-  const b = (await open(browser, invitation, await newContext())).p;
+  const opened = await open(browser, invitation, await newContext());
+  const b = opened.p;
+  note(`B's first frame ${opened.firstFrameMs} ms after navigation began (${opened.wallMs} ms wall)`);
   page = onlinePages.b = b;
   const joined = await until("player B joins by the link",
     (s) => s.screen === "playing" && s.online && s.online.game_id === gameId, 60, b);
+  results.online.join_s = (Date.now() - tB) / 1000;
   check(joined.online.seat === 1 && joined.game === "trike" && joined.moves.length === 0,
-    `player B joined ${gameId} by the link at seat ${joined.online.seat} in ${((Date.now() - tB) / 1000).toFixed(1)} s, connection "${joined.online.connection}"`);
+    `player B joined ${gameId} by the link at seat ${joined.online.seat} in ${results.online.join_s.toFixed(1)} s (the page loading beside A's), connection "${joined.online.connection}"`);
   check(b.url() === invitation, `B's address bar is the invitation too`);
   const bothOnline = (s) => JSON.stringify(s.online && s.online.players_online) === "[true,true]";
   await until("A sees B online", bothOnline, 20, a);
@@ -422,6 +425,7 @@ async function onlineGame(browser, contexts) {
     arrivals.push(Date.now() - t1);
     check(seen.moves[n] === mv && seen.online.server_moves[n] === mv,
       `${mv} reached ${names[1 - seat]}'s board through the server in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+    await until(`the server acknowledges ${mv} to ${names[seat]}`, (s) => s.online.server_moves.length >= n + 1, 20, mover);
     n++;
     if (n === 4 && !played.over) {
       // A reloads: the seat is held in localStorage, the address is the invitation.
@@ -430,6 +434,7 @@ async function onlineGame(browser, contexts) {
       const t2 = Date.now();
       await a.reload();
       await firstFrameOf(a);
+      note(`A's first frame after the reload: ${await a.evaluate(() => document.body.dataset.firstFrame)} ms after navigation began (${Date.now() - t2} ms wall)`);
       const back = await until("A is back in the game after the reload",
         (s) => s.screen === "playing" && s.online && s.online.game_id === gameId && s.moves.length === n && s.online.connection === "connected", 60, a);
       results.online.reload_s = (Date.now() - t2) / 1000;
@@ -452,7 +457,8 @@ async function onlineGame(browser, contexts) {
       const [afterA, afterB] = [await state(a), await state(b)];
       const same = (x, y) => JSON.stringify([x.moves, x.online.server_moves]) === JSON.stringify([y.moves, y.online.server_moves]);
       check(same(afterA, beforeA) && same(afterB, beforeB) && afterA.moves.length === n,
-        `A's ${wrong} while B is to move is refused ("${r.status}"); neither board nor the server moved`);
+        `A's ${wrong} while B is to move is refused ("${r.status}"); neither board nor the server moved` +
+        (same(afterA, beforeA) && same(afterB, beforeB) ? "" : `; A before ${JSON.stringify(beforeA)}, after ${JSON.stringify(afterA)}; B before ${JSON.stringify(beforeB)}, after ${JSON.stringify(afterB)}`));
       refused = true;
     }
   }
@@ -473,7 +479,7 @@ async function onlineGame(browser, contexts) {
   for (const [k, p] of pages.entries()) {
     page = p;
     await p.mouse.move(W - 5, H - 5);
-    await p.waitForTimeout(1500);
+    await p.waitForTimeout(3000);
     await p.screenshot({ path: `${out}/online-${names[k].toLowerCase()}.png` });
   }
 }
