@@ -96,6 +96,28 @@ fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
     assert!(pawn_translation(&mut app).distance(target) <= 0.01, "the pawn slid to d4");
 }
 
+#[test]
+fn a_move_in_the_frame_a_slide_ends_starts_its_own_slide() {
+    let mut app = humans(7);
+    click(&mut app, "d7");
+    click(&mut app, "d4");
+    // The slide to d4 ends in the very frame the next move comes.
+    let world = app.world_mut();
+    let mut slides = world.query_filtered::<&mut triboard::app::animation::Slide, With<Pawn>>();
+    slides.single_mut(world).expect("the pawn slides to d4").elapsed = 10.0;
+    click(&mut app, "b4");
+    let b4 = cell(&app, "b4");
+    assert_eq!(board(&mut app).1, Some(b4));
+    let target =
+        triboard::app::board::trike::layout::cell_center(app.world().resource::<Model>().game().geometry(), b4);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        app.update();
+    }
+    assert!(pawn_translation(&mut app).distance(target) <= 0.01, "the pawn reached b4, not stuck on d4");
+}
+
 /// One cursor key, then a frame.
 fn cursor_key(app: &mut App, key: triboard::app::board::cursor::CursorKey) {
     app.world_mut().write_message(key);

@@ -59,7 +59,10 @@ fn speed(settings: Option<Res<Settings>>) -> AnimationSpeed {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (slide, drop_in, vanish).in_set(Step::View));
+    // Before the views: an animation that ends this frame removes its component before a view
+    // starts the next one on the same entity (the removal would else take the new one too, and
+    // the pawn would stay where the last slide ended).
+    app.add_systems(Update, (slide, drop_in, vanish).after(Step::Apply).before(Step::View));
 }
 
 fn vanish(

@@ -286,6 +286,9 @@ fn start_screen(
                 if settings_button.clicked() {
                     page.open = true;
                 }
+                if let Some(online) = super::online::lobby::summary(&lobby, &settings) {
+                    ui.label(egui::RichText::new(format!("{online} (Play online…)")).weak());
+                }
                 if let Some(kept) = &suspended.game {
                     ui.label(
                         egui::RichText::new(format!("Left with Menu: {}, {} moves", kept.name, kept.moves)).weak(),

@@ -75,7 +75,8 @@ fn moves(app: &App) -> Vec<String> {
 
 fn press(app: &mut App, cell: &str) {
     let model = app.world().resource::<Model>();
-    let at = model.game().geometry().parse(cell).unwrap_or_else(|| panic!("{cell} is not a cell of {:?}", model.record()));
+    let at =
+        model.game().geometry().parse(cell).unwrap_or_else(|| panic!("{cell} is not a cell of {:?}", model.record()));
     app.world_mut().write_message(MoveIntent { mv: TrikeMove::to(at), from_ai: false });
 }
 
@@ -152,7 +153,13 @@ fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() 
             && moves(app).is_empty()
             && app.world().get_resource::<Model>().is_some()
     };
-    assert!(until(&mut a, &mut b, |a, _| fresh(a)), "A's rematch is on its board");
+    assert!(
+        until(&mut a, &mut b, |a, _| fresh(a)),
+        "A's rematch is on its board: {:?}, {:?}, {:?}",
+        a.world().resource::<Status>(),
+        a.world().get_resource::<OnlineGame>().map(|g| (&g.seat, &g.moves)),
+        moves(&a)
+    );
     assert_eq!(a.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Human], "A moved on a seat");
     assert!(
         until(&mut a, &mut b, |_, b| b.world().resource::<Status>().text.contains("asks for a rematch")),

@@ -21,24 +21,26 @@ pub(super) fn online_box<M>(
     actions: &mut Vec<PanelAction<M>>,
 ) {
     let others: Vec<usize> = (0..game.online.len()).filter(|&s| s != usize::from(game.seat.seat)).collect();
-    let free = game.state.as_ref().is_some_and(|s| s.players.iter().any(|p| !p.taken));
+    let free = !game.full();
     let words = match &game.connection {
-        LinkState::Open if free => "connected · waiting for your opponent to join".to_string(),
+        LinkState::Open if free => "connected".to_string(),
         LinkState::Open if others.iter().all(|&s| game.online[s]) => "connected · opponent here".to_string(),
         LinkState::Open => "connected · opponent away".to_string(),
         other => link_words(other).to_string(),
     };
-    ui.horizontal(|ui| {
-        let colour = if matches!(game.connection, LinkState::Open) { ui.visuals().text_color() } else { RED };
-        ui.label(egui::RichText::new(format!("Online: {words}")).color(colour));
-    });
+    let colour = if matches!(game.connection, LinkState::Open) { ui.visuals().text_color() } else { RED };
+    ui.add(egui::Label::new(egui::RichText::new(format!("Online: {words}")).color(colour)).wrap());
     if free && let Some(link) = invitation(&game.seat) {
+        let code = &game.seat.code;
+        let spaced = if code.len() == 8 { format!("{}-{}", &code[..4], &code[4..]) } else { code.clone() };
         ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new("Invite:").weak());
-            let text = ui.add(egui::Label::new(egui::RichText::new(&link).monospace()).selectable(true));
-            rects.set("online invite", text.rect);
-            text.on_hover_text(format!("Send this link, or the code {}, to your opponent", game.seat.code));
+            ui.label("Waiting for your opponent: send the code");
+            ui.label(egui::RichText::new(spaced).monospace().strong());
+            ui.label("or the link");
         });
+        let text = ui.add(egui::Label::new(egui::RichText::new(&link).monospace().small()).selectable(true).wrap());
+        rects.set("online invite", text.rect);
+        text.on_hover_text("Select it and copy it; opened in a browser, it joins this game");
     }
     if let Some(clocks) = game.clocks_now(running) {
         ui.horizontal_wrapped(|ui| {

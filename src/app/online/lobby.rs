@@ -159,8 +159,13 @@ impl Lobby {
 
     /// Hears a message that is not about the game on the board; returns a seat and its game to
     /// put on the board when one is ready.
-    pub(super) fn hear(&mut self, message: ServerMessage, settings: &mut Settings) -> Option<(OnlineSeat, Snapshot)> {
-        let server = settings_server(settings, self);
+    pub(super) fn hear(
+        &mut self,
+        message: ServerMessage,
+        server: &str,
+        settings: &mut Settings,
+    ) -> Option<(OnlineSeat, Snapshot)> {
+        let server = server.to_string();
         match (message, self.waiting.take()) {
             (ServerMessage::Created { game_id, code, seat, token }, Some(Waiting::Create)) => {
                 let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
@@ -175,6 +180,10 @@ impl Lobby {
             (ServerMessage::State(state), Some(Waiting::State(mut seat))) if state.game_id == seat.game_id => {
                 seat.game.clone_from(&state.game);
                 keep(settings, &seat);
+                // The server that answered is the one to use next time.
+                if settings.online.server != seat.server {
+                    settings.online.server.clone_from(&seat.server);
+                }
                 self.known.insert(state.game_id.clone(), state.clone());
                 Some((seat, state))
             }
@@ -193,15 +202,6 @@ impl Lobby {
             }
         }
     }
-}
-
-/// The server the lobby talks to, kept in the settings as the one last used.
-fn settings_server(settings: &mut Settings, lobby: &Lobby) -> String {
-    let url = lobby.server_url(settings).unwrap_or_else(|_| default_server());
-    if settings.online.server != url {
-        settings.online.server.clone_from(&url);
-    }
-    url
 }
 
 /// Keeps `seat` among the seats held (replacing an older copy of it).
@@ -233,7 +233,13 @@ fn join_at_launch(
     let typed = web_sys::window().and_then(|w| w.location().hash().ok()).filter(|h| h.starts_with("#join="));
     #[cfg(not(target_arch = "wasm32"))]
     let typed = std::env::var("TRIBOARD_JOIN").ok();
-    let Some(typed) = typed else { return };
+    let Some(typed) = typed else {
+        // Seats held: connect now, so the start screen can say where it is your move.
+        if let Some(server) = settings.online.games.last().map(|s| s.server.clone()) {
+            link.want(&server);
+        }
+        return;
+    };
     let (code, server) = read_invitation(&typed);
     let url = match server.map_or_else(|| lobby.server_url(&settings), Ok) {
         Ok(url) => url,
@@ -403,4 +409,66 @@ pub fn link_words(state: &LinkState) -> &'static str {
 /// The invitation to show for a game created: its link, from the server's address.
 pub fn invitation(seat: &OnlineSeat) -> Option<String> {
     (!seat.code.is_empty()).then(|| join_link(&seat.server, &seat.code))
+}
+
+/// The start screen's line on the seats held: how many games, and in how many it is the
+/// person's move (as the server last said); `None` when none is held.
+pub fn summary(lobby: &Lobby, settings: &Settings) -> Option<String> {
+    let held = &settings.online.games;
+    if held.is_empty() {
+        return None;
+    }
+    let yours = held
+        .iter()
+        .filter(|s| lobby.known.get(&s.game_id).is_some_and(|state| whose_turn(state, s.seat) == "your move"))
+        .count();
+    let games = if held.len() == 1 { "1 online game".to_string() } else { format!("{} online games", held.len()) };
+    Some(match yours {
+        0 => games,
+        n => format!("{games}: your move in {n}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::protocol::{GameResult, SeatView};
+
+    fn state(taken: [bool; 2], to_move: Option<u8>, outcome: Option<GameResult>) -> Snapshot {
+        Snapshot {
+            game_id: "g".into(),
+            game: "trike".into(),
+            options: serde_json::json!({"size": 7}),
+            since_ply: 0,
+            moves: Vec::new(),
+            ply: 0,
+            players: (0..2).map(|s| SeatView { seat: s, name: "Black".into(), taken: taken[s as usize] }).collect(),
+            to_move,
+            outcome,
+            clock: None,
+            clock_ms: None,
+            allow_tools: false,
+            rematch: None,
+            rematch_of: None,
+        }
+    }
+
+    #[test]
+    fn your_games_say_whose_turn_it_is() {
+        assert_eq!(whose_turn(&state([true, false], Some(0), None), 0), "waiting for a player");
+        assert_eq!(whose_turn(&state([true, true], Some(0), None), 0), "your move");
+        assert_eq!(whose_turn(&state([true, true], Some(0), None), 1), "their move");
+        let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None };
+        assert_eq!(whose_turn(&state([true, true], None, Some(won.clone())), 1), "won");
+        assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "over");
+
+        let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };
+        let mut settings = Settings::default();
+        let mut lobby = Lobby::default();
+        assert_eq!(summary(&lobby, &settings), None);
+        settings.online.games = vec![seat("g", 0), seat("h", 1)];
+        assert_eq!(summary(&lobby, &settings).unwrap(), "2 online games");
+        lobby.known.insert("g".into(), state([true, true], Some(0), None));
+        assert_eq!(summary(&lobby, &settings).unwrap(), "2 online games: your move in 1");
+    }
 }

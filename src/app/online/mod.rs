@@ -97,13 +97,17 @@ impl OnlineGame {
         self.state.as_ref().map_or(&self.seat.game, |s| &s.game)
     }
 
-    /// The record of the server's game (no player names: the seats are the board's).
+    /// The record of the server's game, the person's seat named "You" (the others are the
+    /// board's online players).
     pub fn record(&self) -> Record {
         let (game, options) = match &self.state {
             Some(s) => (s.game.clone(), s.options.clone()),
             None => (self.seat.game.clone(), serde_json::Value::Null),
         };
-        Record::of_texts(&game, options, self.moves.clone())
+        let mut record = Record::of_texts(&game, options, self.moves.clone());
+        record.players =
+            self.seats().iter().map(|s| if *s == Seat::Human { "You".to_string() } else { s.label() }).collect();
+        record
     }
 
     /// The board's seats: the person at their seat, the server's players at the others.
@@ -121,7 +125,8 @@ impl OnlineGame {
     /// since the server said it.
     pub fn clocks_now(&self, running: Option<u8>) -> Option<Vec<u64>> {
         let (left, heard) = self.clock.as_ref()?;
-        let running = if self.outcome.is_none() { running } else { None };
+        // Clocks start once every seat is taken.
+        let running = if self.outcome.is_none() && self.full() { running } else { None };
         let spent = heard.elapsed().as_millis() as u64;
         Some(
             left.iter()
@@ -129,6 +134,25 @@ impl OnlineGame {
                 .map(|(s, &ms)| if Some(s as u8) == running { ms.saturating_sub(spent) } else { ms })
                 .collect(),
         )
+    }
+
+    /// True once every seat of the game is taken.
+    pub fn full(&self) -> bool {
+        self.state.as_ref().is_some_and(|s| s.players.iter().all(|p| p.taken))
+    }
+
+    /// What the status line says when the game is put on the board.
+    pub fn greeting(&self) -> String {
+        let seat = self
+            .state
+            .as_ref()
+            .and_then(|s| s.players.get(usize::from(self.seat.seat)))
+            .map_or_else(|| format!("seat {}", self.seat.seat + 1), |p| p.name.clone());
+        if self.full() {
+            format!("Online game: you play {seat}")
+        } else {
+            format!("Online game: you play {seat}; send the invitation to your opponent")
+        }
     }
 
     /// Why no more moves are taken when the server ended the game (a resignation, a flag); `None`
@@ -221,7 +245,7 @@ fn pump(
                     game.as_deref_mut().filter(|g| error || id.as_deref() == Some(g.seat.game_id.as_str()))
                 {
                     game.inbox.push_back(message);
-                } else if let Some((seat, state)) = lobby.hear(message, &mut settings) {
+                } else if let Some((seat, state)) = lobby.hear(message, &link.url().to_string(), &mut settings) {
                     fresh = Some(start(&mut commands, seat, state, &in_play, &mut link, &mut lobby));
                 }
             }
@@ -241,6 +265,7 @@ fn pump(
         match &in_play.0 {
             Some(s) if Some(s.revision) != game.opened_over && s.remote && s.record.game == game.kind() => {
                 game.placed = true;
+                *status = Status::info(game.greeting());
             }
             _ => return,
         }
@@ -249,7 +274,11 @@ fn pump(
     while let Some(message) = game.inbox.pop_front() {
         match message {
             ServerMessage::State(state) => {
+                let was_full = game.full();
                 game.take_state(state);
+                if !was_full && game.full() {
+                    *status = Status::info("Your opponent has joined: the game is on");
+                }
             }
             ServerMessage::Moved { ply, text, clock_ms, .. } => {
                 let ply = ply as usize;
