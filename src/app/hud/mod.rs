@@ -111,12 +111,19 @@ fn zoom(
     Ok(())
 }
 
+/// What the side panel shows of the game: the model, its search, the online game if it is one.
+type GameIn<'w, G> = (Res<'w, Model<G>>, Res<'w, AiSearch<G>>, Option<Res<'w, super::online::OnlineGame>>);
+
 /// Draws the side panel and its windows, then carries out what was pressed.
 #[cfg_attr(target_arch = "wasm32", allow(unused_mut, unused_variables))]
 fn panels<G: AppGame>(
     mut contexts: EguiContexts,
-    (model, search): (Res<Model<G>>, Res<AiSearch<G>>),
-    (mut status, mut load): (ResMut<Status>, ResMut<LoadDialog>),
+    (model, search, online): GameIn<'_, G>,
+    (mut status, mut load, mut online_orders): (
+        ResMut<Status>,
+        ResMut<LoadDialog>,
+        MessageWriter<super::online::OnlineOrder>,
+    ),
     (mut windows, mut panel_width, mut rects): (ResMut<PanelWindows>, ResMut<PanelWidth>, ResMut<UiRects>),
     (mut analyzing, mut show_thinking, runner): (ResMut<Analyzing<G>>, ResMut<ShowThinking>, Res<AiRunner>),
     (mut learning, mut dialogs, mut page, settings): (
@@ -125,13 +132,11 @@ fn panels<G: AppGame>(
         ResMut<SettingsPage>,
         Res<Settings>,
     ),
-    (mut intents, mut orders, mut texts, mut online_orders): (
+    (mut intents, mut orders, mut texts): (
         MessageWriter<MoveIntent<G::Move>>,
         MessageWriter<Command>,
         MessageWriter<TextIntent>,
-        MessageWriter<super::online::OnlineOrder>,
     ),
-    online: Option<Res<super::online::OnlineGame>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let input = PanelIn {

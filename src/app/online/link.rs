@@ -38,8 +38,8 @@ pub enum LinkState {
 pub enum Heard {
     /// The connection opened (again): what the server knows must be asked again.
     Opened,
-    /// A message from the server.
-    Message(ServerMessage),
+    /// A message from the server (boxed: a game's state is large).
+    Message(Box<ServerMessage>),
     /// The server sent something this client cannot read (another version?).
     Unreadable(String),
 }
@@ -149,7 +149,7 @@ impl Link {
                     heard.push(Heard::Opened);
                 }
                 ewebsock::WsEvent::Message(ewebsock::WsMessage::Text(text)) => match decode_server(&text) {
-                    Ok(message) => heard.push(Heard::Message(message)),
+                    Ok(message) => heard.push(Heard::Message(Box::new(message))),
                     Err(refusal) => heard.push(Heard::Unreadable(refusal.to_string())),
                 },
                 ewebsock::WsEvent::Message(_) => {}

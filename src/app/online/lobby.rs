@@ -47,7 +47,7 @@ enum Waiting {
 }
 
 /// The Play online… window's state.
-#[derive(Resource, Debug)]
+#[derive(Resource, Debug, Default)]
 pub struct Lobby {
     /// The window is open.
     pub open: bool,
@@ -66,22 +66,6 @@ pub struct Lobby {
     waiting: Option<Waiting>,
     /// The games of "Your games" as the server last described them, by game id.
     pub known: BTreeMap<String, Snapshot>,
-}
-
-impl Default for Lobby {
-    fn default() -> Self {
-        Lobby {
-            open: false,
-            server: String::new(),
-            invitation: String::new(),
-            seat: 0,
-            clock: 0,
-            allow_tools: false,
-            said: None,
-            waiting: None,
-            known: BTreeMap::new(),
-        }
-    }
 }
 
 impl Lobby {

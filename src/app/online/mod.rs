@@ -237,6 +237,7 @@ fn pump(
             }
             Heard::Unreadable(why) => *status = Status::error(format!("the server said something unreadable: {why}")),
             Heard::Message(message) => {
+                let message = *message;
                 let id = about(&message).map(str::to_string);
                 let error = matches!(message, ServerMessage::Error { .. }) && !lobby.waiting();
                 if let Some(fresh) = fresh.as_mut().filter(|g| id.as_deref() == Some(g.seat.game_id.as_str())) {
@@ -245,7 +246,7 @@ fn pump(
                     game.as_deref_mut().filter(|g| error || id.as_deref() == Some(g.seat.game_id.as_str()))
                 {
                     game.inbox.push_back(message);
-                } else if let Some((seat, state)) = lobby.hear(message, &link.url().to_string(), &mut settings) {
+                } else if let Some((seat, state)) = lobby.hear(message, link.url(), &mut settings) {
                     fresh = Some(start(&mut commands, seat, state, &in_play, &mut link, &mut lobby));
                 }
             }
