@@ -264,28 +264,41 @@ fn start_screen(
                 );
                 let name = choices.entries[choices.game].name;
                 let teaches = Learning::teaches(&choices.entries[choices.game].game.game);
-                let learn_button = ui
-                    .add_enabled(teaches, egui::Button::new(format!("Learn {name}")).min_size(egui::vec2(160.0, 32.0)))
-                    .on_hover_text("A guided lesson: a few positions, each teaching one rule; you make the move");
-                rects.set("learn", learn_button.rect);
-                learn = learn_button.clicked();
-                let held = settings.online.games.len();
-                let online_button =
-                    ui.add(egui::Button::new("Play online…").min_size(egui::vec2(160.0, 32.0))).on_hover_text(format!(
-                        "Play a friend over the network: create a game and send its link, or join one \
-                         (your games: {held})"
-                    ));
-                rects.set("menu online", online_button.rect);
-                if online_button.clicked() {
-                    lobby.open = true;
-                }
-                let settings_button = ui
-                    .add(egui::Button::new("Settings…").min_size(egui::vec2(160.0, 32.0)))
-                    .on_hover_text("Colours (colour-blind safe), theme, animation, the AI's proofs");
-                rects.set("menu settings", settings_button.rect);
-                if settings_button.clicked() {
-                    page.open = true;
-                }
+                // One row under the first, as wide: it stays in view on a 1024×640 window.
+                let third = (row - 2.0 * ui.spacing().item_spacing.x) / 3.0;
+                ui.allocate_ui_with_layout(
+                    egui::vec2(row, 36.0),
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        let learn_text =
+                            if name.chars().count() <= 12 { format!("Learn {name}") } else { "Learn this game".into() };
+                        let learn_button = ui
+                            .add_enabled(teaches, egui::Button::new(learn_text).min_size(egui::vec2(third, 32.0)))
+                            .on_hover_text(format!(
+                                "A guided lesson of {name}: a few positions, each teaching one rule; you make the move"
+                            ));
+                        rects.set("learn", learn_button.rect);
+                        learn = learn_button.clicked();
+                        let held = settings.online.games.len();
+                        let online_button = ui
+                            .add(egui::Button::new("Play online…").min_size(egui::vec2(third, 32.0)))
+                            .on_hover_text(format!(
+                                "Play a friend over the network: create a game and send its link, or join one \
+                                 (your games: {held})"
+                            ));
+                        rects.set("menu online", online_button.rect);
+                        if online_button.clicked() {
+                            lobby.open = true;
+                        }
+                        let settings_button = ui
+                            .add(egui::Button::new("Settings…").min_size(egui::vec2(third, 32.0)))
+                            .on_hover_text("Colours (colour-blind safe), theme, animation, the AI's proofs");
+                        rects.set("menu settings", settings_button.rect);
+                        if settings_button.clicked() {
+                            page.open = true;
+                        }
+                    },
+                );
                 if let Some(online) = super::online::lobby::summary(&lobby, &settings) {
                     ui.label(egui::RichText::new(format!("{online} (Play online…)")).weak());
                 }

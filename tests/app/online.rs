@@ -174,3 +174,41 @@ fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() 
     press(&mut b, "d7");
     assert!(until(&mut a, &mut b, |a, _| moves(a) == ["d7"]), "B's opening move reaches A: {:?}", moves(&a));
 }
+
+#[test]
+fn a_whole_game_played_across_two_desktops_ends_on_both_and_opens_the_tools() {
+    use triboard::rules::Game as _;
+    let url = server();
+    let (mut a, mut b) = (desktop(), desktop());
+    lobby(&mut a, |lobby, link, _| lobby.create(link, &url, "trike", serde_json::json!({"size": 5})));
+    assert!(until(&mut a, &mut b, |a, _| on_board(a)));
+    let code = a.world().resource::<OnlineGame>().seat.code.clone();
+    lobby(&mut b, |lobby, link, settings| lobby.join(link, &url, &code, settings));
+    assert!(until(&mut a, &mut b, |_, b| on_board(b)));
+    assert!(!a.world().resource::<OnlineGame>().tools_allowed(), "no hints while it runs");
+    let mut plies = 0;
+    while a.world().resource::<Model>().game().outcome().is_none() {
+        // Whoever is to move plays its first legal move; the other board must get it.
+        let mover = if a.world().resource::<Model>().human_to_move() { &mut a } else { &mut b };
+        let mut legal = Vec::new();
+        mover.world().resource::<Model>().game().legal_moves(&mut legal);
+        mover.world_mut().write_message(MoveIntent { mv: legal[0], from_ai: false });
+        plies += 1;
+        assert!(
+            until(&mut a, &mut b, |a, b| moves(a).len() == plies && moves(b).len() == plies),
+            "move {plies} reaches both boards: {:?} / {:?}",
+            moves(&a),
+            moves(&b)
+        );
+        assert!(plies < 100, "a Trike-5 game ends");
+    }
+    assert!(until(&mut a, &mut b, |a, b| a.world().resource::<OnlineGame>().over()
+        && b.world().resource::<OnlineGame>().over()));
+    for app in [&a, &b] {
+        let game = app.world().resource::<OnlineGame>();
+        assert_eq!(game.moves, moves(app), "the board holds the server's moves");
+        assert!(game.tools_allowed(), "analysis is open once the game is over");
+        assert!(game.allows(&Command::Hint).is_ok());
+        assert!(app.world().resource::<Model>().game().outcome().is_some());
+    }
+}

@@ -80,6 +80,6 @@ impl<G: AppGame> PanelIn<'_, G> {
 
     /// True in an online game that runs: no undo, no redo, no local rematch.
     pub fn online_running(&self) -> bool {
-        self.online.is_some_and(|o| o.outcome.is_none() && self.model.game().outcome().is_none())
+        self.online.is_some_and(|o| !o.over())
     }
 }

@@ -53,8 +53,15 @@ pub(super) fn online_box<M>(
         // The running clock's seconds tick.
         ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
     }
+    if !game.over() {
+        let (words, hover) = match game.state.as_ref().is_some_and(|s| s.allow_tools) {
+            true => ("Hints and analysis: allowed", "The game's creator allowed them for both players"),
+            false => ("Hints and analysis: after the game", "The game's creator did not allow them while it runs"),
+        };
+        ui.label(egui::RichText::new(words).small().weak()).on_hover_text(hover);
+    }
     ui.horizontal(|ui| {
-        let ended = over || game.outcome.is_some();
+        let ended = over || game.over();
         let resign = ui
             .add_enabled(!ended, egui::Button::new("Resign"))
             .on_hover_text("Give up this online game: the other players win");

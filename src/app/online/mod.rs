@@ -59,6 +59,9 @@ pub struct OnlineGame {
     pub outcome: Option<GameResult>,
     /// The connection, as the panel says it.
     pub connection: link::LinkState,
+    /// The board reached the end of the game by the rules, in step with the server (the server
+    /// sends no state for that: its moves say it).
+    finished: bool,
     /// The person asked for a rematch (the server's answer then opens it).
     asked_rematch: bool,
     /// The board shows this game (until then, the server's messages wait).
@@ -82,6 +85,7 @@ impl OnlineGame {
             clock: None,
             outcome: None,
             connection: link::LinkState::Connecting,
+            finished: false,
             asked_rematch: false,
             placed: false,
             opened_over: None,
@@ -118,7 +122,13 @@ impl OnlineGame {
 
     /// Whether the creator allowed hints, Show thinking and analysis during the game.
     pub fn tools_allowed(&self) -> bool {
-        self.state.as_ref().is_some_and(|s| s.allow_tools) || self.outcome.is_some()
+        self.state.as_ref().is_some_and(|s| s.allow_tools) || self.over()
+    }
+
+    /// True once the game is over: the server said so (a resignation, a flag), or the board
+    /// reached its end in step with the server.
+    pub fn over(&self) -> bool {
+        self.outcome.is_some() || self.finished
     }
 
     /// Each seat's time left now, in ms: `running`'s (the seat to move on the board) counted down
@@ -126,7 +136,7 @@ impl OnlineGame {
     pub fn clocks_now(&self, running: Option<u8>) -> Option<Vec<u64>> {
         let (left, heard) = self.clock.as_ref()?;
         // Clocks start once every seat is taken.
-        let running = if self.outcome.is_none() && self.full() { running } else { None };
+        let running = if !self.over() && self.full() { running } else { None };
         let spent = heard.elapsed().as_millis() as u64;
         Some(
             left.iter()
@@ -180,7 +190,7 @@ impl OnlineGame {
     /// # Errors
     /// Why not, for the status line.
     pub fn allows(&self, order: &Command) -> Result<(), String> {
-        let running = self.outcome.is_none() && self.state.as_ref().is_some_and(|s| s.to_move.is_some());
+        let running = !self.over() && self.state.as_ref().is_some_and(|s| s.to_move.is_some());
         match order {
             Command::Undo | Command::Redo | Command::PlayFromHere | Command::SwitchLine(_) if running => {
                 Err("an online game has no takebacks: the server keeps every move".to_string())
@@ -272,6 +282,12 @@ fn pump(
         }
     }
     let local = in_play.0.as_ref().map(|s| s.record.moves.clone()).unwrap_or_default();
+    if !game.finished
+        && in_play.0.as_ref().is_some_and(|s| s.over && s.shown == s.record.moves.len())
+        && catch_up(&local, &game.moves) == Catch::InStep
+    {
+        game.finished = true;
+    }
     while let Some(message) = game.inbox.pop_front() {
         match message {
             ServerMessage::State(state) => {

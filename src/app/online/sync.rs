@@ -96,12 +96,12 @@ mod tests {
 
     #[test]
     fn only_the_persons_own_unforced_moves_are_sent_once() {
-        let trike = Record::of_texts("trike", serde_json::json!({"size": 7}), texts(&["d7", "d4", "e4"]));
+        let trike = Record::of_texts("trike", serde_json::json!({"size": 7}), texts(&["d7", "d4", "b4"]));
         let plies = plies(&trike).expect("replays");
         assert_eq!(plies.iter().map(|p| p.seat).collect::<Vec<_>>(), vec![0, 1, 0]);
         assert!(plies.iter().all(|p| !p.forced));
         let local = trike.moves.clone();
-        assert_eq!(next_to_send(&local, &plies, 2, 0, None), Some((2, "e4".to_string())));
+        assert_eq!(next_to_send(&local, &plies, 2, 0, None), Some((2, "b4".to_string())));
         assert_eq!(next_to_send(&local, &plies, 2, 0, Some(2)), None, "already on its way");
         assert_eq!(next_to_send(&local, &plies, 1, 0, None), None, "the opponent's move");
         assert_eq!(next_to_send(&local, &plies, 3, 0, None), None, "nothing past the line");
