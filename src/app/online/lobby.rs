@@ -368,7 +368,13 @@ fn your_games(ui: &mut egui::Ui, lobby: &mut Lobby, link: &mut Link, settings: &
 /// Whose turn it is in a game of "Your games", for the person holding `seat`.
 pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
     if let Some(outcome) = &state.outcome {
-        return if outcome.winners.contains(&seat) { "won".to_string() } else { "over".to_string() };
+        return match (outcome.winners.contains(&seat), outcome.flagged == Some(seat)) {
+            (true, _) => "won",
+            (false, true) => "lost on time",
+            (false, false) if outcome.winners.is_empty() => "over",
+            (false, false) => "lost",
+        }
+        .to_string();
     }
     if state.players.iter().any(|p| !p.taken) {
         return "waiting for a player".to_string();
@@ -444,7 +450,9 @@ mod tests {
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 1), "their move");
         let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None };
         assert_eq!(whose_turn(&state([true, true], None, Some(won.clone())), 1), "won");
-        assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "over");
+        assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "lost");
+        let flag = GameResult { winners: vec![0], scores: vec![], resigned: None, flagged: Some(1) };
+        assert_eq!(whose_turn(&state([true, true], None, Some(flag)), 1), "lost on time");
 
         let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };
         let mut settings = Settings::default();
