@@ -86,14 +86,19 @@ fn a_legal_click_moves_the_pawn_and_spawns_a_checker() {
     assert_eq!(board(&mut app), (vec![(d4, Stone::White), (d7, Stone::Black)], Some(d4)));
     assert!(!app.world().resource::<Status>().error);
     // The view catches up: after the slide the pawn entity stands on d4.
+    assert!(pawn_reaches(&mut app, d4), "the pawn slid to d4");
+}
+
+/// Updates the app until the pawn entity stands on `cell` (at most 3 s); false if it never does.
+fn pawn_reaches(app: &mut App, cell: usize) -> bool {
     let target =
-        triboard::app::board::trike::layout::cell_center(app.world().resource::<Model>().game().geometry(), d4);
+        triboard::app::board::trike::layout::cell_center(app.world().resource::<Model>().game().geometry(), cell);
     let deadline = Instant::now() + Duration::from_secs(3);
-    while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
+    while pawn_translation(app).distance(target) > 0.01 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
         app.update();
     }
-    assert!(pawn_translation(&mut app).distance(target) <= 0.01, "the pawn slid to d4");
+    pawn_translation(app).distance(target) <= 0.01
 }
 
 #[test]
@@ -108,14 +113,7 @@ fn a_move_in_the_frame_a_slide_ends_starts_its_own_slide() {
     click(&mut app, "b4");
     let b4 = cell(&app, "b4");
     assert_eq!(board(&mut app).1, Some(b4));
-    let target =
-        triboard::app::board::trike::layout::cell_center(app.world().resource::<Model>().game().geometry(), b4);
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while pawn_translation(&mut app).distance(target) > 0.01 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-        app.update();
-    }
-    assert!(pawn_translation(&mut app).distance(target) <= 0.01, "the pawn reached b4, not stuck on d4");
+    assert!(pawn_reaches(&mut app, b4), "the pawn reached b4, not stuck on d4");
 }
 
 /// One cursor key, then a frame.

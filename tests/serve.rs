@@ -10,8 +10,11 @@
 
 #![cfg(feature = "server")]
 
+#[path = "common/db.rs"]
+mod db;
+
 use std::io::{BufRead as _, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,7 +23,7 @@ use serde_json::Value;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use triboard::cli::serve_bench::{Table, new_table};
+use triboard::cli::serve_bench::{Table, TempDb, new_table};
 use triboard::rules::rng_from_seed;
 use triboard::server::clock::Clocks;
 use triboard::server::protocol::{Clock, ErrorCode, MAX_MESSAGE_BYTES, Snapshot, decode_server, encode_client};
@@ -29,23 +32,8 @@ use triboard::server::{ClientMessage, ServerMessage};
 // ---- Harness ----
 
 /// A database file in the temporary folder, removed (with its log files) when dropped.
-struct TempDb(PathBuf);
-
-impl TempDb {
-    fn new(name: &str) -> TempDb {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        TempDb(std::env::temp_dir().join(format!("triboard-serve-{name}-{}-{nanos}.sqlite", std::process::id())))
-    }
-}
-
-impl Drop for TempDb {
-    fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
-    }
+fn temp_db(name: &str) -> TempDb {
+    TempDb::new("serve", name)
 }
 
 /// The server binary running on a database file; killed (SIGKILL) when dropped.
@@ -291,19 +279,7 @@ impl Match {
 
 /// Every row of the database's tables, read by a connection of its own.
 fn dump(path: &Path) -> Vec<String> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut out = Vec::new();
-    for table in ["games", "seats", "moves"] {
-        let mut query = conn.prepare(&format!("SELECT * FROM {table}")).unwrap();
-        let n = query.column_count();
-        let rows = query
-            .query_map([], |r| (0..n).map(|i| r.get::<_, rusqlite::types::Value>(i)).collect::<Result<Vec<_>, _>>())
-            .unwrap();
-        let mut rows: Vec<String> = rows.map(|row| format!("{table}: {:?}", row.unwrap())).collect();
-        rows.sort();
-        out.extend(rows);
-    }
-    out
+    db::dump(path, &["games", "seats", "moves"])
 }
 
 /// The moves stored for a game.
@@ -317,7 +293,7 @@ fn stored_moves(path: &Path, game_id: &str) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_clients_play_every_registered_game_to_its_end_over_the_network() {
-    let db = TempDb::new("every-game");
+    let db = temp_db("every-game");
     let server = Server::start(&db.0);
     let games = triboard::rules::game_ids().into_iter().enumerate().map(|(k, id)| {
         let url = server.url.clone();
@@ -339,7 +315,7 @@ async fn two_clients_play_every_registered_game_to_its_end_over_the_network() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_the_seats_finish() {
-    let db = TempDb::new("kill");
+    let db = temp_db("kill");
     let server = Server::start(&db.0);
     let mut trike = Match::start(&server.url, "trike", None).await;
     let mut trigon = Match::start(&server.url, "trigon-2", None).await;
@@ -366,7 +342,7 @@ async fn a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_th
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_connection() {
-    let db = TempDb::new("bad-input");
+    let db = temp_db("bad-input");
     let server = Server::start(&db.0);
     let mut game = Match::start(&server.url, "trike", None).await;
     game.play("d4").await;
@@ -416,7 +392,7 @@ async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_co
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_strangers_token_cannot_move() {
-    let db = TempDb::new("stranger");
+    let db = temp_db("stranger");
     let server = Server::start(&db.0);
     let mut game = Match::start(&server.url, "trike", None).await;
     let other = Match::start(&server.url, "trike", None).await;
@@ -438,7 +414,7 @@ async fn a_strangers_token_cannot_move() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn correspondence_and_live_games_survive_a_restart_with_their_clocks() {
-    let db = TempDb::new("clocks");
+    let db = temp_db("clocks");
     let server = Server::start(&db.0);
     let mut mail = Match::start(&server.url, "tricore", None).await;
     mail.play_random(5, 3).await;
@@ -486,7 +462,7 @@ async fn correspondence_and_live_games_survive_a_restart_with_their_clocks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn presence_follows_the_connections() {
-    let db = TempDb::new("presence");
+    let db = temp_db("presence");
     let server = Server::start(&db.0);
     let mut game = Match::start(&server.url, "trike", None).await;
     let online = |m: &ServerMessage| match m {
@@ -518,7 +494,7 @@ async fn presence_follows_the_connections() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause() {
-    let db = TempDb::new("rate");
+    let db = temp_db("rate");
     let server = Server::start(&db.0);
     let game = Match::start(&server.url, "trike", None).await;
     let mut client = Client::connect(&server.url).await;
@@ -544,7 +520,7 @@ async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_web_app_is_served_from_the_same_address() {
-    let db = TempDb::new("web");
+    let db = temp_db("web");
     let web = std::env::temp_dir().join(format!("triboard-serve-web-{}", std::process::id()));
     std::fs::create_dir_all(&web).unwrap();
     std::fs::write(web.join("index.html"), "<title>triboard web test</title>").unwrap();

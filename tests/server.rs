@@ -11,11 +11,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+#[path = "common/db.rs"]
+mod db;
+
+use std::path::Path;
 
 use common::Observe;
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use triboard::cli::serve_bench::TempDb;
 use triboard::rules::record::Record;
 use triboard::rules::trike::{Trike, TrikeOptions};
 use triboard::rules::{Game, Player, random_index, rng_from_seed};
@@ -30,42 +34,14 @@ use triboard::server::{ClientMessage, PROTOCOL_VERSION, ServerMessage, Service, 
 // ---- Harness ----
 
 /// A database file in the temporary folder, removed (with its log files) when dropped.
-struct TempDb(PathBuf);
-
-impl TempDb {
-    fn new(name: &str) -> TempDb {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        let path = std::env::temp_dir().join(format!("triboard-server-{name}-{}-{nanos}.sqlite", std::process::id()));
-        TempDb(path)
-    }
-}
-
-impl Drop for TempDb {
-    fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
-    }
+fn temp_db(name: &str) -> TempDb {
+    TempDb::new("server", name)
 }
 
 /// Every row of every table of the database at `path`, read by a connection of its own: what
 /// "the store is unchanged" compares.
 fn dump(path: &Path) -> Vec<String> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut out = Vec::new();
-    for table in ["schema_version", "games", "seats", "moves"] {
-        let mut query = conn.prepare(&format!("SELECT * FROM {table}")).unwrap();
-        let n = query.column_count();
-        let rows = query
-            .query_map([], |r| (0..n).map(|i| r.get::<_, rusqlite::types::Value>(i)).collect::<Result<Vec<_>, _>>())
-            .unwrap();
-        let mut rows: Vec<String> = rows.map(|row| format!("{table}: {:?}", row.unwrap())).collect();
-        rows.sort();
-        out.extend(rows);
-    }
-    out
+    db::dump(path, &["schema_version", "games", "seats", "moves"])
 }
 
 /// Sends `message` as text, checking that it reads back as sent, and returns the reply's messages,
@@ -153,7 +129,7 @@ impl Server {
     }
 
     fn on_file(name: &str) -> Server {
-        let db = TempDb::new(name);
+        let db = temp_db(name);
         let service = Service::new(SqliteStore::open(&db.0).unwrap());
         Server { db: Some(db), service: Some(service) }
     }
@@ -664,7 +640,7 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
 
 #[test]
 fn the_database_file_uses_a_write_ahead_log_and_refuses_another_schema() {
-    let db = TempDb::new("schema");
+    let db = temp_db("schema");
     drop(SqliteStore::open(&db.0).unwrap());
     let conn = rusqlite::Connection::open(&db.0).unwrap();
     let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
@@ -675,7 +651,7 @@ fn the_database_file_uses_a_write_ahead_log_and_refuses_another_schema() {
     conn.execute("UPDATE schema_version SET version = 99", []).unwrap();
     let err = SqliteStore::open(&db.0).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");
-    let other = TempDb::new("not-ours");
+    let other = temp_db("not-ours");
     rusqlite::Connection::open(&other.0).unwrap().execute("CREATE TABLE notes (text TEXT)", []).unwrap();
     let err = SqliteStore::open(&other.0).unwrap_err();
     assert!(err.to_string().contains("not a triboard"), "{err}");
@@ -918,7 +894,7 @@ fn after_a_restart_the_running_clocks_are_found_and_still_flag() {
 
 #[test]
 fn a_version_1_database_is_migrated_with_its_games_and_moves() {
-    let db = TempDb::new("v1");
+    let db = temp_db("v1");
     let conn = rusqlite::Connection::open(&db.0).unwrap();
     conn.execute_batch(
         "CREATE TABLE schema_version (version INTEGER NOT NULL);

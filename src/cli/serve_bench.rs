@@ -307,8 +307,18 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// A temporary database file, removed (with its log files) when dropped.
-struct TempDb(PathBuf);
+/// A database file in the temporary folder, removed (with its log files) when dropped
+/// (`serve-bench`'s own, and the server tests').
+pub struct TempDb(pub PathBuf);
+
+impl TempDb {
+    /// `triboard-PREFIX-NAME-PID-NANOS.sqlite` in the temporary folder (not created).
+    pub fn new(prefix: &str, name: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let file = format!("triboard-{prefix}-{name}-{}-{nanos}.sqlite", std::process::id());
+        TempDb(std::env::temp_dir().join(file))
+    }
+}
 
 impl Drop for TempDb {
     fn drop(&mut self) {
