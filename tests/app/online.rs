@@ -212,3 +212,25 @@ fn a_whole_game_played_across_two_desktops_ends_on_both_and_opens_the_tools() {
         assert!(app.world().resource::<Model>().game().outcome().is_some());
     }
 }
+
+#[test]
+fn the_desktop_speaks_wss_to_a_server_behind_a_tls_proxy() {
+    use triboard::app::online::link::LinkState;
+    // A plain server answers a TLS hello with nonsense: the handshake fails as TLS, which a build
+    // without TLS would refuse before trying ("TLS support not compiled in").
+    let url = server().replacen("ws://", "wss://", 1);
+    let mut app = desktop();
+    let mut link = app.world_mut().remove_non_send::<Link>().unwrap();
+    link.want(&url);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let why = loop {
+        link.poll();
+        if let LinkState::Down { why, .. } = link.state() {
+            break why.clone();
+        }
+        assert!(Instant::now() < deadline, "the connection neither opened nor failed: {:?}", link.state());
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(!why.to_lowercase().contains("not compiled"), "{why}");
+    assert!(!link.is_open());
+}

@@ -32,6 +32,10 @@ use crate::net::protocol::{ClientMessage, GameResult, ServerMessage, Snapshot};
 use crate::rules::record::Record;
 
 pub(super) fn plugin(app: &mut App) {
+    // wss:// on the desktop: rustls with ring (a second install, as in tests with two apps, is
+    // refused and harmless).
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = rustls::crypto::ring::default_provider().install_default();
     app.init_non_send::<Link>()
         .init_resource::<Lobby>()
         .add_message::<OnlineOrder>()
