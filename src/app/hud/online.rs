@@ -10,6 +10,9 @@ use crate::app::online::lobby::{invitation, link_words};
 use crate::app::online::{OnlineGame, OnlineOrder};
 use crate::app::ui::{RED, UiRects};
 
+/// The mark of a connected opponent.
+const GREEN: egui::Color32 = egui::Color32::from_rgb(0x4c, 0xc0, 0x6a);
+
 /// Draws the online box of `game`; `running` is the seat to move on the board (its clock runs),
 /// `over` whether the board's game is over.
 pub(super) fn online_box<M>(
@@ -22,53 +25,57 @@ pub(super) fn online_box<M>(
 ) {
     let others: Vec<usize> = (0..game.online.len()).filter(|&s| s != usize::from(game.seat.seat)).collect();
     let free = !game.full();
-    let words = match &game.connection {
-        LinkState::Open if free => "connected".to_string(),
-        LinkState::Open if others.iter().all(|&s| game.online[s]) => "connected · opponent here".to_string(),
-        LinkState::Open => "connected · opponent away".to_string(),
-        other => link_words(other).to_string(),
+    let (words, colour) = match &game.connection {
+        LinkState::Open if free => ("connected", ui.visuals().text_color()),
+        LinkState::Open if others.iter().all(|&s| game.online[s]) => ("opponent here", GREEN),
+        LinkState::Open => ("opponent away", ui.visuals().weak_text_color()),
+        other => (link_words(other), RED),
     };
-    let colour = if matches!(game.connection, LinkState::Open) { ui.visuals().text_color() } else { RED };
-    ui.add(egui::Label::new(egui::RichText::new(format!("Online: {words}")).color(colour)).wrap());
-    if free && let Some(link) = invitation(&game.seat) {
-        let code = &game.seat.code;
-        let spaced = if code.len() == 8 { format!("{}-{}", &code[..4], &code[4..]) } else { code.clone() };
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Waiting for your opponent: send the code");
-            ui.label(egui::RichText::new(spaced).monospace().strong());
-            ui.label("or the link");
-        });
-        let text = ui.add(egui::Label::new(egui::RichText::new(&link).monospace().small()).selectable(true).wrap());
-        rects.set("online invite", text.rect);
-        text.on_hover_text("Select it and copy it; opened in a browser, it joins this game");
-    }
-    if let Some(clocks) = game.clocks_now(running) {
-        ui.horizontal_wrapped(|ui| {
-            for (seat, ms) in clocks.iter().enumerate() {
-                let text = format!("{}: {}", game.seat_label(seat as u8), clock_text(*ms));
-                let rich = egui::RichText::new(text).monospace();
-                ui.label(if Some(seat as u8) == running { rich.strong() } else { rich.weak() });
-            }
-        });
+    // Two rows while the game runs (a third and fourth only while a seat waits): the clocks
+    // with Resign and Rematch at the right (the clocks on a row of their own where both do not
+    // fit), then the connection and whether hints are allowed.
+    let clocks: Vec<(String, bool)> = match game.clocks_now(running) {
+        Some(clocks) => clocks
+            .iter()
+            .enumerate()
+            .map(|(seat, ms)| {
+                let who =
+                    if seat == usize::from(game.seat.seat) { "you".to_string() } else { game.seat_label(seat as u8) };
+                (format!("{who} {}", clock_text(*ms)), Some(seat as u8) == running)
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let spacing = ui.spacing().item_spacing.x;
+    let clocks_width: f32 = clocks
+        .iter()
+        .map(|(text, _)| {
+            ui.fonts_mut(|f| f.layout_no_wrap(text.clone(), font.clone(), egui::Color32::WHITE).size().x) + spacing
+        })
+        .sum();
+    let draw_clocks = |ui: &mut egui::Ui| {
+        if clocks.is_empty() {
+            ui.label(egui::RichText::new("no clock").weak())
+                .on_hover_text("A correspondence game: take the time you like, the game waits");
+            return;
+        }
+        for (text, runs) in &clocks {
+            let rich = egui::RichText::new(text).monospace();
+            ui.label(if *runs { rich.strong() } else { rich.weak() })
+                .on_hover_text("Time left (Fischer clock, kept by the server)");
+        }
         // The running clock's seconds tick.
         ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+    };
+    let buttons_width = 300.0;
+    let one_row = clocks_width + buttons_width <= ui.available_width();
+    if !one_row {
+        ui.horizontal(|ui| draw_clocks(ui));
     }
-    if !game.over() {
-        let (words, hover) = match game.state.as_ref().is_some_and(|s| s.allow_tools) {
-            true => ("Hints and analysis: allowed", "The game's creator allowed them for both players"),
-            false => ("Hints and analysis: after the game", "The game's creator did not allow them while it runs"),
-        };
-        ui.label(egui::RichText::new(words).small().weak()).on_hover_text(hover);
-    }
-    ui.horizontal(|ui| {
+    let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
         let ended = over || game.over();
-        let resign = ui
-            .add_enabled(!ended, egui::Button::new("Resign"))
-            .on_hover_text("Give up this online game: the other players win");
-        rects.set("online resign", resign.rect);
-        if resign.clicked() {
-            actions.push(PanelAction::Online(OnlineOrder::Resign));
-        }
         let offered = game.state.as_ref().and_then(|s| s.rematch.as_ref()).is_some();
         let label = if offered { "Play the rematch" } else { "Rematch" };
         let rematch = ui
@@ -78,10 +85,45 @@ pub(super) fn online_box<M>(
         if rematch.clicked() {
             actions.push(PanelAction::Online(OnlineOrder::Rematch));
         }
-        if let Some(why) = game.ended() {
-            ui.label(egui::RichText::new(why).weak());
+        let resign = ui
+            .add_enabled(!ended, egui::Button::new("Resign"))
+            .on_hover_text("Give up this online game: the other players win");
+        rects.set("online resign", resign.rect);
+        if resign.clicked() {
+            actions.push(PanelAction::Online(OnlineOrder::Resign));
         }
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            if one_row {
+                draw_clocks(ui);
+            }
+            // The connection in two words, the rest on hover.
+            let tools = match (game.over(), game.state.as_ref().is_some_and(|s| s.allow_tools)) {
+                (true, _) => "Hints, Show thinking and analysis are open: the game is over.",
+                (false, true) => "Hints, Show thinking and analysis: allowed by the game's creator, for both players.",
+                (false, false) => {
+                    "Hints, Show thinking and analysis: after the game (its creator chose so, for both players)."
+                }
+            };
+            let line = game.ended().unwrap_or_else(|| format!("• {words}"));
+            ui.add(egui::Label::new(egui::RichText::new(line).color(colour)).truncate()).on_hover_text(format!(
+                "Online, {}: {}.\n{tools}",
+                game.seat.server,
+                link_words(&game.connection)
+            ));
+        });
     });
+    if free && let Some(link) = invitation(&game.seat) {
+        let code = &game.seat.code;
+        let spaced = if code.len() == 8 { format!("{}-{}", &code[..4], &code[4..]) } else { code.clone() };
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Send your opponent the code");
+            ui.label(egui::RichText::new(spaced).monospace().strong());
+            ui.label("or the link");
+        });
+        let text = ui.add(egui::Label::new(egui::RichText::new(&link).monospace().small()).selectable(true).wrap());
+        rects.set("online invite", text.rect);
+        text.on_hover_text("Select it and copy it; opened in a browser, it joins this game");
+    }
 }
 
 /// A clock's time left, `m:ss` (`h:mm:ss` from an hour), tenths under ten seconds.
