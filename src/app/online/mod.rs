@@ -285,12 +285,17 @@ fn pump(
             _ => return,
         }
     }
-    let local = in_play.0.as_ref().map(|s| s.record.moves.clone()).unwrap_or_default();
+    let local: &[String] = in_play.0.as_ref().map_or(&[], |s| &s.record.moves);
     if !game.finished
         && in_play.0.as_ref().is_some_and(|s| s.over && s.shown == s.record.moves.len())
-        && catch_up(&local, &game.moves) == Catch::InStep
+        && catch_up(local, &game.moves) == Catch::InStep
     {
         game.finished = true;
+    }
+    // Read through `Deref` first: an empty inbox leaves the game unchanged, so `send_moves`
+    // works only when the board or the game changed.
+    if game.inbox.is_empty() {
+        return;
     }
     while let Some(message) = game.inbox.pop_front() {
         match message {
@@ -344,7 +349,7 @@ fn pump(
             ServerMessage::Created { .. } | ServerMessage::Joined { .. } => {}
         }
         // One move a frame: the board plays it (and any move it forces) before the next is read.
-        match catch_up(&local, &game.moves) {
+        match catch_up(local, &game.moves) {
             Catch::Play(text) => {
                 served.write(ServerMove(text));
                 break;
