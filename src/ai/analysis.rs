@@ -11,7 +11,9 @@
 //! counts its rank). With more seats, the played move's own mean in the search, given at least
 //! [`MIN_VISITS`] simulations; else unknown.
 
-use super::{Budget, Mcts, MoveValue, SearchConfig};
+use super::levels::Budget;
+use super::mcts::Mcts;
+use super::settings::{MoveValue, SearchConfig};
 use crate::rules::record::{AnalysedMove, Analysis};
 use crate::rules::{Knowledge, Player};
 

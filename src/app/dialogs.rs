@@ -18,7 +18,7 @@ use bevy::window::{PrimaryWindow, RawHandleWrapper};
 
 use super::files::{self, Format};
 use super::flow::{Status, Step};
-use super::open_file::{PendingOpen, offer_path};
+use super::pending_open::{PendingOpen, offer_path};
 use crate::rules::record::Record;
 
 /// A dialog that answers "nothing chosen" sooner than this did not open: no person closes one so

@@ -1,6 +1,7 @@
 //! What the app's systems tell each other, and the screen they run on: the messages
-//! ([`MoveIntent`], [`Command`], [`TextIntent`], [`Analysed`]), the status line ([`Status`]), the
-//! order of a frame ([`Step`]) and the [`Screen`] state. It imports nothing else of the app, so
+//! ([`MoveIntent`], [`Command`], [`TextIntent`], [`Analysed`]), the status line ([`Status`]), what
+//! the game line refuses besides the rules ([`Gate`]), the order of a frame ([`Step`]) and the
+//! [`Screen`] state. It imports nothing else of the app, so
 //! every system and panel can use it without importing the others.
 
 use bevy::prelude::*;
@@ -156,3 +157,32 @@ pub struct TextIntent(pub String);
 /// online client then reloads the server's game.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct ServerMove(pub String);
+
+/// What the game line refuses besides the rules, kept by what imposes it (online play,
+/// `app::online`: the server keeps every move, ends games by resignation or flag, and says whether
+/// hints are allowed), so that the validation system (`app::play`) checks it without knowing why.
+/// The default refuses nothing.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Gate {
+    /// Why no move may be played now (the game was ended elsewhere), if so.
+    pub moves: Option<String>,
+    /// Why Undo, Redo, Play from here and switching lines are refused, if so.
+    pub takebacks: Option<String>,
+    /// Why a hint is refused, if so.
+    pub hints: Option<String>,
+}
+
+impl Gate {
+    /// Whether `order` may be carried out.
+    ///
+    /// # Errors
+    /// Why not, for the status line.
+    pub fn allows(&self, order: &Command) -> Result<(), String> {
+        let closed = match order {
+            Command::Undo | Command::Redo | Command::PlayFromHere | Command::SwitchLine(_) => &self.takebacks,
+            Command::Hint => &self.hints,
+            _ => return Ok(()),
+        };
+        closed.clone().map_or(Ok(()), Err)
+    }
+}

@@ -10,7 +10,6 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::board::marks::MoveMarks;
 use super::flow::MoveIntent;
 use crate::rules::{Knowledge, Outcome, Player};
 
@@ -173,4 +172,26 @@ pub fn for_id<T: ForGame>(id: &str, task: T) -> Option<T::Output> {
     let mut find = Find { id, task: Some(task), out: None };
     each_game(&mut find);
     find.out
+}
+
+/// Where a move is on the board, in world units.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveMarks {
+    /// The cells or slots the move fills, each a convex polygon (Trike's hexagon, Trigon's
+    /// triangles, a Trisq slot).
+    pub shapes: Vec<Vec<Vec2>>,
+    /// The points it marks (a lattice point), each a disc of [`MoveMarks::radius`].
+    pub points: Vec<Vec2>,
+    /// The radius of the point discs, in world units.
+    pub radius: f32,
+    /// The way a piece goes, from where it stands to where it stops (Trike's pawn, TriCore's drive
+    /// and climb), drawn as an arrow; empty for a placement.
+    pub path: Vec<Vec2>,
+}
+
+impl MoveMarks {
+    /// True when the move has nothing to show on the board (a pass, a swap, an end of turn).
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty() && self.points.is_empty() && self.path.is_empty()
+    }
 }

@@ -73,7 +73,7 @@ fn on_press(click: On<Pointer<Press>>, cells: Query<&BoardCell>, mut clicks: Mes
 fn keys(
     mut contexts: EguiContexts,
     load: Res<super::load_dialog::LoadDialog>,
-    windows: Res<super::hud::PanelWindows>,
+    windows: Res<super::hud::windows::PanelWindows>,
     mut actions: MessageWriter<KeyAction>,
     mut orders: MessageWriter<Command>,
     mut show_thinking: ResMut<ShowThinking>,

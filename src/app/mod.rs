@@ -9,6 +9,7 @@
 pub mod ai_task;
 pub mod animation;
 pub mod board;
+pub mod choices;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod dialogs;
 pub mod files;
@@ -27,8 +28,10 @@ pub mod model;
 pub mod online;
 pub mod open_file;
 pub mod palette;
+pub mod pending_open;
 pub mod play;
 pub mod runner;
+pub mod save_format;
 pub mod session;
 pub mod settings;
 pub mod settings_page;
@@ -59,6 +62,7 @@ pub fn core_plugin(app: &mut App) {
     play::plugin(app);
     session::plugin(app);
     board::plugin(app);
+    board::cursor::plugin(app);
     animation::plugin(app);
     ai_task::plugin(app);
     tools::plugin(app);
@@ -119,10 +123,12 @@ pub fn run() -> Result<(), String> {
     .insert_resource(ClearColor(Color::srgb(0.13, 0.14, 0.16)));
     core_plugin(&mut app);
     board::view_plugin(&mut app);
+    board::lattice::view_plugin(&mut app);
+    board::cursor::view_plugin(&mut app);
     input::plugin(&mut app);
     menu::plugin(&mut app);
     settings_page::view_plugin(&mut app);
-    online::lobby::view_plugin(&mut app);
+    online::lobby_window::view_plugin(&mut app);
     hud::plugin(&mut app);
     view_plugins(&mut app);
     frame_log::plugin(&mut app);
@@ -168,7 +174,7 @@ fn open_at_launch(mut commands: Commands, mut status: ResMut<Status>, mut page: 
         Some(at) => {
             share::parse_fragment(&what[at..]).and_then(|r| r.ok_or_else(|| "the link holds no game".to_string()))
         }
-        None => open_file::read_file(std::path::Path::new(&*what))
+        None => pending_open::read_file(std::path::Path::new(&*what))
             .map_err(|e| format!("{what}: {e}"))
             .and_then(|text| files::parse(&text)),
     };

@@ -88,6 +88,13 @@ pub fn current() -> &'static Palette {
     if CLASSIC_IN_USE.load(std::sync::atomic::Ordering::Relaxed) { &CLASSIC } else { &SAFE }
 }
 
+/// The colour of a mistake (the move played, in review; its mark in the graph and the move list),
+/// in the palette in use.
+pub fn mistake() -> bevy_egui::egui::Color32 {
+    let [r, g, b] = current().mistake;
+    bevy_egui::egui::Color32::from_rgb(r, g, b)
+}
+
 /// Makes [`CLASSIC`] (`true`) or [`SAFE`] the palette in use.
 pub fn use_classic(classic: bool) {
     CLASSIC_IN_USE.store(classic, std::sync::atomic::Ordering::Relaxed);

@@ -5,15 +5,15 @@
 
 use bevy::prelude::*;
 
-use super::flow::{Analysed, Command, MoveIntent, Screen, ServerMove, Status, Step, TextIntent};
+use super::flow::{Analysed, Command, Gate, MoveIntent, Screen, ServerMove, Status, Step, TextIntent};
 use super::games::AppGame;
 use super::in_play::{InPlay, summarise};
 use super::learn::Learning;
 use super::model::Model;
-use super::online::OnlineGame;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Status>()
+        .init_resource::<Gate>()
         .init_resource::<InPlay>()
         .add_message::<Command>()
         .add_message::<TextIntent>()
@@ -61,8 +61,8 @@ fn no_game_for_text(mut texts: MessageReader<TextIntent>, mut status: ResMut<Sta
 
 /// The validation system: plays the move intents (a person's only when a person may move, and in a
 /// lesson only the step's answer), keeps finished analyses, and carries out the commands on the
-/// line (review, play from here, variations, hints, undo, redo).
-#[allow(clippy::too_many_arguments)]
+/// line (review, play from here, variations, hints, undo, redo); what the [`Gate`] refuses (an
+/// online game's) is refused with its reason.
 pub(super) fn validate<G: AppGame>(
     mut intents: MessageReader<MoveIntent<G::Move>>,
     mut served: MessageReader<ServerMove>,
@@ -71,15 +71,15 @@ pub(super) fn validate<G: AppGame>(
     mut model: ResMut<Model<G>>,
     mut status: ResMut<Status>,
     mut learning: Option<ResMut<Learning>>,
-    online: Option<Res<OnlineGame>>,
+    gate: Res<Gate>,
 ) {
     for ServerMove(text) in served.read() {
         *status = server_move(&mut model, text);
     }
     for intent in intents.read() {
-        // An online game the server ended (a resignation, a flag) takes no more moves.
-        if let Some(why) = online.as_deref().and_then(OnlineGame::ended) {
-            *status = Status::error(why);
+        // A game ended elsewhere (an online game's resignation or flag) takes no more moves.
+        if let Some(why) = &gate.moves {
+            *status = Status::error(why.clone());
             continue;
         }
         if let Some(said) = play_intent(&mut model, intent, learning.as_deref_mut()) {
@@ -96,9 +96,7 @@ pub(super) fn validate<G: AppGame>(
         ));
     }
     for order in orders.read() {
-        if let Some(online) = online.as_deref()
-            && let Err(why) = online.allows(order)
-        {
+        if let Err(why) = gate.allows(order) {
             *status = Status::error(why);
             continue;
         }

@@ -12,16 +12,10 @@ pub type Swatch = (egui::Color32, egui::Color32);
 
 /// A refusal or an error (the status line, the confirmation's Drop).
 pub const RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x7a, 0x6a);
-/// A right answer (Learn).
+/// A right answer (Learn), and a connection that is up (online play).
 pub const GREEN: egui::Color32 = egui::Color32::from_rgb(0x7f, 0xd0, 0x7a);
 /// The colour of the move played next in the line, in review.
 pub const NEXT: egui::Color32 = egui::Color32::from_rgb(0xe8, 0xe8, 0xf0);
-/// The colour of a mistake (the move played, in review; its mark in the graph and the move list),
-/// in the palette in use ([`crate::app::palette::current`]).
-pub fn mistake() -> egui::Color32 {
-    let [r, g, b] = crate::app::palette::current().mistake;
-    egui::Color32::from_rgb(r, g, b)
-}
 
 /// The side panel's widest, in egui points (windows of 1130 logical pixels and more).
 pub const SIDE_PANEL_MAX: f32 = 340.0;

@@ -11,8 +11,6 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value, json};
 
-use super::Knowledge;
-
 /// A game's move features: one-hot groups, each with its buckets. Feature `i` of the whole set is
 /// bucket `i - offset(g)` of the group `g` whose range holds `i`.
 #[derive(Debug)]
@@ -187,22 +185,6 @@ impl WeightsCell {
     pub fn builtin(&self) -> &'static str {
         self.builtin
     }
-}
-
-/// The learned logits of `moves` (legal here, the game not over) for a game with move features
-/// ([`Knowledge::feature_weights`]), divided by `temperature`: clears `out` and pushes one per
-/// move, as [`Knowledge::move_logits`] does.
-///
-/// # Panics
-/// If `G` has no move features.
-pub fn learned_logits<G: Knowledge>(game: &G, moves: &[G::Move], temperature: f32, out: &mut Vec<f32>) {
-    let cell = G::feature_weights().expect("a game with move features");
-    let groups = cell.set().groups.len();
-    let mut active = Vec::with_capacity(moves.len() * groups);
-    game.move_features(moves, &mut active);
-    let w = cell.get();
-    out.clear();
-    out.extend(active.chunks(groups).map(|a| w.logit(a) / temperature));
 }
 
 #[cfg(test)]

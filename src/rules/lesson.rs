@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Game;
+use super::game::Game;
 use super::record::{Record, RecordError};
 
 /// One game's lesson: its title and steps, all on the same game and options.

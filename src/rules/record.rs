@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::Game;
+use super::game::Game;
 
 /// A game record as stored in a `.json` file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,8 +93,12 @@ impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RecordError::Json(e) => write!(f, "not a valid record: {e}"),
-            RecordError::WrongGame { found, .. } if !crate::rules::game_ids().contains(&found.as_str()) => {
-                write!(f, "'{found}' is not a game triboard knows; it plays {}", crate::rules::game_ids().join(", "))
+            RecordError::WrongGame { found, .. } if !crate::rules::registry::game_ids().contains(&found.as_str()) => {
+                write!(
+                    f,
+                    "'{found}' is not a game triboard knows; it plays {}",
+                    crate::rules::registry::game_ids().join(", ")
+                )
             }
             RecordError::WrongGame { expected, found } => {
                 write!(f, "this record is for the game '{found}', not '{expected}'")

@@ -79,7 +79,7 @@ pub fn step(cells: &[(usize, Vec2)], from: Option<usize>, arrow: Arrow) -> Optio
         .or(from)
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<BoardCursor>()
         .add_message::<CursorKey>()
         .add_systems(OnExit(Screen::Playing), |mut cursor: ResMut<BoardCursor>| cursor.0 = None);
@@ -98,7 +98,7 @@ pub(crate) fn game_plugin<G: AppGame>(app: &mut App) {
 }
 
 /// The cursor's ring, in every game's view.
-pub(super) fn view_plugin(app: &mut App) {
+pub(crate) fn view_plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, paint_cursor.run_if(in_state(Screen::Playing)));
 }
 

@@ -184,7 +184,7 @@ impl LatticeArt {
 }
 
 /// The board's art, once for both games (each game's view adds [`fit_camera`] for itself).
-pub(super) fn view_plugin(app: &mut App) {
+pub(crate) fn view_plugin(app: &mut App) {
     app.init_resource::<LatticeArt>().add_observer(dress_point).add_observer(dress_line).add_observer(dress_outline);
 }
 

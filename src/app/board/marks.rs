@@ -8,28 +8,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::WorldPainter;
-
-/// Where a move is on the board, in world units.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MoveMarks {
-    /// The cells or slots the move fills, each a convex polygon (Trike's hexagon, Trigon's
-    /// triangles, a Trisq slot).
-    pub shapes: Vec<Vec<Vec2>>,
-    /// The points it marks (a lattice point), each a disc of [`MoveMarks::radius`].
-    pub points: Vec<Vec2>,
-    /// The radius of the point discs, in world units.
-    pub radius: f32,
-    /// The way a piece goes, from where it stands to where it stops (Trike's pawn, TriCore's drive
-    /// and climb), drawn as an arrow; empty for a placement.
-    pub path: Vec<Vec2>,
-}
-
-impl MoveMarks {
-    /// True when the move has nothing to show on the board (a pass, a swap, an end of turn).
-    pub fn is_empty(&self) -> bool {
-        self.shapes.is_empty() && self.points.is_empty() && self.path.is_empty()
-    }
-}
+use crate::app::games::MoveMarks;
 
 /// The hint's colour in the palette in use ([`crate::app::palette::current`]): a colour no player
 /// of the game uses (`black_and_white`: the game's players are Black and White, Trike and TriCore).

@@ -182,7 +182,6 @@ pub fn hover_readout(ctx: &egui::Context, left: f32, text: &str) {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    cursor::plugin(app);
     app.init_resource::<BoardShown>()
         .init_resource::<Hovered>()
         .init_resource::<BoardPointer>()
@@ -200,8 +199,6 @@ pub(super) fn plugin(app: &mut App) {
 /// What the lattice boards share of the view, and the pointer's place on every board.
 pub(super) fn view_plugin(app: &mut App) {
     app.add_systems(Update, aim.before(crate::app::flow::Step::Intents).run_if(in_state(Screen::Playing)));
-    lattice::view_plugin(app);
-    cursor::view_plugin(app);
 }
 
 /// Sets `handle`'s colour to the sRGB bytes `[r, g, b]` (a palette change repaints in place).

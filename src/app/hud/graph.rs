@@ -12,7 +12,7 @@ use super::action::PanelAction;
 use crate::app::flow::{Command, ReviewTo};
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::ui::mistake;
+use crate::app::palette::mistake;
 use crate::rules::Player;
 
 /// The graph's height in egui points at most; on a short window it shrinks (to [`GRAPH_MIN`]) so

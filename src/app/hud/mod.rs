@@ -18,13 +18,15 @@ pub mod online;
 pub mod players;
 pub mod review;
 pub mod side;
+pub mod windows;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub use action::{PanelAction, PanelIn};
-pub use side::{PanelWindows, side_panel};
+pub use side::side_panel;
+pub use windows::PanelWindows;
 
 use super::ai_task::AiSearch;
 use super::files;

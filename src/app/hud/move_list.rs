@@ -9,7 +9,7 @@ use bevy_egui::egui;
 
 use crate::app::games::{AppGame, Swatch};
 use crate::app::model::Model;
-use crate::app::ui::mistake;
+use crate::app::palette::mistake;
 use crate::app::ui::stone;
 
 /// One turn of the list: its mover's colour and its plies' texts.

@@ -8,10 +8,7 @@ use super::action::PanelAction;
 use crate::app::online::link::LinkState;
 use crate::app::online::lobby::{invitation, link_words};
 use crate::app::online::{OnlineGame, OnlineOrder};
-use crate::app::ui::{RED, UiRects};
-
-/// The mark of a connected opponent.
-const GREEN: egui::Color32 = egui::Color32::from_rgb(0x4c, 0xc0, 0x6a);
+use crate::app::ui::{GREEN, RED, UiRects};
 
 /// Draws the online box of `game`; `running` is the seat to move on the board (its clock runs),
 /// `over` whether the board's game is over.

@@ -4,7 +4,7 @@
 
 use bevy_egui::egui;
 
-use super::side::PanelWindows;
+use super::windows::PanelWindows;
 use crate::app::games::AppGame;
 use crate::app::model::Model;
 use crate::app::ui::{short, stone, title};

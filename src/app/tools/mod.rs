@@ -16,7 +16,8 @@ use super::board::{BoardCamera, WorldPainter};
 use super::flow::Screen;
 use super::games::AppGame;
 use super::model::Model;
-use super::ui::{NEXT, mistake};
+use super::palette::mistake;
+use super::ui::NEXT;
 use crate::ai::MoveStats;
 
 /// *Show thinking*: while a search runs (the AI's or a hint's), the board shows a heat map of its

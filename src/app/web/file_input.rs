@@ -1,7 +1,7 @@
 //! Files coming in from the page: Upload… (the side panel's), the start screen's Open… (both the
 //! browser's file chooser), and a file dropped anywhere on the page. Each is opened as on the
 //! desktop ([`PendingOpen`]: asked about first when an unfinished game would be dropped; a record
-//! of another game switches to it). A file larger than [`MAX_BYTES`](crate::app::open_file::MAX_BYTES) is refused
+//! of another game switches to it). A file larger than [`MAX_BYTES`](crate::app::pending_open::MAX_BYTES) is refused
 //! unread.
 
 use std::sync::Mutex;
@@ -10,9 +10,9 @@ use bevy::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::{lock, window};
+use super::page::{lock, window};
 use crate::app::flow::{Status, Step};
-use crate::app::open_file::{PendingOpen, precheck};
+use crate::app::pending_open::{PendingOpen, precheck};
 
 /// A file's name and its text (or why it was not read).
 type Incoming = (String, Result<String, String>);

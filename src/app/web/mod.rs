@@ -5,6 +5,7 @@
 //! `triboard_state()`, `triboard_frame_stats()` and `triboard_reset_frame_stats()`.
 
 pub mod file_input;
+mod page;
 pub mod storage;
 
 use std::cell::RefCell;
@@ -27,6 +28,7 @@ use super::model::Model;
 use super::session::{self, OpenRecord};
 use super::share;
 use super::ui::UiRects;
+use page::{lock, window};
 
 /// Moves sent by the page's scripts, waiting for the next frame.
 static PLAYED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -123,10 +125,6 @@ thread_local! {
     static CLICKS: RefCell<Vec<(String, js_sys::Function)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 pub(super) fn plugin(app: &mut App) {
     file_input::plugin(app);
     app.add_systems(Update, (follow_link, take_played).in_set(Step::Intents)).add_systems(
@@ -203,10 +201,6 @@ fn publish_rects(rects: Res<UiRects>) {
             (name.to_string(), rect.to_string())
         })
         .collect();
-}
-
-fn window() -> web_sys::Window {
-    web_sys::window().expect("the app runs in a browser window")
 }
 
 /// The loading indicator goes; `data-first-frame` on `<body>` records when (ms since the page
@@ -309,7 +303,7 @@ fn take_played(mut texts: MessageWriter<TextIntent>) {
 /// Rebuilt only when the game, the status line or the thinking flag changed.
 fn publish_state(
     (in_play, status, thinking, hint): (Res<InPlay>, Res<Status>, Res<AiThinking>, Res<ShownHint>),
-    windows: Res<crate::app::hud::PanelWindows>,
+    windows: Res<crate::app::hud::windows::PanelWindows>,
     online: Option<Res<crate::app::online::OnlineGame>>,
     lobby: Res<crate::app::online::lobby::Lobby>,
     mut was_asking: Local<bool>,

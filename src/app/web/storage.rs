@@ -2,7 +2,7 @@
 //! `triboard/<name>`; the same names and the same interface as the desktop's folder
 //! (`app::files`).
 
-use super::super::files::Format;
+use super::super::save_format::{self, Format};
 use crate::rules::record::Record;
 
 const KEY_PREFIX: &str = "triboard/";
@@ -25,7 +25,7 @@ pub fn location() -> String {
 pub fn save_as(record: &Record, format: Format) -> Result<String, String> {
     let text = format.text(record)?;
     let storage = storage()?;
-    let name = super::super::files::new_name_as(record, format, |name| {
+    let name = save_format::new_name_as(record, format, |name| {
         storage.get_item(&format!("{KEY_PREFIX}{name}")).ok().flatten().is_some()
     });
     storage
@@ -42,7 +42,7 @@ pub fn list() -> Vec<String> {
         .filter_map(|k| storage.key(k).ok().flatten())
         .filter_map(|key| key.strip_prefix(KEY_PREFIX).map(str::to_string))
         .collect();
-    super::super::files::newest_first(&mut names);
+    save_format::newest_first(&mut names);
     names
 }
 
@@ -72,7 +72,7 @@ pub fn read(name: &str) -> Result<Record, String> {
         .ok()
         .flatten()
         .ok_or_else(|| format!("no saved game {name} in this browser"))?;
-    super::super::files::parse(&text)
+    save_format::parse(&text)
 }
 
 /// Deletes the saved game `name` from this browser's storage.

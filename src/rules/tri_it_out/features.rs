@@ -20,8 +20,8 @@
 //! force** (Tri-It-Out's `policy_weight` stays 0), the weights kept for the next round of data.
 
 use super::{TriItOut, TriItOutMove};
-use crate::rules::Game;
 use crate::rules::features::{FeatureSet, WeightsCell};
+use crate::rules::game::Game;
 
 /// Tri-It-Out's feature groups and their buckets (a count's last bucket means "or more"):
 /// - `kind`: a placement, a capture.

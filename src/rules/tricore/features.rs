@@ -19,8 +19,8 @@
 //! (TriCore's `policy_weight` stays 0).
 
 use super::{Phase, TriCore, TriCoreMove};
-use crate::rules::Game;
 use crate::rules::features::{FeatureSet, WeightsCell};
+use crate::rules::game::Game;
 
 /// TriCore's feature groups and their buckets (a count's last bucket means "or more"):
 /// - `kind`: a Core, a Ring, a drive, a climb, `end`.

@@ -24,7 +24,8 @@
 
 use super::{BLACK, Phase, Slots, TriCore, TriCoreMove, around, shift};
 use crate::rules::features::WeightsCell;
-use crate::rules::{Game, Knowledge, MAX_PLAYERS, Outcome, Rng, random_index};
+use crate::rules::game::{Game, MAX_PLAYERS, Outcome, Rng, random_index};
+use crate::rules::knowledge::Knowledge;
 
 /// Without a covering climb, how often (in 1/256) the policy ends the turn at once rather than
 /// choosing uniformly among the climbs and `end` (uniform choice ends rarely: one of many).

@@ -20,8 +20,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::game::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 use super::geometry::lattice::{Lattice, NONE, Points};
-use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 
 /// TriCore's options: none yet (`docs/rules/tricore.md` has one board and one rule set).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

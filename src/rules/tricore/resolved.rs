@@ -70,7 +70,7 @@ pub fn group_value(cores_reached: u32, discs: u32) -> u32 {
     cores_reached * 64 + discs
 }
 
-/// The score [`crate::rules::Outcome::scores`] shows per player: the Cores their best group reaches
+/// The score [`crate::rules::game::Outcome::scores`] shows per player: the Cores their best group reaches
 /// (0–3). The ranks come from [`group_value`], so two players with equal scores may still have a
 /// winner by group size; [`super::TriCore::best_group`] gives the size.
 #[inline(always)]

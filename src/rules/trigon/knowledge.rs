@@ -29,7 +29,8 @@
 
 use super::{Cells, NO_PLACEMENT, PIECES, Trigon, TrigonMove, Variant, WORDS};
 use crate::rules::features::WeightsCell;
-use crate::rules::{Knowledge, MAX_PLAYERS, Outcome, RewardStats, Rng};
+use crate::rules::game::{MAX_PLAYERS, Outcome, Rng};
+use crate::rules::knowledge::{Knowledge, RewardStats};
 
 /// Pieces a colour places before its priors stop favouring the centre.
 const CENTRE_PRIOR_PIECES: u32 = 6;
@@ -215,7 +216,7 @@ pub fn reflect(set: &Cells, n: usize) -> Cells {
 /// The search knowledge of this module (`ai::Mcts` uses it).
 impl Knowledge for Trigon {
     /// Marks the attach points of every colour where no placement fits any more (the cache of
-    /// [`Game::random_move`](crate::rules::Game::random_move)), and where no piece of size 6 or 5
+    /// [`Game::random_move`](crate::rules::game::Game::random_move)), and where no piece of size 6 or 5
     /// does (the playout policy's), so playouts from here need not find them one by one.
     fn warm_up(&mut self) {
         let t = self.tables;
@@ -252,7 +253,7 @@ impl Knowledge for Trigon {
         }
     }
 
-    /// The playout policy: as [`Game::random_move`](crate::rules::Game::random_move), but the biggest pieces that fit at the drawn
+    /// The playout policy: as [`Game::random_move`](crate::rules::game::Game::random_move), but the biggest pieces that fit at the drawn
     /// attach point first (the module doc).
     fn playout_move(&mut self, rng: &mut Rng, buf: &mut Vec<TrigonMove>) -> Option<TrigonMove> {
         if self.is_over() {

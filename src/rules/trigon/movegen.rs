@@ -11,7 +11,7 @@
 //! The legality test of a listed placement is three ANDs: its cells as a window of three
 //! consecutive 64-bit words of the board ([`Window`]).
 
-use super::{Cells, PIECES, Placement, WORDS};
+use super::placement::{Cells, PIECES, Placement, WORDS};
 use crate::rules::geometry::trigon::TrigonBoard;
 
 /// Cells around an attach point whose status is looked at: its edge neighbours, then the cells most

@@ -10,7 +10,8 @@
 
 use std::sync::OnceLock;
 
-use super::{PIECES, Tables};
+use super::placement::PIECES;
+use super::tables::Tables;
 use crate::rules::geometry::polyiamond::{Tri, canonical};
 
 /// Pentobi's piece names with the cells that define each piece, `(x, y)` in Pentobi's coordinates.

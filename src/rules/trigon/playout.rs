@@ -1,5 +1,5 @@
 //! The playout policy of Blokus Trigon (Pentobi's kind of policy, our code): what
-//! [`Knowledge::playout_move`](crate::rules::Knowledge::playout_move) plays.
+//! [`Knowledge::playout_move`](crate::rules::knowledge::Knowledge::playout_move) plays.
 //!
 //! 1. **The opening schedule** (`schedule.rs`) restricts the pieces, in playouts as in the tree.
 //! 2. **A local response first** (`knowledge.rs`): a placement on one of the mover's attach points
@@ -42,7 +42,7 @@
 
 use super::movegen::{count_of, pick};
 use super::{PIECES, Trigon, TrigonMove, nth};
-use crate::rules::{Rng, random_index};
+use crate::rules::game::{Rng, random_index};
 
 /// Attach points looked at for the biggest piece, per move.
 const DRAWS: usize = 2;
@@ -135,7 +135,7 @@ impl Trigon {
             let status = t.lists.status(x, &self.forbidden[c]);
             let pieces = t.lists.pieces(x, status) & self.left[c] & allowed;
             let touch = if attach.contains(x) { None } else { Some(&attach) };
-            if let Some(mv) = self.sample_at(rng, buf, x, status, pieces, true, touch) {
+            if let Some(mv) = self.sample_at(rng, buf, super::SampleTarget { cell: x, status, pieces }, true, touch) {
                 return Some(mv);
             }
         }
@@ -211,8 +211,8 @@ impl super::Tables {
 /// playouts of the policy from `start` with seed `seed`: element `[round][size]`, rounds past the
 /// last row counted in it. For the record of what the policy plays (`playout_size_histogram` test).
 pub fn size_histogram(start: &Trigon, seed: u64, playouts: usize) -> Vec<[u32; 7]> {
-    use crate::rules::Knowledge as _;
-    let mut rng = crate::rules::rng_from_seed(seed);
+    use crate::rules::knowledge::Knowledge as _;
+    let mut rng = crate::rules::game::rng_from_seed(seed);
     let mut buf = Vec::new();
     let mut rows = vec![[0u32; 7]; 23];
     for _ in 0..playouts {
@@ -223,7 +223,7 @@ pub fn size_histogram(start: &Trigon, seed: u64, playouts: usize) -> Vec<[u32; 7
             let mv = g.policy_move(&mut rng, &mut buf);
             let size = if mv == TrigonMove::PASS { 0 } else { g.tables.windows[mv.0 as usize].size as usize };
             rows[round][size] += 1;
-            use crate::rules::Game as _;
+            use crate::rules::game::Game as _;
             g.play_unchecked(mv);
         }
     }

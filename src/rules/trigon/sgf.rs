@@ -25,7 +25,7 @@
 use std::fmt;
 
 use super::{COLOURS, Trigon, TrigonMove, TrigonOptions, Variant};
-use crate::rules::Game;
+use crate::rules::game::Game;
 use crate::rules::record::{Record, RecordError};
 
 /// The file extension of Pentobi's records.

@@ -21,7 +21,7 @@
 //! **In the search** (`selfplay trike --a ai:6 --b ai:6 --seconds 0.2 --games 40`, A with the
 //! round-1 weights, B the search before them: UCT + RAVE without priors):
 //! - as the PUCT term (`ai::SearchConfig::policy_weight`) of weight 0.5: **27–13**; 1.0: 29–11;
-//!   0.25: 29–11 — 0.5 is in force ([`crate::rules::Knowledge::policy_weight`]);
+//!   0.25: 29–11 — 0.5 is in force ([`crate::rules::knowledge::Knowledge::policy_weight`]);
 //! - as prior-led selection (`--a-config prior_exploration=0.87`, Trigon's): 21–19, not used;
 //! - a playout policy that takes a winning trap and never walks into a losing one (the features'
 //!   `ends` and `their-winning-traps` in the playouts): 191,000 playouts/s against 736,000

@@ -7,10 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 pub mod features;
+mod knowledge;
 
-use super::features::WeightsCell;
+use super::game::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 use super::geometry::triangle::{Cells, Lines, MAX_SIDE, NONE, Triangle};
-use super::{Game, IllegalMove, Knowledge, Outcome, Player, Rng, random_index};
 
 /// The smallest board (`docs/rules/trike.md` §Board: sizes 3–6 for tests and puzzles).
 pub const MIN_SIZE: u8 = 3;
@@ -231,7 +231,7 @@ impl Game for Trike {
             | u64::from(self.swapped) << 9
             | u64::from(self.over) << 10
             | u64::from(self.swap_available()) << 11;
-        Some(super::hash_words(self.occupied.0.iter().chain(&self.white.0).copied().chain([flags])))
+        Some(super::game::hash_words(self.occupied.0.iter().chain(&self.white.0).copied().chain([flags])))
     }
 
     fn legal_moves(&self, out: &mut Vec<TrikeMove>) {
@@ -376,24 +376,3 @@ impl Game for Trike {
         Some(TrikeMove::SWAP)
     }
 }
-
-/// Trike's search knowledge: learned move features (`features.rs`) as the move probabilities of
-/// the search; uniform playouts ([`Game::random_move`]), no pruning, the rank as reward.
-impl Knowledge for Trike {
-    /// The learned move probabilities as the PUCT term (`ai::SearchConfig::policy_weight`).
-    fn policy_weight(&self) -> f32 {
-        POLICY_WEIGHT
-    }
-
-    fn feature_weights() -> Option<&'static WeightsCell> {
-        Some(&features::WEIGHTS)
-    }
-
-    fn move_features(&self, moves: &[TrikeMove], out: &mut Vec<u16>) {
-        self.move_feature_indices(moves, out);
-    }
-}
-
-/// The weight of the PUCT term that carries the learned move probabilities (`features.rs` has the
-/// screens that set it).
-const POLICY_WEIGHT: f32 = 0.5;

@@ -28,7 +28,7 @@
 //! (`selfplay trisq --a ai:6 --b ai:6 --seconds 1 --games 50 --seed 11|12 --b-config
 //! prior_exploration=0`): **75 of 100** (95 % interval 65.7–82.5 %).
 
-use super::knowledge::MAX_ANSWERS;
+use super::tactics::MAX_ANSWERS;
 use super::{Trisq, TrisqMove, own_edges};
 use crate::rules::features::{FeatureSet, WeightsCell};
 

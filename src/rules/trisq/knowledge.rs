@@ -19,7 +19,7 @@
 //! - Tried and dropped: answering the opponent's last turn in the *playouts* (save a bridge or an
 //!   edge template whenever one applies) lost to uniform playouts, 40 % at level 1 and 20 % at
 //!   level 2 (30 games); playouts kept near pieces, 47 %; a prior for moves that make a bridge,
-//!   63 %. The playouts stay uniform ([`crate::rules::Game::random_move`]).
+//!   63 %. The playouts stay uniform ([`crate::rules::game::Game::random_move`]).
 //!
 //! All of it, 200 games with `--seed 2027`: level 1 80.0 % (73.9–85.0 %), level 2 only 60.5 %
 //! (53.6–67.0 %) — with four times the simulations uniform playouts and RAVE find much of it alone.
@@ -32,9 +32,11 @@
 //! `--b-config prior_exploration=0`): **75 of 100**, 95 % interval 65.7–82.5 % (37–13 and 38–12;
 //! 973 ms a move each, 79 plies a game).
 
-use super::{MAX_SIDE, NO_SLOT, SLOTS, Trisq, TrisqMove, own_edges};
+use super::tactics::MAX_ANSWERS;
+use super::{MAX_SIDE, Trisq, TrisqMove};
 use crate::rules::features::WeightsCell;
-use crate::rules::{Game, Knowledge};
+use crate::rules::game::Game;
+use crate::rules::knowledge::Knowledge;
 
 /// Before this many pieces are on the board the search looks at every legal move.
 const OPENING_PIECES: usize = 4;
@@ -53,185 +55,7 @@ const PRIOR_END: (f32, f32) = (0.2, 10.0);
 /// Prior-led selection's constant (Trigon's; 1.5 lost 15–25).
 const PRIOR_EXPLORATION: f32 = 0.87;
 
-/// The most answers collected at once.
-pub(super) const MAX_ANSWERS: usize = 16;
-
 impl Trisq {
-    /// True when slots `a` and `b` are edge-adjacent.
-    #[inline(always)]
-    fn is_neighbour(&self, a: usize, b: usize) -> bool {
-        let w = &self.masks.neighbours[a];
-        let k = (b / 64).wrapping_sub(w.base);
-        k < 4 && w.bits[k] >> (b % 64) & 1 != 0
-    }
-
-    /// Whether the mover may place into `slot` now (the first or an optional second piece).
-    #[inline]
-    fn may_place(&self, slot: usize) -> bool {
-        !self.blocked.contains(slot)
-            && if self.first == NO_SLOT { self.ply == 0 || self.first_ok(slot) } else { self.second_ok(slot) }
-    }
-
-    /// The mover's answers to the opponent's last turn: for each piece `x` it placed, the last
-    /// open slot of a bridge between two own pieces next to `x` (not both joined to the same own
-    /// edge already), and of an edge template of an own piece next to `x` with `x` on that edge.
-    /// Legal moves only, possibly repeated; returns how many were written to `out`.
-    pub(super) fn answers(&self, out: &mut [u16; MAX_ANSWERS]) -> usize {
-        let c = self.mover as usize;
-        let own = &self.own[c];
-        let (ea, eb) = own_edges(c);
-        let mut n = 0;
-        let mut push = |r: usize, n: &mut usize| {
-            if *n < MAX_ANSWERS && self.may_place(r) {
-                out[*n] = r as u16;
-                *n += 1;
-            }
-        };
-        for &x in &self.last_turn[c ^ 1] {
-            if x == NO_SLOT {
-                continue;
-            }
-            let x = x as usize;
-            let mut near = [0u16; 8];
-            let mut k = 0;
-            for &p in &self.board.edge_rows[x] {
-                if own.contains(p as usize) {
-                    near[k] = p;
-                    k += 1;
-                }
-            }
-            for i in 0..k {
-                let p = near[i] as usize;
-                for &q in &near[i + 1..k] {
-                    let q = q as usize;
-                    let joined = (0..2).any(|e| self.reach[c][e].contains(p) && self.reach[c][e].contains(q));
-                    if joined || self.is_neighbour(p, q) {
-                        continue;
-                    }
-                    if let Some(r) = self.single_open(p, |r| self.is_neighbour(q, r)) {
-                        push(r, &mut n);
-                    }
-                }
-                for (e, bit) in [(0, ea), (1, eb)] {
-                    if self.board.edges[x] & bit != 0
-                        && !self.reach[c][e].contains(p)
-                        && let Some(r) = self.single_open(p, |r| self.board.edges[r] & bit != 0)
-                    {
-                        push(r, &mut n);
-                    }
-                }
-            }
-        }
-        n
-    }
-
-    /// For colour `c`: how many pieces more than the fewest a chain between its edges needs if it
-    /// must use each slot (0: the slot is on a shortest chain), by 0-1 breadth-first search from
-    /// either edge over own pieces (free) and open slots (one piece each). 255 where none passes.
-    pub(super) fn path_slack(&self, c: usize) -> [u8; SLOTS] {
-        let (ea, eb) = own_edges(c);
-        let da = self.edge_distance(c, ea);
-        let db = self.edge_distance(c, eb);
-        let mut best = u8::MAX;
-        let mut slack = [u8::MAX; SLOTS];
-        for s in 0..self.board.slots() {
-            if da[s] != u8::MAX && db[s] != u8::MAX {
-                let cost = !self.own[c].contains(s) as u16;
-                let through = (da[s] as u16 + db[s] as u16 - cost).min(u8::MAX as u16 - 1) as u8;
-                slack[s] = through;
-                best = best.min(through);
-            }
-        }
-        for v in slack.iter_mut() {
-            if *v != u8::MAX {
-                *v -= best;
-            }
-        }
-        slack
-    }
-
-    /// The fewest pieces colour `c` needs to join each slot (counting it) to the edge `bit`, level
-    /// by level: own pieces cost nothing, open slots one piece, the rest cannot be passed.
-    fn edge_distance(&self, c: usize, bit: u8) -> [u8; SLOTS] {
-        let cost = |s: usize| {
-            if self.own[c].contains(s) {
-                Some(0)
-            } else if self.blocked.contains(s) {
-                None
-            } else {
-                Some(1)
-            }
-        };
-        let mut dist = [u8::MAX; SLOTS];
-        // `level`: the slots at the distance being settled (each enters at most twice: from the
-        // previous level and by a free step); `next`: those one piece further.
-        let (mut level, mut next) = ([0u16; 2 * SLOTS], [0u16; SLOTS]);
-        let (mut len, mut next_len) = (0, 0);
-        for s in (0..self.board.slots()).filter(|&s| self.board.edges[s] & bit != 0) {
-            match cost(s) {
-                Some(0) => {
-                    dist[s] = 0;
-                    level[len] = s as u16;
-                    len += 1;
-                }
-                Some(_) => {
-                    dist[s] = 1;
-                    next[next_len] = s as u16;
-                    next_len += 1;
-                }
-                None => {}
-            }
-        }
-        let mut d = 0u8;
-        loop {
-            while len > 0 {
-                len -= 1;
-                let s = level[len] as usize;
-                if dist[s] != d {
-                    continue; // settled nearer since
-                }
-                for &t in &self.board.edge_rows[s] {
-                    let t = t as usize;
-                    match (t != NO_SLOT as usize).then(|| cost(t)).flatten() {
-                        Some(0) if dist[t] > d => {
-                            dist[t] = d;
-                            level[len] = t as u16;
-                            len += 1;
-                        }
-                        Some(1) if dist[t] > d + 1 => {
-                            dist[t] = d + 1;
-                            next[next_len] = t as u16;
-                            next_len += 1;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            if next_len == 0 || d == u8::MAX - 2 {
-                return dist;
-            }
-            level[..next_len].copy_from_slice(&next[..next_len]);
-            (len, next_len) = (next_len, 0);
-            d += 1;
-        }
-    }
-
-    /// The one open slot edge-adjacent to `p` that passes `keep`, if exactly one does.
-    #[inline]
-    fn single_open(&self, p: usize, keep: impl Fn(usize) -> bool) -> Option<usize> {
-        let mut found = None;
-        for &r in &self.board.edge_rows[p] {
-            let r = r as usize;
-            if r != NO_SLOT as usize && !self.blocked.contains(r) && keep(r) {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(r);
-            }
-        }
-        found
-    }
-
     /// The search's priors (`(value, weight)` per move, see [`Knowledge::move_priors`]): answers to the
     /// opponent's last turn first, then slots next to own and opponent pieces, then the rest;
     /// `end` low (a second piece is nearly always worth more).
@@ -321,7 +145,7 @@ impl Knowledge for Trisq {
 mod tests {
     use super::super::{TOP, TrisqOptions};
     use super::*;
-    use crate::rules::play_moves;
+    use crate::rules::game::play_moves;
 
     /// The fewest pieces Red needs from the top edge to any slot on the bottom edge.
     fn red_gap(g: &Trisq) -> u8 {
@@ -345,7 +169,7 @@ mod tests {
         let mut wall = Trisq::new(&TrisqOptions { size: 4 }).unwrap();
         play_moves(&mut wall, "d4H0 a2H0 a2H1 d4H1 end b2H0 b2H1 d4H2 end c2H0 c2H1 d4H3 end d2H0 d2H1")
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(wall.winner(), Some(crate::rules::Player(1)));
+        assert_eq!(wall.winner(), Some(crate::rules::game::Player(1)));
         assert_eq!(red_gap(&wall), u8::MAX);
     }
 }

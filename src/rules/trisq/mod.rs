@@ -9,14 +9,15 @@
 
 pub mod features;
 mod knowledge;
+mod tactics;
 
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
 use super::bits::BitSet;
+use super::game::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 use super::geometry::trisq::{BOTTOM, LEFT, MAX_POINT, MAX_SIDE, MIN_SIDE, NO_SLOT, RIGHT, TOP, TrisqBoard};
-use super::{Game, IllegalMove, Outcome, Player, Rng, random_index};
 
 /// Words of a set of slots of the largest board (`8·9² = 648` slots, and [`NO_SLOT`], never set).
 const WORDS: usize = (8 * MAX_SIDE * MAX_SIDE + 1).div_ceil(64);

@@ -19,7 +19,7 @@ use bevy_egui::egui;
 pub use entities::Counter;
 
 use super::lattice::{LatticeGame, point_center};
-use crate::app::board::marks::MoveMarks;
+use crate::app::games::MoveMarks;
 use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::geometry::lattice::Lattice;

@@ -24,7 +24,7 @@ use bevy_egui::egui;
 pub use entities::{PlacedPiece, TrigonCell};
 pub use pointing::{Selection, placement_at};
 
-use crate::app::board::marks::MoveMarks;
+use crate::app::games::MoveMarks;
 use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
 use crate::rules::{Game, Outcome, Player};

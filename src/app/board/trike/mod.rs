@@ -13,8 +13,9 @@ use bevy_egui::egui;
 
 pub use entities::{Checker, Pawn, TrikeCell};
 
-use crate::app::board::marks::{MoveMarks, regular};
+use crate::app::board::marks::regular;
 use crate::app::flow::MoveIntent;
+use crate::app::games::MoveMarks;
 use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::trike::{Trike, TrikeMove, TrikeOptions};

@@ -24,8 +24,8 @@ pub use entities::{SlotPointer, Tile, TileMarks, TrisqSquare};
 pub use geometry::TrisqLegal;
 pub use geometry::{Aim, aim, aimed_slot, slot_centre};
 
-use crate::app::board::marks::MoveMarks;
 use crate::app::flow::MoveIntent;
+use crate::app::games::MoveMarks;
 use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::app::model::Model;
 use crate::rules::trisq::{Trisq, TrisqMove, TrisqOptions};
