@@ -69,9 +69,8 @@ pub(super) fn validate<G: AppGame>(
     mut orders: MessageReader<Command>,
     mut analysed: MessageReader<Analysed<G::Move>>,
     mut model: ResMut<Model<G>>,
-    mut status: ResMut<Status>,
+    (mut status, gate): (ResMut<Status>, Res<Gate>),
     mut learning: Option<ResMut<Learning>>,
-    gate: Res<Gate>,
 ) {
     for ServerMove(text) in served.read() {
         *status = server_move(&mut model, text);

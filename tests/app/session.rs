@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use triboard::app::menu::Choices;
+use triboard::app::choices::Choices;
 use triboard::app::session::Suspended;
 use triboard::app::settings::{SeatChoice, Settings, SettingsFile};
 use triboard::app::{Command, Screen, Setup};
