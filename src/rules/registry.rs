@@ -7,7 +7,7 @@ use super::game::Game;
 /// The one list of triboard's games, in the order menus show them: expands to `$m!(Type, …)` with
 /// every game type, so that the command line's table of game ids ([`crate::cli::with_game`]) and the
 /// app's registry (`app::games::each_game`) are both built from it. Adding a game is one line here
-/// (with its `pub mod` above).
+/// (with its `pub mod` in `rules/mod.rs`).
 #[macro_export]
 macro_rules! for_each_game {
     ($m:ident) => {
