@@ -35,9 +35,11 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::{Value, json};
 
+use super::error::CliError;
 use super::gtp::{final_score, variant_from_id};
-use super::selfplay::wilson95;
-use super::{CliError, derive_seed};
+use super::output::wilson95;
+use super::records::write_record;
+use crate::ai::derive_seed;
 use crate::rules::record::Record;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
 use crate::rules::{Game, Outcome};
@@ -441,7 +443,7 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         let r = play_game(&mut engines, &start, index, args);
         written = report_game(&r, index, &start, out);
         if let (Some(dir), Ok(())) = (&args.record, &written) {
-            written = super::selfplay::write_record(dir, index, &r.record);
+            written = write_record(dir, index, &r.record);
         }
         results.push(r);
         if written.is_err() {

@@ -41,7 +41,8 @@ use clap::Args;
 use serde_json::{Value, json};
 use web_time::Instant;
 
-use super::{CliError, parse_ai};
+use super::ai_flags::{apply_config, install_weights, parse_ai};
+use super::error::CliError;
 use crate::ai::{Budget, Engine, Level, SearchConfig};
 use crate::rules::Game;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
@@ -446,9 +447,9 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
     engine.seconds = args.seconds.map(Duration::from_secs_f64);
     engine.threads = args.threads as usize;
-    super::apply_config(&mut engine.config, &args.config)?;
+    apply_config(&mut engine.config, &args.config)?;
     if let Some(path) = &args.weights {
-        super::install_weights::<Trigon>(path)?;
+        install_weights::<Trigon>(path)?;
     }
     let mut commands = 0u64;
     let mut line = Vec::new();
