@@ -36,7 +36,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::error::CliError;
-use super::gtp::{final_score, variant_from_id};
+use super::gtp_trigon::{final_score, variant_from_id};
 use super::output::wilson95;
 use super::records::write_record;
 use crate::ai::derive_seed;

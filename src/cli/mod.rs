@@ -23,6 +23,8 @@ pub mod engine_match;
 pub mod error;
 pub mod games;
 pub mod gtp;
+pub mod gtp_engine;
+pub mod gtp_trigon;
 pub mod learn;
 pub mod output;
 pub mod perft;
