@@ -9,7 +9,9 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::{CliError, GameTask, read_record_file, with_record_game};
+use super::error::CliError;
+use super::games::{GameTask, with_record_game};
+use super::records::read_record_file;
 use crate::ai::{Budget, SearchConfig, analyze_game, record_analysis};
 use crate::rules::Knowledge;
 use crate::rules::record::Record;

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, GameFlags, GameTask, start_position, with_game};
+use super::ai_flags::apply_config;
+use super::error::CliError;
+use super::games::{GameFlags, GameTask, start_position, with_game};
 use crate::ai::{Mcts, MoveStats, SearchConfig};
 use crate::rules::{Knowledge, rng_from_seed};
 
@@ -91,7 +93,7 @@ impl GameTask for Task<'_> {
         // The search from the same position, on --threads threads.
         let threads = self.args.threads.max(1);
         let mut config = SearchConfig { seed: self.args.seed, threads, ..SearchConfig::default() };
-        super::apply_config(&mut config, &self.args.config)?;
+        apply_config(&mut config, &self.args.config)?;
         let mut search = Mcts::new(&game, config);
         let started = Instant::now();
         let simulations = search.run_for(duration);

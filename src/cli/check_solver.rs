@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, GameFlags, GameTask, start_position, with_game};
+use super::error::CliError;
+use super::games::{GameFlags, GameTask, start_position, with_game};
 use crate::ai::exhaustive::{Solved, move_values};
 use crate::ai::{Budget, Level, Mcts, SearchConfig};
 use crate::rules::{Knowledge, random_index, rng_from_seed};

@@ -26,18 +26,22 @@
 //! (per game: `seats` (engine per seat), `scores` (per seat), `points` (per engine), `placements`,
 //! `forfeit`, `final_score` (triboard's, in Pentobi's words), `disagreements` (engines whose own
 //! `final_score` of the last position differs: a check of their rules, it changes no result)).
+//!
+//! This file holds the flags and the match loop; each engine's process is `gtp_client.rs`, the
+//! lines, table and JSON object `match_report.rs`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::gtp::{final_score, variant_from_id};
-use super::selfplay::wilson95;
-use super::{CliError, derive_seed};
+use super::error::CliError;
+use super::gtp_client::{Broken, Engine};
+use super::gtp_trigon::{final_score, variant_from_id};
+use super::match_report::{GameResult, label, report_game, summary};
+use super::records::write_record;
+use crate::ai::derive_seed;
 use crate::rules::record::Record;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
 use crate::rules::{Game, Outcome};
@@ -67,180 +71,6 @@ pub struct MatchArgs {
     /// `triboard learn`.
     #[arg(long, value_name = "DIR")]
     pub record: Option<std::path::PathBuf>,
-}
-
-/// Why a command to an engine brought no answer: the engine is then stopped.
-type Broken = String;
-
-/// A GTP engine run as a child process.
-struct Engine {
-    command: String,
-    /// The engine's `name` and `version`, asked when it first starts.
-    name: String,
-    child: Option<Child>,
-    stdin: Option<ChildStdin>,
-    lines: Option<Receiver<String>>,
-    timeout: Duration,
-    /// Wall time of each `genmove` it answered, in seconds (command sent to answer read).
-    move_seconds: Vec<f64>,
-    /// CPU time it reported through `cputime` at the end of each game, summed over its processes
-    /// (a restarted engine starts again from 0), in seconds; `None` if it does not answer it.
-    cpu_seconds: Option<f64>,
-    /// Its last `cputime` answer in the process running now.
-    cpu_seen: f64,
-}
-
-impl Engine {
-    fn new(command: &str, timeout: Duration) -> Engine {
-        Engine {
-            command: command.to_string(),
-            name: String::new(),
-            child: None,
-            stdin: None,
-            lines: None,
-            timeout,
-            move_seconds: Vec::new(),
-            cpu_seconds: None,
-            cpu_seen: 0.0,
-        }
-    }
-
-    /// Asks `cputime` (if the engine knows it) and adds what it used since the last answer.
-    fn note_cputime(&mut self) {
-        if self.child.is_none() || !self.send("known_command cputime").is_ok_and(|a| a.is_ok_and(|t| t == "true")) {
-            return;
-        }
-        if let Ok(Ok(text)) = self.send("cputime")
-            && let Ok(now) = text.trim().parse::<f64>()
-        {
-            // A smaller answer than before: the engine was restarted.
-            let used = if now >= self.cpu_seen { now - self.cpu_seen } else { now };
-            self.cpu_seen = now;
-            *self.cpu_seconds.get_or_insert(0.0) += used;
-        }
-    }
-
-    /// Starts the engine unless it runs.
-    fn ensure_started(&mut self) -> Result<(), Broken> {
-        if self.child.is_none() {
-            self.cpu_seen = 0.0;
-        }
-        if self.child.is_some() {
-            return Ok(());
-        }
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(&self.command).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-        // Its own process group, so that stopping it reaches the engine and not only `sh`.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn().map_err(|e| format!("cannot start: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = channel();
-        // The reader thread ends when the engine closes its output.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        self.stdin = child.stdin.take();
-        self.lines = Some(rx);
-        self.child = Some(child);
-        if self.name.is_empty() {
-            let name = self.send("name")?.unwrap_or_else(|_| "?".to_string());
-            let version = self.send("version")?.unwrap_or_default();
-            self.name = format!("{name} {version}").trim().to_string();
-        }
-        Ok(())
-    }
-
-    /// Sends one command: `Ok(Ok(text))` for `=`, `Ok(Err(reason))` for `?`, `Err` if the engine
-    /// crashed or did not answer in time (it is then stopped).
-    fn send(&mut self, command: &str) -> Result<Result<String, String>, Broken> {
-        let result = self.exchange(command);
-        if result.is_err() {
-            self.stop();
-        }
-        result
-    }
-
-    fn exchange(&mut self, command: &str) -> Result<Result<String, String>, Broken> {
-        let (Some(stdin), Some(lines)) = (self.stdin.as_mut(), self.lines.as_ref()) else {
-            return Err("not running".to_string());
-        };
-        writeln!(stdin, "{command}").and_then(|()| stdin.flush()).map_err(|e| format!("crashed ({e})"))?;
-        let mut status = None;
-        let mut body: Vec<String> = Vec::new();
-        loop {
-            let line = match lines.recv_timeout(self.timeout) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(format!("no answer to '{command}' in time")),
-                Err(RecvTimeoutError::Disconnected) => return Err(format!("crashed (no answer to '{command}')")),
-            };
-            let line = line.trim_end_matches('\r');
-            match status {
-                // Before the answer: skip anything that is not a status line.
-                None => {
-                    if let Some(rest) = line.strip_prefix('=').or_else(|| line.strip_prefix('?')) {
-                        status = Some(line.starts_with('='));
-                        body.push(rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string());
-                    }
-                }
-                Some(_) if line.is_empty() => break,
-                Some(_) => body.push(line.trim().to_string()),
-            }
-        }
-        let text = body.join("\n").trim().to_string();
-        Ok(if status == Some(true) { Ok(text) } else { Err(text) })
-    }
-
-    /// Asks the engine to quit (and closes its input), and ends its process group if it has not
-    /// quit within a second.
-    fn stop(&mut self) {
-        if let Some(mut stdin) = self.stdin.take() {
-            let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
-        }
-        if let Some(mut child) = self.child.take() {
-            for _ in 0..20 {
-                if matches!(child.try_wait(), Ok(Some(_))) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            if matches!(child.try_wait(), Ok(None)) {
-                // The group this engine was started in (its id is the child's).
-                #[cfg(unix)]
-                let _ = Command::new("kill")
-                    .args(["-KILL", "--", &format!("-{}", child.id())])
-                    .stderr(Stdio::null())
-                    .status();
-                let _ = child.kill();
-            }
-            let _ = child.wait();
-        }
-        self.lines = None;
-    }
-}
-
-/// One finished game.
-struct GameResult {
-    /// The engine of each seat.
-    seats: Vec<usize>,
-    /// Each seat's score.
-    scores: Vec<i32>,
-    /// Each engine's share of the win: 1, 0, or a fraction when it is shared.
-    points: Vec<f64>,
-    placements: usize,
-    /// The engine that lost by forfeit, and why.
-    forfeit: Option<(usize, String)>,
-    /// Triboard's `final_score` of the final position.
-    final_score: String,
-    /// The engines whose own `final_score` differs from triboard's, with their answer.
-    disagreements: Vec<(usize, String)>,
-    /// The game's record (its moves, passes included, and the engines by seat).
-    record: Record,
 }
 
 /// Plays game `index` between `engines` from `start`.
@@ -368,45 +198,6 @@ fn run_game(
     Ok(())
 }
 
-/// An engine's label in the table: A, B, C, …
-fn label(e: usize) -> char {
-    (b'A' + e as u8) as char
-}
-
-/// One line per finished game.
-fn report_game(r: &GameResult, index: usize, start: &Trigon, out: &mut dyn Write) -> Result<(), CliError> {
-    let seats: Vec<String> = (0..r.seats.len())
-        .map(|s| {
-            let colours: Vec<String> = (0..start.options().variant.colours())
-                .filter(|&c| start.player_of(c).index() == s)
-                .map(|c| (c + 1).to_string())
-                .collect();
-            format!("{} {}", label(r.seats[s]), colours.join("+"))
-        })
-        .collect();
-    let scores: Vec<String> = r.scores.iter().map(i32::to_string).collect();
-    let verdict = match &r.forfeit {
-        Some((e, reason)) => format!("{} forfeits: {reason}", label(*e)),
-        None => {
-            let winners: Vec<String> =
-                (0..r.points.len()).filter(|&e| r.points[e] > 0.0).map(|e| label(e).to_string()).collect();
-            if winners.len() == 1 { format!("{} wins", winners[0]) } else { format!("{} share", winners.join("+")) }
-        }
-    };
-    writeln!(
-        out,
-        "game {} ({}): {verdict}; scores {} after {} placements",
-        index + 1,
-        seats.join(", "),
-        scores.join(" – "),
-        r.placements
-    )?;
-    for (e, theirs) in &r.disagreements {
-        writeln!(out, "  note: {}'s final_score is '{theirs}', triboard's '{}'", label(*e), r.final_score)?;
-    }
-    Ok(())
-}
-
 /// Runs `triboard match`.
 ///
 /// # Errors
@@ -441,7 +232,7 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         let r = play_game(&mut engines, &start, index, args);
         written = report_game(&r, index, &start, out);
         if let (Some(dir), Ok(())) = (&args.record, &written) {
-            written = super::selfplay::write_record(dir, index, &r.record);
+            written = write_record(dir, index, &r.record);
         }
         results.push(r);
         if written.is_err() {
@@ -452,84 +243,5 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         engine.stop();
     }
     written?;
-    summary(args, &engines, &results, out)
-}
-
-/// The result table and the JSON object.
-fn summary(
-    args: &MatchArgs,
-    engines: &[Engine],
-    results: &[GameResult],
-    out: &mut dyn Write,
-) -> Result<Value, CliError> {
-    let games = results.len();
-    writeln!(out, "engine  games  wins  losses  draws  forfeits  mean score  win rate (95% interval)")?;
-    let mut table = Vec::new();
-    for (e, engine) in engines.iter().enumerate() {
-        let wins = results.iter().filter(|r| r.points[e] == 1.0).count();
-        let losses = results.iter().filter(|r| r.points[e] == 0.0).count();
-        let forfeits = results.iter().filter(|r| r.forfeit.as_ref().is_some_and(|f| f.0 == e)).count();
-        let points: f64 = results.iter().map(|r| r.points[e]).sum();
-        let scores: Vec<i32> = results
-            .iter()
-            .flat_map(|r| (0..r.seats.len()).filter(move |&s| r.seats[s] == e).map(move |s| r.scores[s]))
-            .collect();
-        let mean_score = if scores.is_empty() { 0.0 } else { scores.iter().sum::<i32>() as f64 / scores.len() as f64 };
-        let win_rate = if games > 0 { points / games as f64 } else { 0.0 };
-        let (low, high) = wilson95(points, games);
-        writeln!(
-            out,
-            "{:<6}  {games:>5}  {wins:>4}  {:>6}  {:>5}  {forfeits:>8}  {mean_score:>10.1}  {:.1}% ({:.1}%–{:.1}%)",
-            label(e),
-            losses,
-            games - wins - losses,
-            100.0 * win_rate,
-            100.0 * low,
-            100.0 * high
-        )?;
-        let moves = engine.move_seconds.len();
-        let mean_move = if moves > 0 { engine.move_seconds.iter().sum::<f64>() / moves as f64 } else { 0.0 };
-        let max_move = engine.move_seconds.iter().copied().fold(0.0, f64::max);
-        table.push(json!({
-            "moves": moves,
-            "mean_move_seconds": mean_move,
-            "max_move_seconds": max_move,
-            "cpu_seconds": engine.cpu_seconds,
-            "command": engine.command,
-            "name": engine.name,
-            "wins": wins,
-            "losses": losses,
-            "draws": games - wins - losses,
-            "forfeits": forfeits,
-            "points": points,
-            "win_rate": win_rate,
-            "ci95_low": low,
-            "ci95_high": high,
-            "mean_score": mean_score,
-        }));
-    }
-    // Time per move, so that "equal time" can be seen.
-    writeln!(out, "engine  moves  mean s/move  max s/move  cpu s (cputime)")?;
-    for (e, engine) in engines.iter().enumerate() {
-        let moves = engine.move_seconds.len();
-        let mean = if moves > 0 { engine.move_seconds.iter().sum::<f64>() / moves as f64 } else { 0.0 };
-        let max = engine.move_seconds.iter().copied().fold(0.0, f64::max);
-        let cpu = engine.cpu_seconds.map_or("-".to_string(), |c| format!("{c:.1}"));
-        writeln!(out, "{:<6}  {moves:>5}  {mean:>11.3}  {max:>10.3}  {cpu:>15}", label(e))?;
-    }
-    let per_game: Vec<Value> = results
-        .iter()
-        .map(|r| {
-            json!({
-                "seats": r.seats,
-                "scores": r.scores,
-                "points": r.points,
-                "placements": r.placements,
-                "forfeit": r.forfeit.as_ref().map(|(e, reason)| json!({ "engine": e, "reason": reason })),
-                "final_score": r.final_score,
-                "disagreements": r.disagreements.iter().map(|(e, theirs)| json!({ "engine": e, "final_score": theirs })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    Ok(json!({ "game": args.game, "games": games, "engines": table, "results": per_game }))
+    summary(&args.game, &engines, &results, out)
 }

@@ -1,12 +1,14 @@
 //! The game ids' table ([`with_game`], built from the one list of games) and the game flags every
 //! command shares ([`GameFlags`]), which become the rules' named parameters
-//! ([`Game::options_with`](crate::rules::Game::options_with)): the command line has no code of its
-//! own per game.
+//! ([`Game::options_with`](crate::rules::Game::options_with)), and the start position they give
+//! ([`start_position`]): the command line has no code of its own per game.
 
 use clap::Args;
 
-use super::CliError;
-use crate::rules::{Game, Knowledge, ParamError};
+use serde_json::Value;
+
+use super::error::CliError;
+use crate::rules::{Game, Knowledge, ParamError, play_moves};
 
 /// The game flags every command shares; each game turns them into its options
 /// ([`GameFlags::options`]) and refuses the ones it does not have.
@@ -86,4 +88,78 @@ pub fn with_game<T: GameTask>(id: &str, task: T) -> Result<T::Output, CliError> 
     }
     crate::for_each_game!(find);
     Err(CliError::usage(format!("unknown game '{id}' (playable: {})", crate::rules::game_ids().join(", "))))
+}
+
+/// Runs `task` with the game a record of `file` names: an unknown game is the file's failure, not a
+/// bad command line.
+///
+/// # Errors
+/// The task's own errors; an unknown game (failure naming the file).
+pub fn with_record_game<T: GameTask<Output = Result<Value, CliError>>>(
+    id: &str,
+    file: &str,
+    task: T,
+) -> Result<Value, CliError> {
+    with_game(id, task).unwrap_or_else(|e| Err(CliError::failure(format!("{file}: {e}"))))
+}
+
+/// The start position of game `G` for these flags, after the moves of `--moves`.
+///
+/// # Errors
+/// Usage errors: a flag the game refuses, options out of range, or a bad move
+/// (`--moves: move 3 (b2): reason`).
+pub fn start_position<G: Knowledge>(
+    id: &str,
+    flags: &GameFlags,
+    moves: Option<&str>,
+) -> Result<(G, Vec<G::Move>), CliError> {
+    let options = flags.options::<G>(id).map_err(CliError::usage)?;
+    let start = G::new(&options).map_err(CliError::usage)?;
+    let mut game = start.clone();
+    let mut played = Vec::new();
+    if let Some(moves) = moves {
+        play_moves(&mut game, moves).map_err(|e| CliError::usage(format!("--moves: {e}")))?;
+        // Every move is now known to be legal: keep them for records and undo.
+        let mut g = start;
+        for text in moves.split_whitespace() {
+            let mv = g.parse_move(text).expect("play_moves accepted it");
+            g.play_unchecked(mv);
+            played.push(mv);
+        }
+    }
+    Ok((game, played))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::move_texts;
+    use crate::rules::trike::Trike;
+
+    #[test]
+    fn unknown_games_are_usage_errors() {
+        struct Id;
+        impl GameTask for Id {
+            type Output = String;
+            fn run<G: Knowledge>(self, id: &str) -> String {
+                id.to_string()
+            }
+        }
+        assert_eq!(with_game("trike", Id), Ok("trike".to_string()));
+        assert_eq!(with_game("trigon-2", Id), Ok("trigon-2".to_string()));
+        assert_eq!(with_game("trisq", Id), Ok("trisq".to_string()));
+        assert!(matches!(with_game("chess", Id), Err(CliError::Usage(m)) if m.contains("unknown game")));
+    }
+
+    #[test]
+    fn bad_moves_name_their_place() {
+        let e = start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("a1 zz9"))
+            .unwrap_err();
+        assert!(matches!(&e, CliError::Usage(m) if m.starts_with("--moves: move 2 (zz9): ")), "{e}");
+        let (g, moves) =
+            start_position::<Trike>("trike", &GameFlags { size: Some(5), ..GameFlags::default() }, Some("c3 c4"))
+                .unwrap();
+        assert_eq!(g.ply(), 2);
+        assert_eq!(move_texts(&Trike::new(g.options()).unwrap(), &moves), ["c3", "c4"]);
+    }
 }

@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::CliError;
+use super::error::CliError;
 use super::games::{GameTask, with_game};
+use super::records::read_record_file;
 use crate::ai::SearchConfig;
 use crate::ai::learn::{Fitness, LearnData};
 use crate::rules::Knowledge;
@@ -65,7 +66,7 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
 
 /// Reads one record of game `G`: its start and moves.
 fn read_record<G: Knowledge>(path: &Path) -> Result<(G, Vec<G::Move>), CliError> {
-    let (record, _) = super::read_record_file(path)?;
+    let (record, _) = read_record_file(path)?;
     let (start, _, moves) = record.replay::<G>().map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
     Ok((start, moves))
 }

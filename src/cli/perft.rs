@@ -7,7 +7,8 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, GameFlags, GameTask, start_position, with_game};
+use super::error::CliError;
+use super::games::{GameFlags, GameTask, start_position, with_game};
 use crate::rules::{Knowledge, perft};
 
 /// Arguments of `triboard perft`.

@@ -15,13 +15,13 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{
-    CliError, GameFlags, GameTask, Seat, derive_seed, move_texts, now_iso8601, outcome_json, parse_seat, result_text,
-    start_position, with_game,
-};
-use crate::ai::{Engine, SearchConfig, Verdict, available_threads, hint_budget};
+use super::ai_flags::parse_seat;
+use super::error::CliError;
+use super::games::{GameFlags, GameTask, start_position, with_game};
+use super::output::{now_iso8601, outcome_json, result_text};
+use crate::ai::{Engine, SearchConfig, Seat, Verdict, available_threads, derive_seed, hint_budget};
 use crate::rules::record::Record;
-use crate::rules::{Knowledge, Player};
+use crate::rules::{Knowledge, Player, move_texts};
 
 /// Arguments of `triboard play`.
 #[derive(Args, Debug, Clone)]

@@ -8,9 +8,12 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{CliError, GameTask, move_texts, outcome_json, read_record_file, result_text, with_record_game};
-use crate::rules::Knowledge;
+use super::error::CliError;
+use super::games::{GameTask, with_record_game};
+use super::output::{outcome_json, result_text};
+use super::records::read_record_file;
 use crate::rules::record::Record;
+use crate::rules::{Knowledge, move_texts};
 
 /// Arguments of `triboard replay`.
 #[derive(Args, Debug, Clone)]

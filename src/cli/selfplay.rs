@@ -14,7 +14,7 @@
 //! of every game's moves, equal for equal matches).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -22,12 +22,14 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{
-    CliError, GameFlags, GameTask, apply_config, derive_seed, move_texts, now_iso8601, parse_ai, result_text, with_game,
-};
-use crate::ai::{Budget, Level, Mcts, SearchConfig};
-use crate::rules::Knowledge;
+use super::ai_flags::{apply_config, install_weights, parse_ai};
+use super::error::CliError;
+use super::games::{GameFlags, GameTask, with_game};
+use super::output::{now_iso8601, result_text, wilson95};
+use super::records::write_record;
+use crate::ai::{Budget, Level, Mcts, SearchConfig, derive_seed};
 use crate::rules::record::Record;
+use crate::rules::{Knowledge, move_texts};
 
 /// Arguments of `triboard selfplay`.
 #[derive(Args, Debug, Clone)]
@@ -183,20 +185,6 @@ fn play_game<G: Knowledge>(start: &G, args: &SelfplayArgs, index: usize, stop: &
     })
 }
 
-/// The Wilson score interval at 95 % for `points` successes in `n` trials.
-pub fn wilson95(points: f64, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let n = n as f64;
-    let z = 1.959_963_984_540_054_f64;
-    let p = points / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
 /// Plays every game on `args.threads` threads and reports each as it ends; returns the results in
 /// game order.
 fn play_all<G: Knowledge>(start: &G, args: &SelfplayArgs, out: &mut dyn Write) -> Result<Vec<GameResult>, CliError> {
@@ -276,7 +264,7 @@ impl GameTask for Task<'_> {
         apply_config(&mut SearchConfig::default(), &args.a_config)?;
         apply_config(&mut SearchConfig::default(), &args.b_config)?;
         if let Some(path) = &args.weights {
-            super::install_weights::<G>(path)?;
+            install_weights::<G>(path)?;
         }
         if let Some(dir) = &args.record {
             std::fs::create_dir_all(dir)
@@ -362,34 +350,10 @@ fn moves_digest(results: &[GameResult]) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `record` to `dir/game-NNNN.json` (game `index + 1`; `dir` exists).
-///
-/// # Errors
-/// A file that cannot be written (failure).
-pub(super) fn write_record(dir: &Path, index: usize, record: &Record) -> Result<(), CliError> {
-    let path = dir.join(format!("game-{:04}.json", index + 1));
-    std::fs::write(&path, record.to_json() + "\n")
-        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
-}
-
 /// Runs `triboard selfplay`.
 ///
 /// # Errors
 /// An unknown game, bad options or `--threads 0` (usage errors); an unwritable record (failure).
 pub fn run(args: &SelfplayArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     with_game(&args.game, Task { args, out })?
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wilson95;
-
-    #[test]
-    fn wilson_interval() {
-        let (lo, hi) = wilson95(5.0, 10);
-        assert!((lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3, "{lo} {hi}");
-        let (lo, hi) = wilson95(0.0, 10);
-        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{lo} {hi}");
-        assert_eq!(wilson95(0.0, 0), (0.0, 1.0));
-    }
 }

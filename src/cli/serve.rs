@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::CliError;
+use super::error::CliError;
 use crate::server::store::SqliteStore;
 use crate::server::transport::{self, ServeOptions};
 

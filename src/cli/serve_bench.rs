@@ -23,7 +23,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use super::{CliError, GameTask, derive_seed, with_game};
+use super::error::CliError;
+use super::games::{GameTask, with_game};
+use crate::ai::derive_seed;
 use crate::rules::{Game, Knowledge, Rng, random_index, rng_from_seed};
 use crate::server::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
 use crate::server::store::SqliteStore;
