@@ -87,3 +87,51 @@ impl Rooms {
         self.by_use.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::store::{GameSetup, StoredGame};
+
+    fn room(id: &str) -> Room {
+        let setup = GameSetup {
+            id: id.to_string(),
+            game: "trike".to_string(),
+            options: serde_json::Value::Null,
+            clock: None,
+            allow_tools: false,
+            code: String::new(),
+            seats: vec![None, None],
+            rematch_of: None,
+        };
+        let stored = StoredGame {
+            setup,
+            moves: Vec::new(),
+            resigned: None,
+            rematch: None,
+            move_ms: Vec::new(),
+            started_ms: None,
+            flagged: None,
+        };
+        Room::load(stored).expect("a new trike game loads")
+    }
+
+    #[test]
+    fn the_least_recently_used_room_leaves_first() {
+        let mut rooms = Rooms::new(2);
+        rooms.keep(room("a"));
+        rooms.keep(room("b"));
+        assert!(rooms.touch("a").is_some(), "a is now the most recently used");
+        rooms.keep(room("c"));
+        assert!(rooms.contains("a") && rooms.contains("c") && !rooms.contains("b"));
+        rooms.keep(room("c"));
+        assert_eq!(rooms.len(), 2, "keeping a held game again evicts nothing");
+        rooms.remove("a");
+        rooms.keep(room("d"));
+        rooms.keep(room("e"));
+        assert!(rooms.contains("d") && rooms.contains("e") && !rooms.contains("c"));
+        assert!(rooms.get("c").is_none() && rooms.touch("c").is_none());
+        rooms.clear();
+        assert_eq!(rooms.len(), 0);
+    }
+}
