@@ -6,6 +6,8 @@ pub mod ai;
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
+#[cfg(all(not(target_arch = "wasm32"), any(feature = "app", feature = "server")))]
+pub mod data_dir;
 pub mod net;
 pub mod rules;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]

@@ -18,16 +18,18 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use db::TempDb;
 use futures_util::{SinkExt as _, StreamExt as _};
 use serde_json::Value;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use triboard::cli::serve_bench::{Table, TempDb, new_table};
+use triboard::net::position::{Position, start};
+use triboard::net::protocol::{
+    ClientMessage, Clock, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage, Snapshot, decode_server, encode_client,
+};
 use triboard::rules::rng_from_seed;
 use triboard::server::clock::Clocks;
-use triboard::server::protocol::{Clock, ErrorCode, MAX_MESSAGE_BYTES, Snapshot, decode_server, encode_client};
-use triboard::server::{ClientMessage, ServerMessage};
 
 // ---- Harness ----
 
@@ -164,7 +166,7 @@ impl Client {
 struct Match {
     game_id: String,
     clients: [Client; 2],
-    tables: [Box<dyn Table>; 2],
+    tables: [Box<dyn Position>; 2],
     tokens: Vec<String>,
     seat_client: Vec<usize>,
     /// Every acknowledged move's text, in order.
@@ -205,13 +207,13 @@ impl Match {
             tokens.push(token);
             seat_client.push(k);
         }
-        let tables = [new_table(id).unwrap(), new_table(id).unwrap()];
+        let tables = [start(id).unwrap(), start(id).unwrap()];
         Match { game_id, clients, tables, tokens, seat_client, acknowledged: Vec::new() }
     }
 
     /// The seat to move, by the first connection's view.
     fn to_move(&self) -> Option<u8> {
-        self.tables[0].to_move()
+        self.tables[0].to_move().map(|p| p.0)
     }
 
     /// Plays `text` for the seat to move: its connection gets the acknowledgement (and the moves
@@ -226,11 +228,11 @@ impl Match {
         self.clients[mover].send(&message).await;
         let mut clock_ms = None;
         let mut first = true;
-        while first || self.tables[mover].forced() {
+        while first || (self.tables[mover].outcome().is_none() && self.tables[mover].forced_text().is_some()) {
             first = false;
             let (at, text, clock) = self.clients[mover].moved().await;
             assert_eq!(at as usize, self.tables[mover].ply(), "{}", self.game_id);
-            self.tables[mover].play(&text).unwrap();
+            self.tables[mover].play_text(&text).unwrap();
             self.acknowledged.push(text);
             clock_ms = clock;
         }
@@ -239,7 +241,7 @@ impl Match {
             let (at, text, _) = self.clients[other].moved().await;
             if at as usize == self.tables[other].ply() {
                 assert_eq!(text, self.acknowledged[at as usize], "the broadcast is the acknowledged move");
-                self.tables[other].play(&text).unwrap();
+                self.tables[other].play_text(&text).unwrap();
             }
         }
         clock_ms
@@ -255,7 +257,7 @@ impl Match {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(30)).await;
-            let text = self.tables[0].random_move(&mut rng);
+            let text = self.tables[0].random_move_text(&mut rng);
             clock_ms = self.play(&text).await;
         }
         clock_ms

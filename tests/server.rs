@@ -17,19 +17,19 @@ mod db;
 use std::path::Path;
 
 use common::Observe;
+use db::TempDb;
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use triboard::cli::serve_bench::TempDb;
+use triboard::net::protocol::{
+    ClientMessage, Clock, ErrorCode, GameResult, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMessage,
+    Snapshot, decode_client, decode_server, encode_client, encode_server, normalize_code,
+};
 use triboard::rules::record::Record;
 use triboard::rules::trike::{Trike, TrikeOptions};
 use triboard::rules::{Game, Player, random_index, rng_from_seed};
-use triboard::server::protocol::{
-    Clock, ErrorCode, GameResult, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, Snapshot, decode_client, decode_server,
-    encode_client, encode_server,
-};
-use triboard::server::service::{CODE_ALPHABET, CODE_LENGTH, new_code, new_token, normalize_code};
+use triboard::server::ids::{CODE_ALPHABET, CODE_LENGTH, new_code, new_token};
 use triboard::server::store::{GameSetup, StoreError};
-use triboard::server::{ClientMessage, PROTOCOL_VERSION, ServerMessage, Service, SqliteStore, Store};
+use triboard::server::{Service, SqliteStore, Store};
 
 // ---- Harness ----
 
@@ -646,7 +646,7 @@ fn the_database_file_uses_a_write_ahead_log_and_refuses_another_schema() {
     let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
     let version: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, triboard::server::store::SCHEMA_VERSION);
+    assert_eq!(version, triboard::server::schema::SCHEMA_VERSION);
     drop(SqliteStore::open(&db.0).unwrap());
     conn.execute("UPDATE schema_version SET version = 99", []).unwrap();
     let err = SqliteStore::open(&db.0).unwrap_err();

@@ -30,16 +30,9 @@ mod folder {
     use super::Format;
     use crate::rules::record::Record;
 
-    /// The app's data folder: `TRIBOARD_DATA_DIR`, else the user's (`~/.local/share/triboard` on
-    /// Linux), else `triboard-data` in the working folder. It holds `games/` and `settings.json`.
-    pub fn data_dir() -> PathBuf {
-        if let Some(dir) = std::env::var_os("TRIBOARD_DATA_DIR") {
-            return PathBuf::from(dir);
-        }
-        directories::ProjectDirs::from("org", "triboard", "triboard")
-            .map(|dirs| dirs.data_dir().to_path_buf())
-            .unwrap_or_else(|| PathBuf::from("triboard-data"))
-    }
+    /// The app's data folder ([`crate::data_dir::data_dir`]): it holds `games/` and
+    /// `settings.json`.
+    pub use crate::data_dir::data_dir;
 
     /// The folder saved games go to (created on first save).
     pub fn games_dir() -> PathBuf {

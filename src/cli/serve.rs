@@ -10,8 +10,9 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::error::CliError;
-use crate::server::store::SqliteStore;
-use crate::server::transport::{self, ServeOptions};
+use crate::data_dir::data_dir;
+use crate::server::sqlite::SqliteStore;
+use crate::server::transport::{ServeOptions, serve_on};
 
 /// `triboard serve`'s flags.
 #[derive(Args, Debug, Clone)]
@@ -30,17 +31,8 @@ pub struct ServeArgs {
     pub no_group_commit: bool,
 }
 
-/// The data folder: `TRIBOARD_DATA_DIR`, else the user's (`~/.local/share/triboard` on Linux, as
-/// the app's), else the working folder.
-pub fn data_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TRIBOARD_DATA_DIR") {
-        return PathBuf::from(dir);
-    }
-    directories::ProjectDirs::from("org", "triboard", "triboard")
-        .map_or_else(|| PathBuf::from("."), |dirs| dirs.data_dir().to_path_buf())
-}
-
-/// The database `serve` uses: `--db`, else `server.sqlite` in the data folder (created).
+/// The database `serve` uses: `--db`, else `server.sqlite` in the data folder
+/// ([`crate::data_dir::data_dir`], created).
 ///
 /// # Errors
 /// The data folder cannot be created.
@@ -70,51 +62,20 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         Some(dir) => Some(dir.clone()),
         None => Some(PathBuf::from("web/dist")).filter(|d| d.join("index.html").is_file()),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::failure(format!("cannot start the server's threads: {e}")))?;
-    let options = ServeOptions { web: web.clone(), group_commit: !args.no_group_commit, ..ServeOptions::default() };
-    runtime.block_on(async {
-        let (listener, bound) = transport::bind(args.addr)
-            .await
-            .map_err(|e| CliError::failure(format!("cannot listen on {}: {e}", args.addr)))?;
-        writeln!(out, "listening on http://{bound}")?;
-        out.flush()?;
-        eprintln!("database: {}", db.display());
-        match &web {
-            Some(dir) => eprintln!("web app: {} at http://{bound}/", dir.display()),
-            None => eprintln!("web app: none (build it into web/dist, or give --web DIR)"),
-        }
-        tokio::select! {
-            served = transport::serve(listener, store, options) => {
-                served.map_err(|e| CliError::failure(format!("the server stopped: {e}")))?;
-            }
-            () = stop_signal() => {}
-        }
-        Ok::<(), CliError>(())
-    })?;
+    let options = ServeOptions {
+        web: web.clone(),
+        group_commit: !args.no_group_commit,
+        until_signal: true,
+        ..ServeOptions::default()
+    };
+    let server = serve_on(args.addr, store, options).map_err(|e| CliError::failure(e.to_string()))?;
+    writeln!(out, "listening on http://{}", server.addr)?;
+    out.flush()?;
+    eprintln!("database: {}", db.display());
+    match &web {
+        Some(dir) => eprintln!("web app: {} at http://{}/", dir.display(), server.addr),
+        None => eprintln!("web app: none (build it into web/dist, or give --web DIR)"),
+    }
+    server.wait().map_err(|e| CliError::failure(format!("the server stopped: {e}")))?;
     Ok(json!({ "addr": args.addr.to_string(), "db": db.display().to_string(), "stopped": true }))
-}
-
-/// Ctrl-C, or SIGTERM on Unix.
-async fn stop_signal() {
-    #[cfg(unix)]
-    {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(term) => term,
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                return;
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

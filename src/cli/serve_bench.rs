@@ -24,12 +24,12 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::error::CliError;
-use super::games::{GameTask, with_game};
 use crate::ai::derive_seed;
-use crate::rules::{Game, Knowledge, Rng, random_index, rng_from_seed};
-use crate::server::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
-use crate::server::store::SqliteStore;
-use crate::server::transport::{self, ServeOptions};
+use crate::net::position::{Position, start};
+use crate::net::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
+use crate::rules::{Rng, random_index, rng_from_seed};
+use crate::server::sqlite::SqliteStore;
+use crate::server::transport::{ServeOptions, serve_on};
 
 /// `triboard serve-bench`'s flags.
 #[derive(Args, Debug, Clone)]
@@ -53,66 +53,6 @@ pub struct ServeBenchArgs {
     pub no_group_commit: bool,
 }
 
-/// One game's position for a client, its type erased: what a simulated player needs.
-pub trait Table: Send {
-    /// The seat to move, none once the game is over.
-    fn to_move(&self) -> Option<u8>;
-    /// Whether the rules force the next move (the server plays it itself).
-    fn forced(&self) -> bool;
-    /// A random legal move's text.
-    fn random_move(&self, rng: &mut Rng) -> String;
-    /// Plays a move given as text.
-    ///
-    /// # Errors
-    /// The rules' reason for an illegal move.
-    fn play(&mut self, text: &str) -> Result<(), String>;
-    /// How many moves were played.
-    fn ply(&self) -> usize;
-}
-
-struct Typed<G: Game>(G, Vec<G::Move>);
-
-impl<G: Game> Table for Typed<G> {
-    fn to_move(&self) -> Option<u8> {
-        self.0.to_move().map(|p| p.0)
-    }
-    fn forced(&self) -> bool {
-        self.0.outcome().is_none() && self.0.forced_move().is_some()
-    }
-    fn random_move(&self, rng: &mut Rng) -> String {
-        let mut moves = Vec::new();
-        self.0.legal_moves(&mut moves);
-        moves.get(random_index(rng, moves.len().max(1))).map(|&mv| self.0.move_text(mv)).unwrap_or_default()
-    }
-    fn play(&mut self, text: &str) -> Result<(), String> {
-        let mv = self.0.parse_move(text).map_err(|e| e.reason)?;
-        self.0.play(mv).map_err(|e| e.reason)?;
-        self.1.push(mv);
-        Ok(())
-    }
-    fn ply(&self) -> usize {
-        self.1.len()
-    }
-}
-
-struct NewTable;
-
-impl GameTask for NewTable {
-    type Output = Result<Box<dyn Table>, CliError>;
-    fn run<G: Knowledge>(self, id: &str) -> Self::Output {
-        let game = G::new(&G::options_for_id(id)).map_err(CliError::failure)?;
-        Ok(Box::new(Typed(game, Vec::new())))
-    }
-}
-
-/// The start position of game id `id` with its default options.
-///
-/// # Errors
-/// An unknown game id (usage).
-pub fn new_table(id: &str) -> Result<Box<dyn Table>, CliError> {
-    with_game(id, NewTable)?
-}
-
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// How long a client waits for an answer before it gives the game up.
@@ -121,13 +61,14 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 /// One simulated client connection.
 struct Client {
     ws: Socket,
-    table: Box<dyn Table>,
+    /// The game as this connection sees it.
+    table: Box<dyn Position>,
 }
 
 impl Client {
     async fn connect(url: &str, id: &str) -> Result<Client, String> {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("cannot connect: {e}"))?;
-        Ok(Client { ws, table: new_table(id).map_err(|e| e.to_string())? })
+        Ok(Client { ws, table: start(id)? })
     }
 
     async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
@@ -177,7 +118,7 @@ impl Client {
                 continue; // Seen already.
             }
             first.get_or_insert_with(Instant::now);
-            self.table.play(&text)?;
+            self.table.play_text(&text).map_err(|e| e.reason)?;
             got.push((at, text));
         }
         Ok((got, first.unwrap_or_else(Instant::now)))
@@ -256,7 +197,7 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
         }
     }
     let token_of = |seat: u8| tokens.get(usize::from(seat)).cloned().unwrap_or_default();
-    while let Some(seat) = clients[0].table.to_move() {
+    while let Some(seat) = clients[0].table.to_move().map(|p| p.0) {
         let mover = seat_client.get(usize::from(seat)).copied().unwrap_or(0);
         let other = 1 - mover;
         let ply = clients[mover].table.ply();
@@ -265,7 +206,7 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
         }
         let think = if think_ms == 0 { 0 } else { rng_range(&mut rng, think_ms + 1) };
         tokio::time::sleep(Duration::from_millis(think)).await;
-        let text = clients[mover].table.random_move(&mut rng);
+        let text = clients[mover].table.random_move_text(&mut rng);
         let sent = Instant::now();
         clients[mover]
             .send(&ClientMessage::Move { game_id: game_id.clone(), token: token_of(seat), text, ply: ply as u32 })
@@ -274,7 +215,7 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
         let mut target = ply + 1;
         let (mut got, first) = clients[mover].catch_up(target).await?;
         played.latencies_ms.push(first.duration_since(sent).as_secs_f64() * 1000.0);
-        while clients[mover].table.forced() {
+        while forced(clients[mover].table.as_ref()) {
             target += 1;
             let (more, _) = clients[mover].catch_up(target).await?;
             got.extend(more);
@@ -309,18 +250,14 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// A database file in the temporary folder, removed (with its log files) when dropped
-/// (`serve-bench`'s own, and the server tests').
-pub struct TempDb(pub PathBuf);
-
-impl TempDb {
-    /// `triboard-PREFIX-NAME-PID-NANOS.sqlite` in the temporary folder (not created).
-    pub fn new(prefix: &str, name: &str) -> TempDb {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        let file = format!("triboard-{prefix}-{name}-{}-{nanos}.sqlite", std::process::id());
-        TempDb(std::env::temp_dir().join(file))
-    }
+/// Whether the rules force the next move of a running game (the server plays it itself).
+fn forced(table: &dyn Position) -> bool {
+    table.outcome().is_none() && table.forced_text().is_some()
 }
+
+/// `serve-bench`'s database file in the temporary folder, removed (with its log files) when
+/// dropped.
+struct TempDb(PathBuf);
 
 impl Drop for TempDb {
     fn drop(&mut self) {
@@ -335,32 +272,10 @@ impl Drop for TempDb {
 /// Starts a server in-process on 127.0.0.1:0 (its own threads) on database `db`.
 fn start_server(db: &std::path::Path, group_commit: bool) -> Result<SocketAddr, CliError> {
     let store = SqliteStore::open(db).map_err(|e| CliError::failure(format!("{}: {e}", db.display())))?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("bench-server".into())
-        .spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-                Ok(runtime) => runtime,
-                Err(e) => {
-                    let _ = tx.send(Err(format!("cannot start the server's threads: {e}")));
-                    return;
-                }
-            };
-            runtime.block_on(async move {
-                match transport::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await {
-                    Ok((listener, addr)) => {
-                        let _ = tx.send(Ok(addr));
-                        let options = ServeOptions { group_commit, ..ServeOptions::default() };
-                        let _ = transport::serve(listener, store, options).await;
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(format!("cannot listen: {e}")));
-                    }
-                }
-            });
-        })
-        .map_err(|e| CliError::failure(format!("cannot start the server: {e}")))?;
-    rx.recv().map_err(|_| CliError::failure("the server did not start"))?.map_err(CliError::failure)
+    let options = ServeOptions { group_commit, ..ServeOptions::default() };
+    let server = serve_on(SocketAddr::from(([127, 0, 0, 1], 0)), store, options)
+        .map_err(|e| CliError::failure(e.to_string()))?;
+    Ok(server.addr)
 }
 
 /// The moves stored for `game_id` in the database at `db`: (ply, text), in order.

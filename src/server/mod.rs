@@ -1,20 +1,34 @@
-//! The game server's core, a top layer beside `cli` (`docs/design.md` §Network play): the wire
-//! [`protocol`] (versioned JSON messages, in `crate::net` as the client speaks it too), the [`store`] (a small trait and SQLite) and the
-//! server-authoritative [`service`], which checks every move with the rules and stores it before
-//! acknowledging it.
+//! The game server's core, a top layer beside `cli` (`docs/design.md` §Network play): it speaks
+//! the wire protocol of [`crate::net::protocol`] (the app's client speaks it too), keeps its games
+//! in a [`store`] (a small trait; [`sqlite`] is SQLite, its tables in [`schema`], its checkpoints
+//! in [`checkpoint`]) and answers with the server-authoritative [`service`], which checks every
+//! move with the rules and stores it before acknowledging it. The service keeps replayed games in
+//! a cache (`rooms`) of `room`s; its handlers are in `seating` and `moves`; [`ids`] draws the
+//! tokens, join codes and game ids.
 //!
 //! The [`transport`] (`triboard serve`) hands the service the messages of WebSocket connections
-//! on one thread, commits their writes together and carries each [`service::Reply`] back and to
-//! the game's followers; the service keeps live games' [`clock`]s.
+//! (`connection`) on one thread (`batch`), commits their writes together and carries each
+//! [`service::Reply`] back and to the game's followers (`hub`); the service keeps live games'
+//! [`clock`]s.
 
 #![warn(missing_docs)]
 
-pub use crate::net::protocol;
+mod batch;
+pub mod checkpoint;
 pub mod clock;
+mod connection;
+mod hub;
+pub mod ids;
+mod moves;
+mod room;
+mod rooms;
+pub mod schema;
+mod seating;
 pub mod service;
+pub mod sqlite;
 pub mod store;
 pub mod transport;
 
-pub use protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
 pub use service::{Reply, Service};
-pub use store::{SqliteStore, Store};
+pub use sqlite::SqliteStore;
+pub use store::Store;

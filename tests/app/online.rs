@@ -19,19 +19,10 @@ type Model = triboard::app::Model<Trike>;
 /// A server on 127.0.0.1:0 with an in-memory database, on its own thread for the test's life;
 /// returns its WebSocket address.
 fn server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-        runtime.block_on(async {
-            let (listener, addr) =
-                triboard::server::transport::bind("127.0.0.1:0".parse().unwrap()).await.expect("bind loopback");
-            tx.send(addr).unwrap();
-            let store = triboard::server::SqliteStore::open_in_memory().unwrap();
-            triboard::server::transport::serve(listener, store, Default::default()).await.unwrap();
-        });
-    });
-    let addr = rx.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    format!("ws://{addr}/ws")
+    let store = triboard::server::SqliteStore::open_in_memory().unwrap();
+    let server = triboard::server::transport::serve_on("127.0.0.1:0".parse().unwrap(), store, Default::default())
+        .expect("the server starts on loopback");
+    format!("ws://{}/ws", server.addr)
 }
 
 /// A headless app on its start screen, keeping its settings nowhere.

@@ -1,7 +1,29 @@
-//! What the server tests share: every row of a database, read by a connection of its own (what
-//! "the store is unchanged" compares).
+//! What the server tests share: a database file in the temporary folder ([`TempDb`]), and every
+//! row of a database, read by a connection of its own (what "the store is unchanged" compares).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A database file in the temporary folder, removed (with its log files) when dropped.
+pub struct TempDb(pub PathBuf);
+
+impl TempDb {
+    /// `triboard-PREFIX-NAME-PID-NANOS.sqlite` in the temporary folder (not created).
+    pub fn new(prefix: &str, name: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let file = format!("triboard-{prefix}-{name}-{}-{nanos}.sqlite", std::process::id());
+        TempDb(std::env::temp_dir().join(file))
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
 
 /// Every row of `tables` of the database at `path`, each table's rows sorted.
 pub fn dump(path: &Path, tables: &[&str]) -> Vec<String> {

@@ -2,7 +2,7 @@
 //! ([`catch_up`]) and the server's moves compare, who made each move of a line ([`plies`]), and
 //! which of the person's moves goes to the server next ([`next_to_send`]).
 
-use crate::app::games::{AppGame, ForGame, for_id};
+use crate::net::position::start_of;
 use crate::rules::record::Record;
 
 /// How the board's line stands against the server's moves.
@@ -43,22 +43,15 @@ pub struct Ply {
 /// Who made each move of `record`, replayed by its game's rules; `None` for a record that does not
 /// replay (the caller then reloads the server's game).
 pub fn plies(record: &Record) -> Option<Vec<Ply>> {
-    struct Walk<'a>(&'a Record);
-    impl ForGame for Walk<'_> {
-        type Output = Option<Vec<Ply>>;
-        fn run<G: AppGame>(self) -> Self::Output {
-            let (start, _, moves) = self.0.replay::<G>().ok()?;
-            let mut game = start;
-            let mut plies = Vec::with_capacity(moves.len());
-            for mv in moves {
-                let seat = game.to_move()?.0;
-                plies.push(Ply { seat, forced: game.forced_move() == Some(mv) });
-                game.play(mv).ok()?;
-            }
-            Some(plies)
-        }
+    let mut game = start_of(record).ok()?;
+    let mut plies = Vec::with_capacity(record.moves.len());
+    for text in &record.moves {
+        let seat = game.to_move()?.0;
+        let forced = game.forced_text();
+        let played = game.play_text(text).ok()?;
+        plies.push(Ply { seat, forced: forced == Some(played) });
     }
-    for_id(&record.game, Walk(record)).flatten()
+    Some(plies)
 }
 
 /// The person's next move for the server: the first move of `local` past the server's `stored`

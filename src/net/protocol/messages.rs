@@ -1,35 +1,11 @@
-//! The wire protocol: versioned JSON messages, one JSON object per message (`docs/design.md`
-//! §Network play).
-//!
-//! Every message is an object with a `version` ([`PROTOCOL_VERSION`]) and a `type` naming the
-//! message in snake case, then the message's own fields:
-//!
-//! ```json
-//! {"version": 1, "type": "move", "game_id": "3f9c…", "token": "a41b…", "text": "c3", "ply": 4}
-//! ```
-//!
-//! A client sends [`ClientMessage`]s and the server answers with [`ServerMessage`]s. Reading a
-//! message ([`decode_client`], [`decode_server`]) never panics: text over [`MAX_MESSAGE_BYTES`],
-//! text that is not JSON, another version, an unknown `type`, a missing, mistyped or unknown field
-//! or a field over [`MAX_FIELD_BYTES`] is refused with a [`Refusal`] whose [`ErrorCode`] says which.
-//! Unknown fields are refused rather than ignored, so a misspelt optional field cannot pass
-//! unnoticed; a new field comes with a new version.
+//! The protocol's messages: what a client sends ([`ClientMessage`]), what the server answers
+//! ([`ServerMessage`]) and the values they carry.
 
-use std::fmt;
-
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The protocol version this build speaks; every message carries it as `version`.
-pub const PROTOCOL_VERSION: u32 = 1;
-
-/// The largest message read, in bytes of its JSON text (64 KiB).
-pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
-
-/// The longest string field of a client message (a move's text, a token, a code, a game id), in
-/// bytes. A Trigon placement, the longest move text, is about 20.
-pub const MAX_FIELD_BYTES: usize = 256;
+use super::error::{ErrorCode, Refusal};
+use super::limits::MAX_FIELD_BYTES;
 
 /// A live game's clock setting: Fischer time, `minutes` each plus `increment_s` seconds per move.
 /// The server keeps time (`docs/design.md` §Network play): a seat whose time runs out loses.
@@ -146,8 +122,9 @@ impl ClientMessage {
     /// Every client message `type`, as sent.
     pub const TYPES: &'static [&'static str] = &["create", "join", "move", "resign", "rematch", "watch", "sync"];
 
-    /// Checks that no string field is over [`MAX_FIELD_BYTES`] ([`decode_client`] does it, and
-    /// so does the service for a message that did not come as text).
+    /// Checks that no string field is over [`MAX_FIELD_BYTES`]
+    /// ([`decode_client`](super::wire::decode_client) does it, and so does the service for a
+    /// message that did not come as text).
     ///
     /// # Errors
     /// A [`ErrorCode::TooLarge`] refusal naming the field.
@@ -176,6 +153,29 @@ impl ClientMessage {
             }
         }
         Ok(())
+    }
+
+    /// The game the message is about: none for a `create` or a `join`, which name no game yet.
+    pub fn game_id(&self) -> Option<&str> {
+        match self {
+            ClientMessage::Create { .. } | ClientMessage::Join { .. } => None,
+            ClientMessage::Move { game_id, .. }
+            | ClientMessage::Resign { game_id, .. }
+            | ClientMessage::Rematch { game_id, .. }
+            | ClientMessage::Watch { game_id }
+            | ClientMessage::Sync { game_id, .. } => Some(game_id),
+        }
+    }
+
+    /// The seat token the message shows, if any.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            ClientMessage::Create { .. } | ClientMessage::Join { .. } | ClientMessage::Watch { .. } => None,
+            ClientMessage::Move { token, .. }
+            | ClientMessage::Resign { token, .. }
+            | ClientMessage::Rematch { token, .. } => Some(token),
+            ClientMessage::Sync { token, .. } => token.as_deref(),
+        }
     }
 }
 
@@ -251,6 +251,13 @@ pub enum ServerMessage {
     },
 }
 
+impl Refusal {
+    /// The refusal as the message sent.
+    pub fn into_message(self) -> ServerMessage {
+        ServerMessage::Error { code: self.code, message: self.message }
+    }
+}
+
 impl ServerMessage {
     /// Every server message `type`, as sent.
     pub const TYPES: &'static [&'static str] =
@@ -319,236 +326,4 @@ pub struct GameResult {
     /// The seat whose clock ran out, if the game ended so (every other seat then wins).
     #[serde(default)]
     pub flagged: Option<u8>,
-}
-
-/// What kind of refusal an [`ServerMessage::Error`] is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// Not JSON, not an object, a missing, mistyped or unknown field.
-    Malformed,
-    /// Over [`MAX_MESSAGE_BYTES`], or a field over [`MAX_FIELD_BYTES`].
-    TooLarge,
-    /// A `version` other than [`PROTOCOL_VERSION`].
-    UnsupportedVersion,
-    /// A `type` the protocol does not have.
-    UnknownType,
-    /// A kind of game triboard does not play.
-    UnknownGameKind,
-    /// Options the game refuses.
-    BadOptions,
-    /// A seat the game does not have.
-    BadSeat,
-    /// A clock setting out of range.
-    BadClock,
-    /// No game with this id.
-    UnknownGame,
-    /// No game with this join code.
-    UnknownCode,
-    /// Every seat of the game is taken.
-    GameFull,
-    /// The token is no seat's of this game.
-    BadToken,
-    /// A seat is still free: moves wait until every seat is taken.
-    NotStarted,
-    /// Another seat is to move.
-    NotYourTurn,
-    /// The rules refuse the move; the message is their reason.
-    IllegalMove,
-    /// The game is over.
-    GameOver,
-    /// A rematch of a game still running.
-    NotOver,
-    /// The ply was played already, by another move: the client is behind (sync).
-    StalePly,
-    /// The ply lies past the game's end: the client is ahead of the server (sync).
-    PlyAhead,
-    /// The store failed: nothing was saved or acknowledged; trying again may work.
-    Storage,
-    /// The connection sent messages faster than the server takes them: this one was dropped
-    /// unread; slow down and send it again.
-    RateLimited,
-}
-
-impl ErrorCode {
-    /// Every code, in the order declared.
-    pub const ALL: &'static [ErrorCode] = &[
-        ErrorCode::Malformed,
-        ErrorCode::TooLarge,
-        ErrorCode::UnsupportedVersion,
-        ErrorCode::UnknownType,
-        ErrorCode::UnknownGameKind,
-        ErrorCode::BadOptions,
-        ErrorCode::BadSeat,
-        ErrorCode::BadClock,
-        ErrorCode::UnknownGame,
-        ErrorCode::UnknownCode,
-        ErrorCode::GameFull,
-        ErrorCode::BadToken,
-        ErrorCode::NotStarted,
-        ErrorCode::NotYourTurn,
-        ErrorCode::IllegalMove,
-        ErrorCode::GameOver,
-        ErrorCode::NotOver,
-        ErrorCode::StalePly,
-        ErrorCode::PlyAhead,
-        ErrorCode::Storage,
-        ErrorCode::RateLimited,
-    ];
-
-    /// The code as it is sent (`"illegal_move"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::Malformed => "malformed",
-            ErrorCode::TooLarge => "too_large",
-            ErrorCode::UnsupportedVersion => "unsupported_version",
-            ErrorCode::UnknownType => "unknown_type",
-            ErrorCode::UnknownGameKind => "unknown_game_kind",
-            ErrorCode::BadOptions => "bad_options",
-            ErrorCode::BadSeat => "bad_seat",
-            ErrorCode::BadClock => "bad_clock",
-            ErrorCode::UnknownGame => "unknown_game",
-            ErrorCode::UnknownCode => "unknown_code",
-            ErrorCode::GameFull => "game_full",
-            ErrorCode::BadToken => "bad_token",
-            ErrorCode::NotStarted => "not_started",
-            ErrorCode::NotYourTurn => "not_your_turn",
-            ErrorCode::IllegalMove => "illegal_move",
-            ErrorCode::GameOver => "game_over",
-            ErrorCode::NotOver => "not_over",
-            ErrorCode::StalePly => "stale_ply",
-            ErrorCode::PlyAhead => "ply_ahead",
-            ErrorCode::Storage => "storage",
-            ErrorCode::RateLimited => "rate_limited",
-        }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A refused message: the [`ServerMessage::Error`] it is answered with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// What kind of refusal.
-    pub code: ErrorCode,
-    /// Why, for a person.
-    pub message: String,
-}
-
-impl Refusal {
-    /// A refusal of this kind, for this reason.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
-        Refusal { code, message: message.into() }
-    }
-
-    /// The refusal as the message sent.
-    pub fn into_message(self) -> ServerMessage {
-        ServerMessage::Error { code: self.code, message: self.message }
-    }
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for Refusal {}
-
-/// A message with its version, as written.
-#[derive(Serialize)]
-struct Versioned<'a, M> {
-    version: u32,
-    #[serde(flatten)]
-    message: &'a M,
-}
-
-/// The JSON text of a client message, with its `version`.
-pub fn encode_client(message: &ClientMessage) -> String {
-    encode(message)
-}
-
-/// The JSON text of a server message, with its `version`.
-pub fn encode_server(message: &ServerMessage) -> String {
-    encode(message)
-}
-
-fn encode<M: Serialize>(message: &M) -> String {
-    serde_json::to_string(&Versioned { version: PROTOCOL_VERSION, message })
-        .expect("messages have string keys and no non-finite floats")
-}
-
-/// Reads a client message, refusing text over [`MAX_MESSAGE_BYTES`], malformed JSON, another
-/// version, an unknown `type`, a bad field or a string field over [`MAX_FIELD_BYTES`].
-///
-/// # Errors
-/// The [`Refusal`] to send back; never a panic.
-pub fn decode_client(text: &str) -> Result<ClientMessage, Refusal> {
-    let message: ClientMessage = decode(text, ClientMessage::TYPES)?;
-    message.check_sizes()?;
-    Ok(message)
-}
-
-/// Reads a server message (a client's side), with the checks of [`decode_client`] but for field
-/// lengths.
-///
-/// # Errors
-/// A [`Refusal`] saying what is wrong; never a panic.
-pub fn decode_server(text: &str) -> Result<ServerMessage, Refusal> {
-    decode(text, ServerMessage::TYPES)
-}
-
-fn decode<M: DeserializeOwned>(text: &str, types: &[&str]) -> Result<M, Refusal> {
-    if text.len() > MAX_MESSAGE_BYTES {
-        return Err(Refusal::new(
-            ErrorCode::TooLarge,
-            format!("a message of {} bytes is over the limit of {MAX_MESSAGE_BYTES}", text.len()),
-        ));
-    }
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| Refusal::new(ErrorCode::Malformed, format!("not JSON: {e}")))?;
-    let Value::Object(mut object) = value else {
-        return Err(Refusal::new(ErrorCode::Malformed, "a message is a JSON object"));
-    };
-    match object.remove("version") {
-        None => {
-            return Err(Refusal::new(
-                ErrorCode::Malformed,
-                format!("the message has no \"version\" (this server speaks version {PROTOCOL_VERSION})"),
-            ));
-        }
-        Some(Value::Number(n)) if n.as_u64() == Some(u64::from(PROTOCOL_VERSION)) => {}
-        Some(Value::Number(n)) => {
-            return Err(Refusal::new(
-                ErrorCode::UnsupportedVersion,
-                format!("protocol version {n} is not spoken here (this server speaks version {PROTOCOL_VERSION})"),
-            ));
-        }
-        Some(other) => {
-            return Err(Refusal::new(ErrorCode::Malformed, format!("\"version\" must be a number, not {other}")));
-        }
-    }
-    let kind = match object.get("type") {
-        Some(Value::String(kind)) => kind.clone(),
-        Some(other) => {
-            return Err(Refusal::new(ErrorCode::Malformed, format!("\"type\" must be a string, not {other}")));
-        }
-        None => return Err(Refusal::new(ErrorCode::Malformed, "the message has no \"type\"")),
-    };
-    if !types.contains(&kind.as_str()) {
-        let mut shown: String = kind.chars().take(40).collect();
-        if shown.len() < kind.len() {
-            shown.push('…');
-        }
-        return Err(Refusal::new(
-            ErrorCode::UnknownType,
-            format!("unknown message type '{shown}' (types: {})", types.join(", ")),
-        ));
-    }
-    serde_json::from_value(Value::Object(object))
-        .map_err(|e| Refusal::new(ErrorCode::Malformed, format!("a bad '{kind}' message: {e}")))
 }

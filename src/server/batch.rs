@@ -1,0 +1,171 @@
+//! The service thread of `triboard serve` (`docs/design.md` §Network play): it takes every event
+//! waiting at one moment as a batch, answers each message with the [`Service`], commits the
+//! batch's writes together (group commit) and only then sends the answers, the broadcasts and
+//! the presence changes; it sweeps for clocks that ran out.
+
+use std::sync::mpsc as std_mpsc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use super::connection::{ConnId, Event};
+use super::hub::{Conn, Hub, Outbox};
+use super::service::{Broadcast, Service};
+use super::sqlite::SqliteStore;
+use super::store::now_ms;
+use crate::net::protocol::{ClientMessage, ServerMessage, encode_server};
+
+/// How often the service thread looks for clocks that ran out, in ms.
+pub const SWEEP_MS: u64 = 250;
+
+/// The most events the service thread takes as one batch (one commit).
+const MAX_BATCH: usize = 4096;
+
+/// The service thread: takes every waiting event as one batch, answers it, commits, then sends.
+pub fn service_thread(mut service: Service<SqliteStore>, inbox: std_mpsc::Receiver<Event>, group_commit: bool) {
+    let _ = service.resume_clocks();
+    let mut hub = Hub::default();
+    let sweep_every = Duration::from_millis(SWEEP_MS);
+    let mut last_sweep = Instant::now();
+    loop {
+        let wait = sweep_every.saturating_sub(last_sweep.elapsed());
+        let mut batch = Vec::new();
+        match inbox.recv_timeout(wait) {
+            Ok(event) => batch.push(event),
+            Err(std_mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std_mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        while batch.len() < MAX_BATCH {
+            match inbox.try_recv() {
+                Ok(event) => batch.push(event),
+                Err(_) => break,
+            }
+        }
+        let now = now_ms();
+        let batched = group_commit && service.begin_batch().is_ok();
+        let mut outbox = Outbox::new();
+        let mut senders = Vec::new();
+        for event in batch {
+            match event {
+                Event::Open { conn, out, kill } => {
+                    hub.conns.insert(conn, Conn::new(out, kill));
+                }
+                Event::Message { conn, message } => {
+                    senders.push(conn);
+                    answer(&mut service, &mut hub, conn, message, now, &mut outbox);
+                }
+                Event::Close { conn } => {
+                    for game_id in hub.close(conn) {
+                        announce_presence(&mut service, &hub, &game_id, &mut outbox);
+                    }
+                }
+            }
+        }
+        if last_sweep.elapsed() >= sweep_every {
+            last_sweep = Instant::now();
+            for Broadcast { game_id, messages } in service.sweep(now_ms()) {
+                for message in &messages {
+                    hub.broadcast(&game_id, &encode_server(message), None, &mut outbox);
+                }
+            }
+        }
+        if batched && let Err(refusal) = service.commit_batch() {
+            // Nothing of the batch is stored: nothing of it may be acknowledged.
+            let error = encode_server(&refusal.into_message());
+            outbox = senders.into_iter().map(|conn| (conn, error.clone())).collect();
+        }
+        deliver(&mut service, &mut hub, outbox);
+    }
+}
+
+/// Answers one message of connection `conn`, queueing the answers, broadcasts and presence.
+fn answer(
+    service: &mut Service<SqliteStore>,
+    hub: &mut Hub,
+    conn: ConnId,
+    message: ClientMessage,
+    now: u64,
+    outbox: &mut Outbox,
+) {
+    let game_id = message.game_id().map(str::to_string);
+    let token = message.token().map(str::to_string);
+    let reply = service.handle_at(message, now);
+    let refused = reply.error().is_some();
+    // The games this connection now follows, and the seats it holds.
+    let mut follows: Vec<String> = Vec::new();
+    let mut holds: Vec<(String, u8)> = Vec::new();
+    for m in &reply.messages {
+        match m {
+            ServerMessage::Created { game_id, seat, .. }
+            | ServerMessage::Joined { game_id, seat, .. }
+            | ServerMessage::Rematched { game_id, seat, .. } => {
+                follows.push(game_id.clone());
+                holds.push((game_id.clone(), *seat));
+            }
+            _ => {}
+        }
+    }
+    if let Some(game_id) = game_id.filter(|_| !refused) {
+        if let Some(seat) = token.and_then(|t| service.seat_of(&game_id, &t)) {
+            holds.push((game_id.clone(), seat));
+        }
+        follows.push(game_id);
+    }
+    for m in &reply.messages {
+        outbox.push((conn, encode_server(m)));
+    }
+    if let Some(Broadcast { game_id, messages }) = &reply.broadcast {
+        for m in messages {
+            hub.broadcast(game_id, &encode_server(m), Some(conn), outbox);
+        }
+    }
+    let mut new_follows = Vec::new();
+    for game_id in follows {
+        if hub.follow(conn, &game_id) {
+            new_follows.push(game_id);
+        }
+    }
+    let mut changed: Vec<String> = holds.into_iter().filter(|(g, s)| hub.hold(conn, g, *s)).map(|(g, _)| g).collect();
+    changed.dedup();
+    for game_id in &changed {
+        announce_presence(service, hub, game_id, outbox);
+    }
+    for game_id in new_follows.iter().filter(|g| !changed.contains(g)) {
+        if let Some(seats) = service.seat_count(game_id) {
+            outbox.push((conn, hub.presence(game_id, seats)));
+        }
+    }
+}
+
+/// Queues game `game_id`'s presence for all its followers.
+fn announce_presence(service: &mut Service<SqliteStore>, hub: &Hub, game_id: &str, outbox: &mut Outbox) {
+    if let Some(seats) = service.seat_count(game_id) {
+        let presence = hub.presence(game_id, seats);
+        hub.broadcast(game_id, &presence, None, outbox);
+    }
+}
+
+/// Sends the batch's messages; a connection whose outbox is full is closed as not reading.
+fn deliver(service: &mut Service<SqliteStore>, hub: &mut Hub, outbox: Outbox) {
+    let mut stuck = Vec::new();
+    for (conn, text) in outbox {
+        let Some(c) = hub.conns.get(&conn) else { continue };
+        if let Err(mpsc::error::TrySendError::Full(_)) = c.out.try_send(text) {
+            c.kill.notify_one();
+            stuck.push(conn);
+        }
+    }
+    stuck.sort_unstable();
+    stuck.dedup();
+    for conn in stuck {
+        let mut outbox = Outbox::new();
+        for game_id in hub.close(conn) {
+            announce_presence(service, hub, &game_id, &mut outbox);
+        }
+        for (conn, text) in outbox {
+            if let Some(c) = hub.conns.get(&conn) {
+                let _ = c.out.try_send(text);
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! One WebSocket connection of `triboard serve` (`docs/design.md` §Network play): it reads frames,
+//! checks each connection's rate limit ([`RateLimit`], a token bucket), decodes the JSON off the
+//! service thread and queues the messages to it as [`Event`]s; it writes what the thread answers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc as std_mpsc;
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::{SinkExt as _, StreamExt as _};
+use tokio::sync::{Notify, mpsc};
+
+use crate::net::protocol::{ClientMessage, ErrorCode, MAX_MESSAGE_BYTES, Refusal, decode_client, encode_server};
+
+/// The largest WebSocket message or frame read at all, in bytes (128 KiB): larger ones close the
+/// connection; between [`MAX_MESSAGE_BYTES`] and this, a `too_large` error answers.
+pub const MAX_FRAME_BYTES: usize = 2 * MAX_MESSAGE_BYTES;
+
+/// How many answers may wait for a connection before it is closed as not reading.
+pub const OUTBOX: usize = 1024;
+
+/// A per-connection token bucket: `burst` messages at once, refilled at `per_second`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateLimit {
+    /// Messages a second, on average.
+    pub per_second: f64,
+    /// Messages at once, after a pause.
+    pub burst: f64,
+}
+
+impl Default for RateLimit {
+    fn default() -> RateLimit {
+        RateLimit { per_second: 20.0, burst: 60.0 }
+    }
+}
+
+/// A connection's number, for the service thread.
+pub type ConnId = u64;
+
+/// What the connections tell the service thread.
+pub enum Event {
+    /// A connection opened: where its answers go, and how to close it.
+    Open { conn: ConnId, out: mpsc::Sender<String>, kill: Arc<Notify> },
+    /// A message read from a connection.
+    Message { conn: ConnId, message: ClientMessage },
+    /// A connection closed.
+    Close { conn: ConnId },
+}
+
+/// What the HTTP handlers share.
+#[derive(Clone)]
+pub struct Shared {
+    /// Where the connections' events go: the service thread.
+    pub events: std_mpsc::Sender<Event>,
+    /// The next connection's number.
+    pub next_conn: Arc<AtomicU64>,
+    /// Each connection's rate limit.
+    pub rate: RateLimit,
+}
+
+/// Upgrades an HTTP request at `/ws` to a WebSocket [`connection`].
+pub async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
+    ws.max_message_size(MAX_FRAME_BYTES)
+        .max_frame_size(MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| connection(socket, shared))
+}
+
+/// A token bucket ([`RateLimit`]).
+struct Bucket {
+    limit: RateLimit,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(limit: RateLimit) -> Bucket {
+        Bucket { limit, tokens: limit.burst, at: Instant::now() }
+    }
+
+    /// Takes a token if there is one.
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.limit.per_second;
+        self.tokens = (self.tokens + refill).min(self.limit.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// One WebSocket connection: reads, checks and decodes its messages for the service thread, and
+/// writes what the thread answers.
+async fn connection(socket: WebSocket, shared: Shared) {
+    let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outbox) = mpsc::channel::<String>(OUTBOX);
+    let kill = Arc::new(Notify::new());
+    if shared.events.send(Event::Open { conn, out: out.clone(), kill: kill.clone() }).is_err() {
+        return; // The service thread is gone.
+    }
+    let writer = tokio::spawn(async move {
+        while let Some(text) = outbox.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let refuse = |code: ErrorCode, why: &str| {
+        // A full outbox: the connection is being closed anyway.
+        let _ = out.try_send(encode_server(&Refusal::new(code, why).into_message()));
+    };
+    let mut bucket = Bucket::new(shared.rate);
+    let mut killed = false;
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            () = kill.notified() => {
+                killed = true;
+                break;
+            }
+        };
+        let Some(Ok(frame)) = frame else { break };
+        let text = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                if bucket.take() {
+                    refuse(ErrorCode::Malformed, "binary frames are not read: each message is one JSON text frame");
+                }
+                continue;
+            }
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Close(_) => break,
+        };
+        if !bucket.take() {
+            refuse(ErrorCode::RateLimited, "too many messages: this one was dropped; slow down and send it again");
+            continue;
+        }
+        match decode_client(text.as_str()) {
+            Ok(message) => {
+                if shared.events.send(Event::Message { conn, message }).is_err() {
+                    break;
+                }
+            }
+            Err(refusal) => {
+                let _ = out.try_send(encode_server(&refusal.into_message()));
+            }
+        }
+    }
+    let _ = shared.events.send(Event::Close { conn });
+    drop(out);
+    if killed {
+        // It does not read: what waits for it would never drain.
+        writer.abort();
+    }
+    let _ = writer.await;
+}

@@ -1,0 +1,110 @@
+//! Who follows which game and who holds which seat, for the service thread: the broadcasts'
+//! addresses and the games' presence (`docs/design.md` §Network play).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use tokio::sync::{Notify, mpsc};
+
+use super::connection::ConnId;
+use crate::net::protocol::{ServerMessage, encode_server};
+
+/// A connection as the service thread knows it.
+pub struct Conn {
+    /// Where its answers go.
+    pub out: mpsc::Sender<String>,
+    /// How to close it.
+    pub kill: Arc<Notify>,
+    /// The games it follows.
+    games: HashSet<String>,
+    /// The seats it holds: (game, seat).
+    seats: HashSet<(String, u8)>,
+}
+
+/// Who follows which game and who holds which seat.
+#[derive(Default)]
+pub struct Hub {
+    /// Every open connection.
+    pub conns: HashMap<ConnId, Conn>,
+    followers: HashMap<String, HashSet<ConnId>>,
+    holders: HashMap<(String, u8), HashSet<ConnId>>,
+}
+
+/// Messages waiting for the end of the batch: each to one connection.
+pub type Outbox = Vec<(ConnId, String)>;
+
+impl Hub {
+    /// Makes `conn` follow `game_id`; true if it did not already.
+    pub fn follow(&mut self, conn: ConnId, game_id: &str) -> bool {
+        let Some(c) = self.conns.get_mut(&conn) else { return false };
+        if !c.games.insert(game_id.to_string()) {
+            return false;
+        }
+        self.followers.entry(game_id.to_string()).or_default().insert(conn);
+        true
+    }
+
+    /// Makes `conn` hold `seat` of `game_id`; true if the seat was held by no connection before.
+    pub fn hold(&mut self, conn: ConnId, game_id: &str, seat: u8) -> bool {
+        let Some(c) = self.conns.get_mut(&conn) else { return false };
+        let key = (game_id.to_string(), seat);
+        if !c.seats.insert(key.clone()) {
+            return false;
+        }
+        let holders = self.holders.entry(key).or_default();
+        holders.insert(conn);
+        holders.len() == 1
+    }
+
+    /// The game's presence message: whether each seat is held.
+    pub fn presence(&self, game_id: &str, seats: usize) -> String {
+        let online = (0..seats)
+            .map(|s| u8::try_from(s).is_ok_and(|s| self.holders.contains_key(&(game_id.to_string(), s))))
+            .collect();
+        encode_server(&ServerMessage::Presence { game_id: game_id.to_string(), online })
+    }
+
+    /// Queues `text` for every follower of `game_id` but `except`.
+    pub fn broadcast(&self, game_id: &str, text: &str, except: Option<ConnId>, outbox: &mut Outbox) {
+        if let Some(followers) = self.followers.get(game_id) {
+            for &conn in followers {
+                if Some(conn) != except {
+                    outbox.push((conn, text.to_string()));
+                }
+            }
+        }
+    }
+
+    /// Forgets a connection; returns the games where a seat lost its last holder.
+    pub fn close(&mut self, conn: ConnId) -> Vec<String> {
+        let Some(c) = self.conns.remove(&conn) else { return Vec::new() };
+        for game in &c.games {
+            if let Some(followers) = self.followers.get_mut(game) {
+                followers.remove(&conn);
+                if followers.is_empty() {
+                    self.followers.remove(game);
+                }
+            }
+        }
+        let mut changed = Vec::new();
+        for key in c.seats {
+            if let Some(holders) = self.holders.get_mut(&key) {
+                holders.remove(&conn);
+                if holders.is_empty() {
+                    self.holders.remove(&key);
+                    changed.push(key.0);
+                }
+            }
+        }
+        changed.sort();
+        changed.dedup();
+        changed
+    }
+}
+
+impl Conn {
+    /// A connection that follows no game and holds no seat yet.
+    pub fn new(out: mpsc::Sender<String>, kill: Arc<Notify>) -> Conn {
+        Conn { out, kill, games: HashSet::new(), seats: HashSet::new() }
+    }
+}

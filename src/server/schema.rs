@@ -1,0 +1,102 @@
+//! The SQLite store's tables ([`SCHEMA_VERSION`]) and their migrations: a new database gets the
+//! tables, an older one is migrated, a newer one or another program's is refused unchanged.
+
+use rusqlite::Transaction;
+
+use super::store::{StoreError, now_ms};
+
+/// The schema version this build writes and reads (table `schema_version`). Version 1 (no times)
+/// is migrated to 2 when opened.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// The tables of schema version 1.
+const SCHEMA_V1: &str = "
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE games (
+    id TEXT PRIMARY KEY NOT NULL,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    clock_minutes INTEGER,
+    clock_increment_s INTEGER,
+    allow_tools INTEGER NOT NULL,
+    code TEXT NOT NULL UNIQUE,
+    resigned INTEGER,
+    rematch TEXT,
+    rematch_of TEXT
+);
+CREATE TABLE seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX seats_by_token ON seats(token);
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+";
+
+/// From schema version 1 to 2: each move's time, when the clocks started, a flag. Version 1 kept
+/// no times, so its live games' clocks start again at the migration (`?1`, ms since the epoch).
+const MIGRATE_V1_TO_V2: &str = "
+ALTER TABLE moves ADD COLUMN at_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN started_ms INTEGER;
+ALTER TABLE games ADD COLUMN flagged INTEGER;
+";
+
+/// Creates the tables in an empty database, migrates an older schema or checks the current one,
+/// within `tx` (the caller commits).
+///
+/// # Errors
+/// [`StoreError::Failed`]: a schema newer than [`SCHEMA_VERSION`], an unknown one, tables that are
+/// not triboard's; the database's errors.
+pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let has_version: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version')",
+        [],
+        |row| row.get(0),
+    )?;
+    if has_version {
+        let version: Option<i64> = tx.query_row("SELECT MAX(version) FROM schema_version", [], |row| row.get(0))?;
+        match version {
+            Some(SCHEMA_VERSION) => {}
+            Some(1) => migrate_v1(tx)?,
+            Some(v) if v > SCHEMA_VERSION => {
+                return Err(StoreError::Failed(format!(
+                    "the database has schema version {v}, newer than this server's {SCHEMA_VERSION}"
+                )));
+            }
+            other => {
+                return Err(StoreError::Failed(format!("the database has an unknown schema version {other:?}")));
+            }
+        }
+    } else {
+        let tables: i64 =
+            tx.query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", [], |row| row.get(0))?;
+        if tables > 0 {
+            return Err(StoreError::Failed("the database has tables but is not a triboard server's".into()));
+        }
+        tx.execute_batch(SCHEMA_V1)?;
+        tx.execute_batch(MIGRATE_V1_TO_V2)?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [SCHEMA_VERSION])?;
+    }
+    Ok(())
+}
+
+/// From version 1 to 2: the live games' clocks start again now.
+fn migrate_v1(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute_batch(MIGRATE_V1_TO_V2)?;
+    let now = i64::try_from(now_ms()).unwrap_or(i64::MAX);
+    tx.execute("UPDATE moves SET at_ms = ?1", [now])?;
+    tx.execute(
+        "UPDATE games SET started_ms = ?1
+         WHERE seats = (SELECT COUNT(*) FROM seats WHERE seats.game_id = games.id)",
+        [now],
+    )?;
+    tx.execute("UPDATE schema_version SET version = ?1", [SCHEMA_VERSION])?;
+    Ok(())
+}

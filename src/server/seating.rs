@@ -1,0 +1,190 @@
+//! The service's handlers that make games and seat players: a new game, a join by code, a
+//! rematch (`docs/design.md` §Network play).
+
+use serde_json::Value;
+
+use super::clock::Clocks;
+use super::ids::{new_code, new_game_id, new_token};
+use super::room::{Room, bad_token, record_of, storage};
+use super::service::{Broadcast, Reply, Service};
+use super::store::{GameSetup, Store, StoreError, StoredGame};
+use crate::net::position;
+use crate::net::protocol::{Clock, ErrorCode, Refusal, ServerMessage, normalize_code};
+use crate::rules::record::RecordError;
+
+impl<S: Store> Service<S> {
+    /// Creates a game: its kind and options checked by the rules, the creator seated.
+    pub(super) fn create(
+        &mut self,
+        game: &str,
+        options: Value,
+        seat: u8,
+        clock: Option<Clock>,
+        allow_tools: bool,
+        now_ms: u64,
+    ) -> Result<Reply, Refusal> {
+        let mut record = record_of(&blank_setup(game), &[]);
+        record.options = options;
+        let position = position::replay(&record).map_err(|e| match e {
+            RecordError::WrongGame { .. } => Refusal::new(
+                ErrorCode::UnknownGameKind,
+                format!("'{game}' is not a game triboard knows; it plays {}", crate::rules::game_ids().join(", ")),
+            ),
+            other => Refusal::new(ErrorCode::BadOptions, other.to_string()),
+        })?;
+        let seats = position.num_players();
+        if usize::from(seat) >= seats {
+            return Err(Refusal::new(ErrorCode::BadSeat, format!("{game} has seats 0 to {}, not {seat}", seats - 1)));
+        }
+        if let Some(clock) = clock {
+            clock.check().map_err(|why| Refusal::new(ErrorCode::BadClock, why))?;
+        }
+        let token = new_token()?;
+        let mut setup = GameSetup {
+            id: String::new(),
+            game: game.to_string(),
+            options: position.options(),
+            clock,
+            allow_tools,
+            code: String::new(),
+            seats: vec![None; seats],
+            rematch_of: None,
+        };
+        setup.seats[usize::from(seat)] = Some(token.clone());
+        self.insert_new(&mut setup, None, now_ms)?;
+        let created = ServerMessage::Created { game_id: setup.id.clone(), code: setup.code.clone(), seat, token };
+        let room = Room::load(new_game(setup, now_ms))?;
+        let state = ServerMessage::State(room.snapshot(0, now_ms));
+        let game_id = room.stored.setup.id.clone();
+        self.rooms.keep(room);
+        self.track(&game_id);
+        Ok(Reply { messages: vec![created, state], broadcast: None })
+    }
+
+    /// Stores a new game (the rematch of `of`, if given) under a fresh id and join code, trying
+    /// again if they collide with another game's.
+    pub(super) fn insert_new(&mut self, setup: &mut GameSetup, of: Option<&str>, now_ms: u64) -> Result<(), Refusal> {
+        let mut tries = 0;
+        loop {
+            setup.id = new_game_id()?;
+            setup.code = new_code()?;
+            let result = match of {
+                None => self.store.create_game(setup, now_ms),
+                Some(of) => self.store.create_rematch(of, setup, now_ms),
+            };
+            match result {
+                Ok(()) => return Ok(()),
+                Err(StoreError::Conflict(_)) if tries < 3 => tries += 1,
+                Err(e) => return Err(storage(&e)),
+            }
+        }
+    }
+
+    /// Seats a newcomer in the first free seat of the game with join code `code`.
+    pub(super) fn join(&mut self, code: &str, now_ms: u64) -> Result<Reply, Refusal> {
+        let code = normalize_code(code);
+        let game_id = self.store.game_of_code(&code).map_err(|e| storage(&e))?;
+        let game_id =
+            game_id.ok_or_else(|| Refusal::new(ErrorCode::UnknownCode, format!("no game has the code {code}")))?;
+        let room = self.room(&game_id)?;
+        if room.result().is_some() {
+            return Err(room.over());
+        }
+        let Some(seat) = room.stored.setup.seats.iter().position(Option::is_none) else {
+            return Err(Refusal::new(ErrorCode::GameFull, "every seat of the game is taken"));
+        };
+        let seat = seat as u8;
+        let token = new_token()?;
+        if let Err(e) = self.store.add_seat(&game_id, seat, &token, now_ms) {
+            self.rooms.remove(&game_id);
+            return Err(match e {
+                StoreError::Conflict(_) => Refusal::new(ErrorCode::GameFull, "the seat was taken meanwhile: try again"),
+                e => storage(&e),
+            });
+        }
+        let room = self.room(&game_id)?;
+        room.stored.setup.seats[usize::from(seat)] = Some(token.clone());
+        if room.stored.setup.seats.iter().all(Option::is_some) {
+            // The last seat: the clocks start.
+            room.stored.started_ms = Some(now_ms);
+            room.clocks = room.stored.setup.clock.map(|c| Clocks::start(c, room.stored.setup.seats.len(), now_ms));
+        }
+        let state = room.snapshot(0, now_ms);
+        self.track(&game_id);
+        let joined = ServerMessage::Joined { game_id: game_id.clone(), seat, token };
+        Ok(Reply {
+            messages: vec![joined, ServerMessage::State(state.clone())],
+            broadcast: Some(Broadcast { game_id, messages: vec![ServerMessage::State(state)] }),
+        })
+    }
+
+    /// The rematch of a finished game, made on the first request, with every token one seat on.
+    pub(super) fn rematch(&mut self, game_id: &str, token: &str, now_ms: u64) -> Result<Reply, Refusal> {
+        let room = self.room(game_id)?;
+        room.seat_of(token).ok_or_else(bad_token)?;
+        if room.result().is_none() {
+            return Err(Refusal::new(ErrorCode::NotOver, "a rematch waits for the end of the game"));
+        }
+        let new_id = match room.stored.rematch.clone() {
+            Some(id) => id,
+            None => {
+                let old = room.stored.setup.clone();
+                let n = old.seats.len();
+                let seats = (0..n).map(|s| old.seats[(s + n - 1) % n].clone()).collect();
+                let mut setup = GameSetup { seats, rematch_of: Some(game_id.to_string()), ..old };
+                position::replay(&record_of(&setup, &[])).map_err(|e| storage(&StoreError::Failed(e.to_string())))?;
+                match self.insert_new(&mut setup, Some(game_id), now_ms) {
+                    Ok(()) => {
+                        let id = setup.id.clone();
+                        self.rooms.keep(Room::load(new_game(setup, now_ms))?);
+                        self.track(&id);
+                        if let Some(old) = self.rooms.get_mut(game_id) {
+                            old.stored.rematch = Some(id.clone());
+                        }
+                        id
+                    }
+                    Err(refusal) => {
+                        // Another process may have made it meanwhile: the store says.
+                        self.rooms.remove(game_id);
+                        self.room(game_id)?.stored.rematch.clone().ok_or(refusal)?
+                    }
+                }
+            }
+        };
+        let room = self.room(&new_id)?;
+        let seat = room.seat_of(token).ok_or_else(bad_token)?;
+        let rematched = ServerMessage::Rematched { game_id: new_id, rematch_of: game_id.to_string(), seat };
+        Ok(Reply {
+            messages: vec![rematched.clone()],
+            broadcast: Some(Broadcast { game_id: game_id.to_string(), messages: vec![rematched] }),
+        })
+    }
+}
+
+/// A new game as stored at `now_ms`, with no moves: started if every seat is taken.
+fn new_game(setup: GameSetup, now_ms: u64) -> StoredGame {
+    let started_ms = setup.seats.iter().all(Option::is_some).then_some(now_ms);
+    StoredGame {
+        setup,
+        moves: Vec::new(),
+        resigned: None,
+        rematch: None,
+        move_ms: Vec::new(),
+        started_ms,
+        flagged: None,
+    }
+}
+
+/// A setup with only the kind of game, to replay a start position from.
+fn blank_setup(game: &str) -> GameSetup {
+    GameSetup {
+        id: String::new(),
+        game: game.to_string(),
+        options: Value::Null,
+        clock: None,
+        allow_tools: false,
+        code: String::new(),
+        seats: Vec::new(),
+        rematch_of: None,
+    }
+}
