@@ -596,9 +596,14 @@ fn loops(graph: &Graph) -> Vec<Vec<String>> {
     groups
 }
 
-/// The top folder of a file under `src/` (`lib.rs` is the crate's root, `""`).
+/// The top folder of a file under `src/`, or a top-level file's module (`data_dir.rs`:
+/// `data_dir`); `lib.rs`, the crate's root, is `""`.
 fn folder(file: &str) -> &str {
-    file.split_once('/').map(|(f, _)| f).unwrap_or("")
+    match file.split_once('/') {
+        Some((f, _)) => f,
+        None if file == "lib.rs" => "",
+        None => file.trim_end_matches(".rs"),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
