@@ -28,7 +28,7 @@ use crate::ai::derive_seed;
 use crate::net::position::{Position, start};
 use crate::net::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
 use crate::rules::{Rng, random_index, rng_from_seed};
-use crate::server::sqlite::SqliteStore;
+use crate::server::sqlite::{SqliteStore, remove_database};
 use crate::server::transport::{ServeOptions, serve_on};
 
 /// `triboard serve-bench`'s flags.
@@ -261,11 +261,7 @@ struct TempDb(PathBuf);
 
 impl Drop for TempDb {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
+        remove_database(&self.0);
     }
 }
 

@@ -36,6 +36,16 @@ impl fmt::Debug for SqliteStore {
     }
 }
 
+/// Removes the database file at `path` with its write-ahead log and shared-memory files (those
+/// that are there): a throwaway database's end (serve-bench's, the tests').
+pub fn remove_database(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+}
+
 impl SqliteStore {
     /// Opens the database file at `path`, creating it and its tables if needed.
     ///

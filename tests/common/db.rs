@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use triboard::server::sqlite::remove_database;
+
 /// A database file in the temporary folder, removed (with its log files) when dropped.
 pub struct TempDb(pub PathBuf);
 
@@ -17,11 +19,7 @@ impl TempDb {
 
 impl Drop for TempDb {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut path = self.0.clone().into_os_string();
-            path.push(suffix);
-            let _ = std::fs::remove_file(path);
-        }
+        remove_database(&self.0);
     }
 }
 
