@@ -79,7 +79,7 @@ fn pump(
             }
             Heard::Message(message) => {
                 let message = *message;
-                let id = about(&message).map(str::to_string);
+                let id = message.game_id().map(str::to_string);
                 let error = matches!(message, ServerMessage::Error { .. }) && !lobby.waiting();
                 if let Some(fresh) = fresh.as_mut().filter(|g| id.as_deref() == Some(g.seat.game_id.as_str())) {
                     fresh.inbox.push_back(message);
@@ -197,19 +197,6 @@ struct ToBoard<'w> {
     status: ResMut<'w, Status>,
     served: MessageWriter<'w, ServerMove>,
     orders: MessageWriter<'w, Command>,
-}
-
-/// The game a server message is about.
-fn about(message: &ServerMessage) -> Option<&str> {
-    match message {
-        ServerMessage::State(s) => Some(&s.game_id),
-        ServerMessage::Moved { game_id, .. }
-        | ServerMessage::Presence { game_id, .. }
-        | ServerMessage::Created { game_id, .. }
-        | ServerMessage::Joined { game_id, .. } => Some(game_id),
-        ServerMessage::Rematched { rematch_of, .. } => Some(rematch_of),
-        ServerMessage::Error { .. } => None,
-    }
 }
 
 /// Puts the online game of `seat`, as `state` describes it, on the board (from the start screen

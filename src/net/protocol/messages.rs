@@ -259,6 +259,20 @@ impl Refusal {
 }
 
 impl ServerMessage {
+    /// The game the message is about: a rematch's is the finished game it follows; none for an
+    /// error, which names no game.
+    pub fn game_id(&self) -> Option<&str> {
+        match self {
+            ServerMessage::State(s) => Some(&s.game_id),
+            ServerMessage::Moved { game_id, .. }
+            | ServerMessage::Presence { game_id, .. }
+            | ServerMessage::Created { game_id, .. }
+            | ServerMessage::Joined { game_id, .. } => Some(game_id),
+            ServerMessage::Rematched { rematch_of, .. } => Some(rematch_of),
+            ServerMessage::Error { .. } => None,
+        }
+    }
+
     /// Every server message `type`, as sent.
     pub const TYPES: &'static [&'static str] =
         &["created", "joined", "state", "moved", "presence", "rematched", "error"];
