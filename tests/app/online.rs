@@ -225,3 +225,31 @@ fn the_desktop_speaks_wss_to_a_server_behind_a_tls_proxy() {
     assert!(!why.to_lowercase().contains("not compiled"), "{why}");
     assert!(!link.is_open());
 }
+
+#[test]
+fn a_pasted_link_joins_on_the_server_it_names_not_the_one_in_the_settings() {
+    use triboard::app::online::link::{join_link, read_invitation};
+    let url = server();
+    let (mut a, mut b) = (desktop(), desktop());
+    lobby(&mut a, |lobby, link, _| lobby.create(link, &url, "trike", serde_json::json!({"size": 7})));
+    assert!(until(&mut a, &mut b, |a, _| on_board(a)), "A's game is on its board");
+    let invitation = join_link(&url, &a.world().resource::<OnlineGame>().seat.code);
+    // B's Play online window is open on the server its settings name, where nothing listens.
+    lobby(&mut b, |lobby, _, settings| {
+        settings.online.server = "ws://127.0.0.1:9/ws".into();
+        lobby.open = true;
+    });
+    b.update();
+    assert_eq!(b.world().non_send::<Link>().url(), "ws://127.0.0.1:9/ws");
+    // B pastes A's link and presses Join: the link's server is used, and stays in use.
+    lobby(&mut b, |lobby, link, settings| {
+        let (code, server) = read_invitation(&invitation);
+        lobby.join(link, &server.expect("a link names its server"), &code, settings);
+    });
+    assert!(until(&mut a, &mut b, |_, b| on_board(b)), "B's game is on its board: {:?}", b.world().resource::<Lobby>());
+    assert_eq!(b.world().non_send::<Link>().url(), url);
+    let held = &b.world().resource::<Settings>().online.games;
+    assert_eq!(held.len(), 1, "B keeps its seat");
+    assert_eq!((held[0].server.as_str(), held[0].seat, held[0].game.as_str()), (url.as_str(), 1, "trike"));
+    assert_eq!(b.world().resource::<Settings>().online.server, url, "the server that answered is remembered");
+}

@@ -9,11 +9,22 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 
 use super::link::{Link, LinkState, default_server, join_link, read_invitation, server_url};
+use crate::app::flow::Screen;
 use crate::app::settings::{OnlineSeat, Settings};
 use crate::net::protocol::{ClientMessage, Clock, ServerMessage, Snapshot};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, join_at_launch);
+    app.add_systems(Update, (join_at_launch, want_server.run_if(in_state(Screen::Menu))).chain());
+}
+
+/// While the Play online window is open, the link goes to the lobby's server (as typed, else the
+/// one a link or the last game used, else the default), so the window shows whether it answers.
+fn want_server(lobby: Res<Lobby>, mut link: NonSendMut<Link>, settings: Res<Settings>) {
+    if lobby.open
+        && let Ok(url) = lobby.server_url(&settings)
+    {
+        link.want(&url);
+    }
 }
 
 /// The clocks offered: none (correspondence: days a move), or Fischer minutes + seconds a move.
@@ -106,7 +117,10 @@ impl Lobby {
     }
 
     /// Takes a seat by `code` on the server at `url` — or resumes the seat held there already.
+    /// That server becomes the lobby's (a pasted link names its own, which may not be the one in
+    /// the Server field).
     pub fn join(&mut self, link: &mut Link, url: &str, code: &str, settings: &mut Settings) {
+        self.server = url.to_string();
         let code = crate::net::protocol::normalize_code(code);
         if let Some(held) = settings.online.games.iter().find(|s| s.server == url && s.code == code).cloned() {
             link.want(url);
@@ -121,6 +135,7 @@ impl Lobby {
 
     /// Resumes the seat `seat` (held, or just given by a rematch): asks for its game.
     pub fn resume(&mut self, seat: OnlineSeat, link: &mut Link, settings: &mut Settings) {
+        self.server.clone_from(&seat.server);
         link.want(&seat.server);
         link.send(&ClientMessage::Sync {
             game_id: seat.game_id.clone(),
@@ -142,13 +157,17 @@ impl Lobby {
     ) -> Option<(OnlineSeat, Snapshot)> {
         let server = server.to_string();
         match (message, self.waiting.take()) {
+            // A seat granted is kept before anything else happens (its game's kind comes with the
+            // state that follows), so a client that stops now resumes it on its next start.
             (ServerMessage::Created { game_id, code, seat, token }, Some(Waiting::Create)) => {
                 let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
+                keep(settings, &seat);
                 self.waiting = Some(Waiting::State(seat));
                 None
             }
             (ServerMessage::Joined { game_id, seat, token }, Some(Waiting::Join(code))) => {
                 let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
+                keep(settings, &seat);
                 self.waiting = Some(Waiting::State(seat));
                 None
             }
@@ -304,6 +323,23 @@ mod tests {
             rematch: None,
             rematch_of: None,
         }
+    }
+
+    #[test]
+    fn a_seat_granted_is_kept_before_its_game_arrives() {
+        let mut settings = Settings::default();
+        let mut lobby = Lobby { waiting: Some(Waiting::Join("ABCD2345".into())), ..Lobby::default() };
+        let joined = ServerMessage::Joined { game_id: "g".into(), seat: 1, token: "t".into() };
+        assert_eq!(lobby.hear(joined, "ws://127.0.0.1:8099/ws", &mut settings), None, "the game comes next");
+        let held = &settings.online.games;
+        assert_eq!(held.len(), 1, "the seat's token is kept at once");
+        assert_eq!((held[0].server.as_str(), held[0].token.as_str(), held[0].seat), ("ws://127.0.0.1:8099/ws", "t", 1));
+        assert_eq!(held[0].code, "ABCD2345");
+        let mut lobby = Lobby { waiting: Some(Waiting::Create), ..Lobby::default() };
+        let created =
+            ServerMessage::Created { game_id: "h".into(), code: "EFGH6789".into(), seat: 0, token: "u".into() };
+        lobby.hear(created, "ws://127.0.0.1:8099/ws", &mut settings);
+        assert_eq!(settings.online.games.len(), 2, "a game created is kept at once too");
     }
 
     #[test]

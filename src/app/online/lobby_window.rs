@@ -28,10 +28,8 @@ fn lobby_window(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
+    // The link goes to this server (`lobby::want_server`), not from here.
     let url = lobby.server_url(&settings);
-    if let Ok(url) = &url {
-        link.want(url);
-    }
     egui::Window::new("Play online")
         .open(&mut open)
         .collapsible(false)
