@@ -277,3 +277,26 @@ fn at_1024x640_a_lesson_shows_its_buttons_and_its_text() {
     assert!(screen.contains_rect(text), "{text:?}");
     assert!(text.height() >= 200.0, "the lesson's text has room: {text:?}");
 }
+
+#[test]
+fn the_graph_names_the_side_it_plots_whatever_move_review_shows() {
+    use triboard::app::hud::graph::caption;
+    // White swaps (the pie rule): the first seat plays White from then on, and its curve with it.
+    let mut model = model_with_moves(1);
+    model.play(TrikeMove::SWAP).expect("the swap is legal on White's first move");
+    for _ in 0..4 {
+        let mut moves = Vec::new();
+        model.game().legal_moves(&mut moves);
+        let mv = *moves.iter().find(|m| m.cell().is_some()).expect("a cell move");
+        model.play(mv).expect("legal");
+    }
+    let at_end = caption(&model);
+    assert!(at_end.starts_with("White's win rate"), "{at_end}");
+    assert!(at_end.contains("Black at the start"), "{at_end}");
+    for ply in 0..model.line_len() {
+        assert!(model.review_to(ply), "review reaches ply {ply}");
+        assert_eq!(caption(&model), at_end, "the same title at ply {ply}");
+    }
+    let plain = model_with_moves(3);
+    assert_eq!(caption(&plain), "Black's win rate after each move");
+}

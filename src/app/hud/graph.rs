@@ -62,6 +62,27 @@ pub fn points<G: AppGame>(model: &Model<G>) -> Vec<Point> {
     out
 }
 
+/// The graph's title: whose win rate the curve is. Two seats: the first seat's throughout, named
+/// by its colour at the end of the line, whatever position review shows (Trike's swap changes
+/// the colour a seat plays, and the curve does not change side with it); more seats: each
+/// mover's.
+pub fn caption<G: AppGame>(model: &Model<G>) -> String {
+    if model.game().num_players() != 2 {
+        return "each mover's win rate after its move".to_string();
+    }
+    let start = model.start();
+    let mut end = start.clone();
+    for mv in model.line() {
+        end.play_unchecked(mv);
+    }
+    let (first, last) = (start.player_name(Player(0)), end.player_name(Player(0)));
+    if first == last {
+        format!("{last}'s win rate after each move")
+    } else {
+        format!("{last}'s win rate after each move (the first seat: {first} at the start)")
+    }
+}
+
 /// The analysis's progress with Cancel while it runs, else the graph if the game has an
 /// analysis; nothing otherwise.
 pub fn graph_area<G: AppGame>(
@@ -87,12 +108,7 @@ pub fn graph_area<G: AppGame>(
         return;
     }
     ui.separator();
-    let two = model.game().num_players() == 2;
-    let caption = if two {
-        format!("{}'s win rate after each move", model.game().player_name(Player(0)))
-    } else {
-        "each mover's win rate after its move".to_string()
-    };
+    let caption = caption(model);
     // Folded by hand, or else where the move list would keep less than LIST_MIN below it.
     let caption_row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let cramped = ui.available_height() - caption_row - GRAPH_MIN < LIST_MIN;
