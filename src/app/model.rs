@@ -57,7 +57,7 @@ impl<G: AppGame> Model<G> {
             moves: Vec::new(),
             redo: Vec::new(),
             seats,
-            revision: 0,
+            revision: first_revision(),
             analysis: None,
             review: false,
             variations: Vec::new(),
@@ -142,7 +142,7 @@ impl<G: AppGame> Model<G> {
             redo: Vec::new(),
             seats,
             names,
-            revision: 0,
+            revision: first_revision(),
             analysis,
             review: false,
             variations,
@@ -401,4 +401,12 @@ fn result_of<G: AppGame>(game: &G) -> Option<String> {
         _ => format!("{} share first place", winners.join(" and ")),
     };
     Some(format!("{} ({verdict})", scores.join(" – ")))
+}
+
+/// The first revision of a new model. Models never share revisions (each starts 2³² past the one
+/// before), so what was kept for one board — a hint, a search, a folded result, a chosen point —
+/// never shows on a later board that reaches the same count of changes.
+fn first_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1 << 32, std::sync::atomic::Ordering::Relaxed)
 }

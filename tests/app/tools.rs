@@ -425,3 +425,28 @@ fn loading_another_game_or_a_rematch_ends_the_lesson() {
     order(&mut app, Command::Rematch);
     assert!(app.world().get_resource::<Learning>().is_none(), "a rematch is a game");
 }
+
+#[test]
+fn a_hint_does_not_outlive_its_board() {
+    let (moves, _) = one_winning_move();
+    let game = record("trike", serde_json::json!({"size": 5}), &moves);
+    let mut app = humans(5);
+    order(&mut app, Command::Load(game.clone()));
+    order(&mut app, Command::Hint);
+    let found = wait_for(&mut app, Duration::from_secs(60), |app| {
+        let revision = app.world().resource::<Model>().revision();
+        app.world().resource::<AiSearch>().hint(revision).is_some()
+    });
+    assert!(found, "the hint's search ends");
+    // Back to the start screen, and the same position on a new board (as a lesson's step or a
+    // share link opens one), loaded as the first was: the hint of the old board is not shown.
+    order(&mut app, Command::NewGame);
+    assert!(app.world().get_resource::<Model>().is_none(), "the board is gone");
+    app.insert_resource(OpenRecord(game.clone()));
+    app.update();
+    app.update();
+    order(&mut app, Command::Load(game));
+    let model = app.world().resource::<Model>();
+    assert_eq!(model.moves().len(), moves.len(), "the same position");
+    assert!(app.world().resource::<AiSearch>().hint(model.revision()).is_none(), "no hint from the old board");
+}
