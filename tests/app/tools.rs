@@ -356,12 +356,12 @@ fn a_lesson_judges_the_learners_moves_and_moves_on() {
     app.update();
     assert_eq!(app.world().resource::<Model>().moves().len(), 1, "step 2 is set up: one move played");
     // Legal but not what the step asks (it asks for the swap).
-    click(&mut app, "a1");
+    click(&mut app, "d5");
     let status = app.world().resource::<Status>().clone();
     assert!(status.error && status.text.contains("legal, but not what this step asks"), "{status:?}");
     assert_eq!(app.world().resource::<Model>().moves().len(), 1);
     // Illegal: the rules' reason.
-    click(&mut app, "c3");
+    click(&mut app, "b3");
     assert!(app.world().resource::<Status>().text.contains("already"), "{:?}", app.world().resource::<Status>());
     // The answer: played and explained.
     app.world_mut().write_message(MoveIntent { mv: TrikeMove::SWAP, from_ai: false });
