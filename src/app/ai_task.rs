@@ -24,7 +24,7 @@ use bevy::prelude::*;
 use web_time::Instant;
 
 use super::flow::Screen;
-use super::flow::{Command, MoveIntent, Step};
+use super::flow::{Command, MoveIntent, Status, Step};
 use super::games::AppGame;
 use super::model::Model;
 use super::runner::{AiRunner, Background};
@@ -258,6 +258,7 @@ fn drive<G: AppGame>(
     mut search: ResMut<AiSearch<G>>,
     mut intents: MessageWriter<MoveIntent<G::Move>>,
     mut orders: MessageReader<Command>,
+    mut status: ResMut<Status>,
 ) {
     let asked = orders.read().filter(|o| matches!(o, Command::Hint)).count() > 0;
     let Some(model) = model else { return };
@@ -272,6 +273,13 @@ fn drive<G: AppGame>(
                 && let Some(done) = r.work.poll()
             {
                 search.finish(done.into_search(), &model);
+                // The hint's "searching" line, still on the status, says what was found.
+                if let Some(hint) = search.hint(model.revision())
+                    && let Some(asked) = status.text.strip_suffix(": searching")
+                    && asked.starts_with("A hint for ")
+                {
+                    *status = Status::info(format!("{asked}: {}", hint.text));
+                }
             }
             // A move found is sent once it has been held for MIN_SHOW (a hint has ended already).
             if let Some(r) = &search.running

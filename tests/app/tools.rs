@@ -86,6 +86,11 @@ fn a_hint_on_a_position_with_one_winning_move_names_it_marks_it_and_is_counted()
     let model = app.world().resource::<Model>();
     let hint = app.world().resource::<AiSearch>().hint(model.revision()).unwrap().clone();
     assert_eq!(hint.mv, winning, "the hint is the one winning move: {}", hint.text);
+    let said = &app.world().resource::<Status>().text;
+    assert_eq!(
+        said,
+        &format!("A hint for {}: {}", model.game().player_name(model.game().to_move().unwrap()), hint.text)
+    );
     assert!(hint.text.starts_with(&model.game().move_text(winning)), "{}", hint.text);
     // What the board draws for it: the winning cell's hexagon, and the pawn's path to it.
     let marks = model.game().move_marks(hint.mv);
