@@ -23,7 +23,7 @@ fn frame(
     events: Vec<egui::Event>,
 ) -> Vec<PanelAction<TrikeMove>> {
     let at = Window { size: egui::vec2(1280.0, 800.0), lesson: None };
-    frame_in(ctx, &at, model, status, progress, windows, rects, events)
+    frame_in(ctx, &at, model, status, progress, (windows, rects), events)
 }
 
 /// The window a frame is drawn in: its size in points, and the lesson in progress.
@@ -32,16 +32,15 @@ struct Window<'a> {
     lesson: Option<&'a Learning>,
 }
 
-/// One frame of the panel in `window` with `events`; returns what was pressed.
-#[allow(clippy::too_many_arguments)]
+/// One frame of the panel in `window` with `events`, into the panel's windows and rectangles;
+/// returns what was pressed.
 fn frame_in(
     ctx: &egui::Context,
     window: &Window,
     model: &Model<Trike>,
     status: &Status,
     progress: Option<(Level, u64, f32)>,
-    windows: &mut PanelWindows,
-    rects: &mut UiRects,
+    (windows, rects): (&mut PanelWindows, &mut UiRects),
     events: Vec<egui::Event>,
 ) -> Vec<PanelAction<TrikeMove>> {
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
@@ -266,7 +265,7 @@ fn at_1024x640_a_lesson_shows_its_buttons_and_its_text() {
     let mut rects = UiRects::default();
     let window = Window { size: egui::vec2(1024.0, 640.0), lesson: Some(&learning) };
     for _ in 0..2 {
-        frame_in(&ctx, &window, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
     }
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
     for name in ["lesson back", "lesson retry", "lesson next", "lesson leave"] {
