@@ -299,3 +299,33 @@ fn the_graph_names_the_side_it_plots_whatever_move_review_shows() {
     let plain = model_with_moves(3);
     assert_eq!(caption(&plain), "Black's win rate after each move");
 }
+
+#[test]
+fn at_1024x640_review_after_analysis_keeps_rows_of_the_move_list_in_view() {
+    use triboard::rules::record::{AnalysedMove, Analysis};
+    // A finished Trike-5 game, analysed (every third move a mistake), reviewed at its third move.
+    let mut model = Model::<Trike>::with(&TrikeOptions { size: 5 }, &[Seat::Human, Seat::Human]).expect("a board");
+    while model.game().outcome().is_none() {
+        let mut moves = Vec::new();
+        model.game().legal_moves(&mut moves);
+        let mv = *moves.iter().find(|m| m.cell().is_some()).expect("a cell move");
+        model.play(mv).expect("legal");
+    }
+    let line = model.line();
+    let analysed = (0..line.len())
+        .map(|k| AnalysedMove { win_rate: 0.5, best: "a1".into(), kept: Some(0.4), mistake: k % 3 == 0 })
+        .collect();
+    model.keep_analysis(Analysis { simulations: 4000, threshold: 0.1, moves: analysed }, line);
+    assert!(model.review_to(3));
+    let ctx = egui::Context::default();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: egui::vec2(1024.0, 640.0), lesson: None };
+    for _ in 0..3 {
+        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    }
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
+    let list = rects.get("move list").expect("the move list was drawn");
+    let visible = list.intersect(screen);
+    // A row of the list is some 20 points: three rows need 60.
+    assert!(visible.height() >= 60.0, "the move list keeps three rows in view: {list:?} in {screen:?}");
+}

@@ -110,6 +110,7 @@ pub fn side_panel<G: AppGame>(
             rules(ui, model);
         } else {
             moves_header(ui, model, &mut windows.typed, rects, &mut actions);
+            rects.set("move list", ui.available_rect_before_wrap());
             if let Some(ply) = move_list::<G>(ui, model) {
                 actions.push(PanelAction::Order(Command::Review(ReviewTo::Ply(ply))));
             }
