@@ -67,6 +67,19 @@ pub enum Command {
     SwitchLine(usize),
     /// A hint for the person to move: counted here, searched by `ai_task`.
     Hint,
+    /// The game ended off the board (`Model::end`): an online game's server said a seat resigned
+    /// or ran out of time.
+    End(Ending),
+}
+
+/// How a game ended off the board: a seat resigned or ran out of time, and every other seat won
+/// (`docs/design.md` §Network play: the server ends games by resignation or flag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The seat that resigned or lost on time.
+    pub seat: u8,
+    /// True when its clock ran out; false for a resignation.
+    pub flagged: bool,
 }
 
 /// Which position of the line to show in review.

@@ -49,7 +49,7 @@ pub struct Summary {
 pub fn title_text<G: AppGame>(model: &Model<G>) -> String {
     let game = model.game();
     let n = model.moves().len();
-    let state = match (model.result_text(), game.to_move()) {
+    let state = match (model.result_text(), model.to_move()) {
         (Some(result), _) => result,
         (None, Some(p)) => format!("{} to move", game.player_name(p)),
         (None, None) => String::new(),
@@ -65,16 +65,15 @@ impl Summary {
             title: title_text(model),
             record: model.record(),
             revision: model.revision(),
-            to_move: model.game().to_move().map(|p| model.game().player_name(p)),
-            over: model.game().outcome().is_some(),
+            to_move: model.to_move().map(|p| model.game().player_name(p)),
+            over: model.over(),
             shown: model.moves().len(),
             review: model.review(),
             analysed: model.analysed().len(),
             mistakes: model.analysed().iter().filter(|a| a.mistake).count(),
-            seat_to_move: model.game().to_move().map(|p| p.0),
+            seat_to_move: model.to_move().map(|p| p.0),
             remote: model.seats().contains(&crate::ai::Seat::Remote),
             person_to_move: model
-                .game()
                 .to_move()
                 .is_some_and(|p| model.seats().get(usize::from(p.0)) == Some(&crate::ai::Seat::Human)),
         }

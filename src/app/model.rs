@@ -3,11 +3,13 @@
 //! them ([`review`]), and the names a record gave its seats ([`seats`]). Its fields are private: the validation system ([`super::play`]) and the session
 //! ([`super::session`]) change it through its methods, and every change bumps its revision.
 
+pub mod ending;
 pub mod review;
 pub mod seats;
 
 use bevy::prelude::*;
 
+use super::flow::Ending;
 use super::games::AppGame;
 use crate::ai::{Level, Seat};
 use crate::rules::Player;
@@ -39,6 +41,8 @@ pub struct Model<G: AppGame> {
     variations: Vec<Vec<G::Move>>,
     /// Hints asked for, by seat.
     hints: Vec<u32>,
+    /// The game ended off the board (a resignation, a flag): [`Model::end`].
+    ended: Option<Ending>,
 }
 
 impl<G: AppGame> Model<G> {
@@ -62,6 +66,7 @@ impl<G: AppGame> Model<G> {
             review: false,
             variations: Vec::new(),
             hints: Vec::new(),
+            ended: None,
         };
         model.play_forced();
         Ok(model)
@@ -147,6 +152,7 @@ impl<G: AppGame> Model<G> {
             review: false,
             variations,
             hints,
+            ended: None,
         };
         model.play_forced();
         Ok(model)
@@ -194,7 +200,7 @@ impl<G: AppGame> Model<G> {
 
     /// Who plays the seat to move, or `None` once the game is over.
     pub fn seat_to_move(&self) -> Option<Seat> {
-        self.game.to_move().map(|p| self.seats[p.index()])
+        self.to_move().map(|p| self.seats[p.index()])
     }
 
     /// The AI level to move, if an AI seat is to move.
@@ -259,9 +265,10 @@ impl<G: AppGame> Model<G> {
     }
 
     /// "Black 4 – White 3 (Black wins)" once the game is over; with more seats every score, and a
-    /// shared first place named as such.
+    /// shared first place named as such; "Black resigned (White wins)" for a game ended off the
+    /// board ([`Model::end`]).
     pub fn result_text(&self) -> Option<String> {
-        result_of(&self.game)
+        self.ending_text().or_else(|| result_of(&self.game))
     }
 
     /// The game record: options, moves, players and the result. In review the whole line (the
@@ -276,7 +283,7 @@ impl<G: AppGame> Model<G> {
             for &mv in self.redo.iter().rev() {
                 end.play_unchecked(mv);
             }
-            record.result = result_of(&end);
+            record.result = self.ending_text().or_else(|| result_of(&end));
         } else {
             record = Record::new(&self.game, &self.moves);
             record.result = self.result_text();

@@ -218,6 +218,12 @@ fn on_the_line<G: AppGame>(model: &mut Model<G>, order: &Command) -> Option<Stat
                 Status::error("nothing to redo")
             }
         }
+        Command::End(ending) => {
+            if !model.end(*ending) {
+                return None;
+            }
+            Status::info(format!("Game over: {}", model.result_text().unwrap_or_default()))
+        }
         Command::NewGame
         | Command::Menu
         | Command::Rematch

@@ -84,7 +84,7 @@ impl SuspendedGame {
         SuspendedGame {
             name: model.game().display_name(),
             moves: model.moves().len(),
-            over: model.game().outcome().is_some(),
+            over: model.over(),
             setup,
             restore: Box::new(move |commands: &mut Commands| {
                 let summary = Summary::of(&model);

@@ -7,6 +7,7 @@ use triboard::ai::Level;
 use triboard::app::Seat;
 use triboard::app::hud::{PanelAction, PanelIn, PanelWindows, side_panel};
 use triboard::app::learn::Learning;
+use triboard::app::online::OnlineGame;
 use triboard::app::ui::UiRects;
 use triboard::app::{Command, Model, Status};
 use triboard::rules::Game;
@@ -22,14 +23,31 @@ fn frame(
     rects: &mut UiRects,
     events: Vec<egui::Event>,
 ) -> Vec<PanelAction<TrikeMove>> {
-    let at = Window { size: egui::vec2(1280.0, 800.0), lesson: None };
-    frame_in(ctx, &at, model, status, progress, (windows, rects), events)
+    frame_in(ctx, &Window::default(), model, status, progress, (windows, rects), events)
 }
 
-/// The window a frame is drawn in: its size in points, and the lesson in progress.
+/// The window a frame is drawn in: its size in points, the lesson in progress, the online game.
 struct Window<'a> {
     size: egui::Vec2,
     lesson: Option<&'a Learning>,
+    online: Option<&'a OnlineGame>,
+}
+
+impl Default for Window<'_> {
+    /// 1280×800, no lesson, no online game.
+    fn default() -> Self {
+        Window { size: egui::vec2(1280.0, 800.0), lesson: None, online: None }
+    }
+}
+
+thread_local! {
+    /// The text the last frame drew, each piece on a line of its own.
+    static DRAWN: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// The text the last frame of this thread drew, each piece on a line of its own.
+fn drawn() -> String {
+    DRAWN.with(|d| d.borrow().clone())
 }
 
 /// One frame of the panel in `window` with `events`, into the panel's windows and rectangles;
@@ -55,10 +73,20 @@ fn frame_in(
         analyzing: None,
         show_thinking: true,
         lesson: window.lesson,
-        online: None,
+        online: window.online,
     };
     let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
-    ctx.end_pass().textures_delta.clear();
+    let mut output = ctx.end_pass();
+    output.textures_delta.clear();
+    let text: Vec<String> = output
+        .shapes
+        .iter()
+        .filter_map(|clipped| match &clipped.shape {
+            egui::Shape::Text(text) => Some(text.galley.text().to_string()),
+            _ => None,
+        })
+        .collect();
+    DRAWN.with(|d| *d.borrow_mut() = text.join("\n"));
     actions
 }
 
@@ -71,6 +99,17 @@ fn press(
     rects: &mut UiRects,
     name: &str,
 ) -> Vec<PanelAction<TrikeMove>> {
+    press_in(ctx, &Window::default(), model, (windows, rects), name)
+}
+
+/// [`press`] in `window`.
+fn press_in(
+    ctx: &egui::Context,
+    window: &Window,
+    model: &Model<Trike>,
+    (windows, rects): (&mut PanelWindows, &mut UiRects),
+    name: &str,
+) -> Vec<PanelAction<TrikeMove>> {
     let at = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn")).center();
     let status = Status::default();
     let button = |pressed| egui::Event::PointerButton {
@@ -79,11 +118,13 @@ fn press(
         pressed,
         modifiers: egui::Modifiers::NONE,
     };
-    let mut actions =
-        frame(ctx, model, &status, None, windows, rects, vec![egui::Event::PointerMoved(at), button(true)]);
-    actions.extend(frame(ctx, model, &status, None, windows, rects, vec![button(false)]));
+    let mut frame = |events, windows: &mut PanelWindows, rects: &mut UiRects| {
+        frame_in(ctx, window, model, &status, None, (windows, rects), events)
+    };
+    let mut actions = frame(vec![egui::Event::PointerMoved(at), button(true)], windows, rects);
+    actions.extend(frame(vec![button(false)], windows, rects));
     // A frame with the pointer away, so the next press starts afresh.
-    actions.extend(frame(ctx, model, &status, None, windows, rects, vec![egui::Event::PointerGone]));
+    actions.extend(frame(vec![egui::Event::PointerGone], windows, rects));
     actions
 }
 
@@ -263,7 +304,7 @@ fn at_1024x640_a_lesson_shows_its_buttons_and_its_text() {
     let model = model_with_moves(0);
     let mut windows = PanelWindows::default();
     let mut rects = UiRects::default();
-    let window = Window { size: egui::vec2(1024.0, 640.0), lesson: Some(&learning) };
+    let window = Window { size: egui::vec2(1024.0, 640.0), lesson: Some(&learning), online: None };
     for _ in 0..2 {
         frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
     }
@@ -319,7 +360,7 @@ fn at_1024x640_review_after_analysis_keeps_rows_of_the_move_list_in_view() {
     assert!(model.review_to(3));
     let ctx = egui::Context::default();
     let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
-    let window = Window { size: egui::vec2(1024.0, 640.0), lesson: None };
+    let window = Window { size: egui::vec2(1024.0, 640.0), ..Window::default() };
     for _ in 0..3 {
         frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
     }
@@ -328,4 +369,84 @@ fn at_1024x640_review_after_analysis_keeps_rows_of_the_move_list_in_view() {
     let visible = list.intersect(screen);
     // A row of the list is some 20 points: three rows need 60.
     assert!(visible.height() >= 60.0, "the move list keeps three rows in view: {list:?} in {screen:?}");
+}
+
+/// An online game of Trike 7 at its second move, the person in the first seat, the opponent
+/// connected; and its board.
+fn online_game() -> (OnlineGame, Model<Trike>) {
+    use triboard::app::settings::OnlineSeat;
+    use triboard::net::protocol::{SeatView, Snapshot};
+    let mut model = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Human, Seat::Remote]).expect("a board");
+    let mut moves = Vec::new();
+    for text in ["d7", "d4"] {
+        moves.push(text.to_string());
+        model.play(model.game().parse_move(text).expect("a move")).expect("legal");
+    }
+    let seat = OnlineSeat {
+        server: "ws://127.0.0.1:8080/ws".into(),
+        game_id: "g".into(),
+        token: "t".into(),
+        seat: 0,
+        game: "trike".into(),
+        code: "ABCD2345".into(),
+    };
+    let state = Snapshot {
+        game_id: "g".into(),
+        game: "trike".into(),
+        options: serde_json::json!({"size": 7}),
+        since_ply: 0,
+        ply: 2,
+        moves,
+        players: ["Black", "White"].iter().map(|n| SeatView { seat: 0, name: n.to_string(), taken: true }).collect(),
+        to_move: Some(0),
+        outcome: None,
+        clock: None,
+        clock_ms: None,
+        allow_tools: true,
+        rematch: None,
+        rematch_of: None,
+    };
+    let mut game = OnlineGame::new(seat, state);
+    game.online = vec![true, true];
+    (game, model)
+}
+
+#[test]
+fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
+    use triboard::app::Ending;
+    use triboard::app::online::OnlineOrder;
+    let (game, mut model) = online_game();
+    let ctx = egui::Context::default();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: egui::vec2(1024.0, 640.0), online: Some(&game), ..Window::default() };
+    let mut settle = |model: &Model<Trike>, windows: &mut PanelWindows, rects: &mut UiRects| {
+        for _ in 0..2 {
+            frame_in(&ctx, &window, model, &Status::default(), None, (windows, rects), Vec::new());
+        }
+    };
+    settle(&model, &mut windows, &mut rects);
+    assert!(drawn().contains("to move"), "{}", drawn());
+    // One press asks; Keep playing keeps the game; Resign in the question sends it.
+    let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), "online resign");
+    assert!(actions.is_empty(), "nothing is sent on the first press: {actions:?}");
+    assert!(drawn().contains("Resign this game?"), "the question is asked: {}", drawn());
+    let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), "keep");
+    assert!(actions.is_empty() && !windows.resign, "Keep playing keeps it: {actions:?}");
+    press_in(&ctx, &window, &model, (&mut windows, &mut rects), "online resign");
+    let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), "drop");
+    assert!(matches!(&actions[..], [PanelAction::Online(OnlineOrder::Resign)]), "{actions:?}");
+
+    // The server ended it: the board's game is over, the panel says who won and how.
+    assert!(model.end(Ending { seat: 0, flagged: false }));
+    assert_eq!(model.to_move(), None);
+    assert!(model.person_may_move().is_err(), "no move after a resignation");
+    settle(&model, &mut windows, &mut rects);
+    let text = drawn();
+    assert!(text.contains("Game over"), "a Game over box: {text}");
+    assert!(text.contains("Black resigned (White wins)"), "{text}");
+    assert!(!text.contains("to move"), "nobody is to move: {text}");
+    for name in ["undo", "hint", "online resign"] {
+        let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), name);
+        assert!(actions.is_empty(), "{name} does nothing once the game is over: {actions:?}");
+    }
 }

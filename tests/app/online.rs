@@ -9,9 +9,9 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use triboard::app::online::OnlineGame;
 use triboard::app::online::link::Link;
-use triboard::app::online::lobby::Lobby;
+use triboard::app::online::lobby::{Lobby, whose_turn};
 use triboard::app::settings::{Settings, SettingsFile};
-use triboard::app::{Command, MoveIntent, Screen, Seat, Status};
+use triboard::app::{Command, InPlay, MoveIntent, Screen, Seat, Status};
 use triboard::rules::trike::{Trike, TrikeMove};
 
 type Model = triboard::app::Model<Trike>;
@@ -130,6 +130,33 @@ fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() 
     );
     let ended = b.world().resource::<OnlineGame>().ended().unwrap();
     assert!(ended.contains("resigned"), "{ended}");
+    // Both boards are over: nobody to move, the status says who resigned and who won, no hint,
+    // no takeback, and "Your games" says won and lost.
+    assert!(
+        until(&mut a, &mut b, |a, b| [a, b].iter().all(|app| app
+            .world()
+            .resource::<InPlay>()
+            .0
+            .as_ref()
+            .is_some_and(|s| s.over))),
+        "the resignation ends both boards"
+    );
+    for (app, said) in [(&mut a, "lost"), (&mut b, "won")] {
+        let model = app.world().resource::<Model>();
+        assert_eq!(model.to_move(), None);
+        assert!(!model.human_to_move(), "no legal-move marks");
+        let status = app.world().resource::<Status>().text.clone();
+        assert!(status.contains("Black resigned (White wins)"), "{status}");
+        let game = app.world().resource::<OnlineGame>();
+        let known = &app.world().resource::<Lobby>().known[&game.seat.game_id];
+        assert_eq!(whose_turn(known, game.seat.seat), said);
+        for order in [Command::Hint, Command::Undo] {
+            app.world_mut().write_message(order.clone());
+            app.update();
+            assert!(app.world().resource::<Status>().error, "{order:?} is refused");
+            assert_eq!(app.world().resource::<Model>().record().moves.len(), 2, "{order:?} changes nothing");
+        }
+    }
     let before = moves(&a);
     press(&mut a, "c4");
     a.update();

@@ -77,9 +77,4 @@ impl<G: AppGame> PanelIn<'_, G> {
     pub fn tools(&self) -> bool {
         self.online.is_none_or(|o| o.tools_allowed())
     }
-
-    /// True in an online game that runs: no undo, no redo, no local rematch.
-    pub fn online_running(&self) -> bool {
-        self.online.is_some_and(|o| !o.over())
-    }
 }

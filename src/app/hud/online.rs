@@ -5,19 +5,20 @@
 use bevy_egui::egui;
 
 use super::action::PanelAction;
+use super::windows::PanelWindows;
 use crate::app::online::link::LinkState;
 use crate::app::online::lobby::{invitation, link_words};
 use crate::app::online::{OnlineGame, OnlineOrder};
 use crate::app::ui::{GREEN, RED, UiRects};
 
 /// Draws the online box of `game`; `running` is the seat to move on the board (its clock runs),
-/// `over` whether the board's game is over.
+/// `over` whether the board's game is over. Resign asks first ([`PanelWindows::resign`]).
 pub(super) fn online_box<M>(
     ui: &mut egui::Ui,
     game: &OnlineGame,
     running: Option<u8>,
     over: bool,
-    rects: &mut UiRects,
+    (windows, rects): (&mut PanelWindows, &mut UiRects),
     actions: &mut Vec<PanelAction<M>>,
 ) {
     let others: Vec<usize> = (0..game.online.len()).filter(|&s| s != usize::from(game.seat.seat)).collect();
@@ -87,7 +88,7 @@ pub(super) fn online_box<M>(
             .on_hover_text("Give up this online game: the other players win");
         rects.set("online resign", resign.rect);
         if resign.clicked() {
-            actions.push(PanelAction::Online(OnlineOrder::Resign));
+            windows.resign = true;
         }
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
             if one_row {
@@ -101,12 +102,9 @@ pub(super) fn online_box<M>(
                     "Hints, Show thinking and analysis: after the game (its creator chose so, for both players)."
                 }
             };
-            let line = game.ended().unwrap_or_else(|| format!("• {words}"));
-            ui.add(egui::Label::new(egui::RichText::new(line).color(colour)).truncate()).on_hover_text(format!(
-                "Online, {}: {}.\n{tools}",
-                game.seat.server,
-                link_words(&game.connection)
-            ));
+            // How the game ended is the Game over box's: this line keeps to the connection.
+            ui.add(egui::Label::new(egui::RichText::new(format!("• {words}")).color(colour)).truncate())
+                .on_hover_text(format!("Online, {}: {}.\n{tools}", game.seat.server, link_words(&game.connection)));
         });
     });
     if free && let Some(link) = invitation(&game.seat) {

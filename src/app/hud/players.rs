@@ -14,6 +14,8 @@ use crate::rules::{Outcome, Player};
 pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     let game = model.game();
     let outcome = game.outcome();
+    // A game ended off the board (a resignation, a flag): the loser's row says how.
+    let ending = model.ending().filter(|_| outcome.is_none());
     // What the numbers on the right count.
     if game.live_score(Player(0)).is_some() {
         let row = egui::vec2(ui.available_width(), ui.text_style_height(&egui::TextStyle::Small));
@@ -27,7 +29,7 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
             for colour in game.seat_swatches(player) {
                 stone(ui, colour, 9.0);
             }
-            let to_move = game.to_move() == Some(player);
+            let to_move = model.to_move() == Some(player);
             // The names keep clear of the score and "to move" at the right: cut where they would
             // reach them.
             let left = (ui.available_width() - RIGHT_ROOM).max(40.0);
@@ -45,7 +47,12 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
                 }
             });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if let Some(outcome) = &outcome {
+                if let Some(ending) = ending {
+                    let lost = usize::from(ending.seat) == seat;
+                    let how = if ending.flagged { "out of time" } else { "resigned" };
+                    let text = egui::RichText::new(if lost { how } else { "wins" }).size(17.0);
+                    ui.label(if lost { text } else { text.strong().color(GOLD) });
+                } else if let Some(outcome) = &outcome {
                     let won = outcome.winners().contains(&player);
                     // Games that keep a running score show the number alone, as while playing.
                     let score = outcome.scores[seat];
@@ -124,8 +131,13 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
             }
             ui.add(egui::Label::new(egui::RichText::new(verdict).size(18.0).strong()).wrap());
         });
-        if open {
-            model.game().game_over(ui, outcome);
+        match model.result_text().filter(|_| model.ending().is_some()) {
+            // Ended off the board: how, and no score of the rules' to detail.
+            Some(how) => {
+                ui.label(how);
+            }
+            None if open => model.game().game_over(ui, outcome),
+            None => {}
         }
     });
 }

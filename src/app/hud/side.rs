@@ -69,8 +69,8 @@ pub fn side_panel<G: AppGame>(
         players(ui, model);
         ui.separator();
         if let Some(online) = input.online {
-            let running = game.to_move().map(|p| p.0);
-            super::online::online_box(ui, online, running, game.outcome().is_some(), rects, &mut actions);
+            let running = model.to_move().map(|p| p.0);
+            super::online::online_box(ui, online, running, model.over(), (windows, rects), &mut actions);
             ui.separator();
         }
         if let Some(learning) = input.lesson {
@@ -89,7 +89,7 @@ pub fn side_panel<G: AppGame>(
         }
         buttons(ui, input, windows, rects, &mut actions);
         ui.separator();
-        match game.outcome() {
+        match model.outcome() {
             // Over: the result first, then what was said; no hint and no game actions follow, so
             // nothing below can move under the pointer.
             Some(outcome) => {
@@ -122,7 +122,7 @@ pub fn side_panel<G: AppGame>(
 
 /// The game's own buttons for the person to move (Trike's Swap), if any.
 fn game_actions<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, actions: &mut Vec<PanelAction<G::Move>>) {
-    if model.game().outcome().is_some() {
+    if model.over() {
         return;
     }
     let mut moves = Vec::new();
@@ -214,7 +214,7 @@ fn buttons<G: AppGame>(
             ui,
             "undo",
             egui::Button::new("⟲ Undo"),
-            !model.moves().is_empty() && !input.online_running(),
+            !model.moves().is_empty() && input.online.is_none(),
             "Take back your last turn (Ctrl+Z)",
         ) {
             actions.push(PanelAction::Order(Command::Undo));
@@ -223,7 +223,7 @@ fn buttons<G: AppGame>(
             ui,
             "redo",
             egui::Button::new("⟳ Redo"),
-            !model.redo().is_empty() && !input.online_running(),
+            !model.redo().is_empty() && input.online.is_none(),
             "Replay an undone turn (Ctrl+Y)",
         ) {
             actions.push(PanelAction::Order(Command::Redo));
@@ -374,6 +374,31 @@ fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui))
     add(&mut strip);
 }
 
+/// "Resign this game?" over everything, after Resign in an online game: Resign sends it, Keep
+/// playing (or Esc, or a click beside it) keeps the game; a game that ended meanwhile asks no more.
+fn confirm_resign<G: AppGame>(
+    ctx: &egui::Context,
+    model: &Model<G>,
+    windows: &mut PanelWindows,
+    rects: &mut UiRects,
+    actions: &mut Vec<PanelAction<G::Move>>,
+) {
+    if model.over() {
+        windows.resign = false;
+        return;
+    }
+    let others = if model.seats().len() == 2 { "Your opponent wins" } else { "The other players win" };
+    let what = "The server ends it for every player; it cannot be taken back.";
+    match confirm_drop(ctx, rects, "Resign this game?", &format!("{others}."), what, "Resign") {
+        Some(true) => {
+            windows.resign = false;
+            actions.push(PanelAction::Online(crate::app::online::OnlineOrder::Resign));
+        }
+        Some(false) => windows.resign = false,
+        None => {}
+    }
+}
+
 /// "Drop the game in play?" over everything, while an order waits for it: Drop sends the order,
 /// Keep playing (or Esc, or a click beside it) keeps the game.
 fn confirm<G: AppGame>(
@@ -383,6 +408,9 @@ fn confirm<G: AppGame>(
     rects: &mut UiRects,
     actions: &mut Vec<PanelAction<G::Move>>,
 ) {
+    if windows.resign {
+        confirm_resign(ctx, model, windows, rects, actions);
+    }
     let Some(order) = &windows.confirm else { return };
     let (what, drop) = match order {
         Command::Rematch => ("A rematch starts the same game afresh.", "Drop it, rematch"),

@@ -23,13 +23,16 @@ pub struct PanelWindows {
     pub graph_folded: Option<bool>,
     /// What is typed in the move box (beside "Moves"), not yet sent.
     pub typed: String,
+    /// Resign was pressed in an online game: "Resign this game?" asks before it goes to the
+    /// server.
+    pub resign: bool,
 }
 
 impl PanelWindows {
     /// `order` at once when the game in play is finished or has no move yet; else `None`, and the
     /// confirmation asks first ("Drop the game in play?"), which sends it only on Drop.
     pub fn drop_game<G: AppGame>(&mut self, model: &Model<G>, order: Command) -> Option<Command> {
-        if model.moves().is_empty() || model.game().outcome().is_some() {
+        if model.moves().is_empty() || model.over() {
             return Some(order);
         }
         self.confirm = Some(order);

@@ -157,13 +157,14 @@ impl OnlineGame {
     }
 
     /// What the game line refuses while this game is on the board ([`Gate`]): moves once the
-    /// server ended it, takebacks and other lines while it runs (the server keeps every move), and
-    /// hints where its creator did not allow them.
+    /// server ended it, takebacks and other lines always (the server keeps every move; the
+    /// arrows review them), and hints where its creator did not allow them.
     pub fn gate(&self) -> Gate {
-        let running = !self.over() && self.state.as_ref().is_some_and(|s| s.to_move.is_some());
         Gate {
             moves: self.ended(),
-            takebacks: running.then(|| "an online game has no takebacks: the server keeps every move".to_string()),
+            takebacks: Some(
+                "an online game has no takebacks: the server keeps every move (the arrows review them)".to_string(),
+            ),
             hints: (!self.tools_allowed())
                 .then(|| "no hints in this online game: its creator did not allow them".to_string()),
         }

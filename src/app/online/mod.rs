@@ -25,7 +25,7 @@ pub use self::game::{OnlineGame, OnlineOrder};
 use self::link::{Heard, Link};
 use self::lobby::Lobby;
 use self::sync::{Catch, catch_up, next_to_send, plies};
-use super::flow::{Command, Gate, ServerMove, Status, Step};
+use super::flow::{Command, Ending, Gate, ServerMove, Status, Step};
 use super::in_play::InPlay;
 use super::session::{OpenRecord, OpenSeats};
 use super::settings::{OnlineSeat, Settings};
@@ -44,6 +44,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Gate>()
         .add_systems(Update, carry_out.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
         .add_systems(Update, keep_gate.in_set(Step::Intents).after(carry_out))
+        .add_systems(Update, keep_ending.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
         .add_systems(Update, send_moves.in_set(Step::View).run_if(resource_exists::<OnlineGame>))
         .add_systems(OnEnter(super::flow::Screen::Menu), leave);
     lobby::plugin(app);
@@ -127,6 +128,8 @@ fn pump(
     while let Some(message) = game.inbox.pop_front() {
         match message {
             ServerMessage::State(state) => {
+                // "Your games" says what the server last said of it (won, lost, whose move).
+                lobby.known.insert(state.game_id.clone(), state.clone());
                 let was_full = game.full();
                 game.take_state(state);
                 if !was_full && game.full() {
@@ -242,9 +245,29 @@ fn send_moves(mut game: ResMut<OnlineGame>, in_play: Res<InPlay>, mut link: NonS
     }
 }
 
+/// A game the server ended (a resignation, a flag) ends on the board too ([`Command::End`]), once
+/// the board holds the server's moves: nobody is to move, the Game over box names the winner.
+fn keep_ending(game: Res<OnlineGame>, in_play: Res<InPlay>, mut orders: MessageWriter<Command>) {
+    let Some(outcome) = &game.outcome else { return };
+    let Some(seat) = outcome.resigned.or(outcome.flagged) else { return };
+    let Some(summary) = &in_play.0 else { return };
+    if game.placed && !summary.over && catch_up(&summary.record.moves, &game.moves) == Catch::InStep {
+        orders.write(Command::End(Ending { seat, flagged: outcome.resigned.is_none() }));
+    }
+}
+
 /// Back on the start screen, the online game is left (it goes on on the server: Play online…
-/// resumes it from "Your games"); Resume does not bring back a board that lost its server.
-fn leave(mut commands: Commands, mut suspended: ResMut<super::session::Suspended>) {
+/// resumes it from "Your games", which asks the server for its state now); Resume does not bring
+/// back a board that lost its server.
+fn leave(
+    mut commands: Commands,
+    mut suspended: ResMut<super::session::Suspended>,
+    game: Option<Res<OnlineGame>>,
+    mut link: NonSendMut<Link>,
+) {
+    if let Some(game) = game {
+        link.send(&ClientMessage::Watch { game_id: game.seat.game_id.clone() });
+    }
     commands.remove_resource::<OnlineGame>();
     if suspended.game.as_ref().is_some_and(|g| g.setup.seats.contains(&Seat::Remote)) {
         suspended.game = None;
