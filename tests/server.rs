@@ -701,6 +701,7 @@ fn messages_have_a_stable_versioned_wire_form() {
             outcome: None,
             clock: Some(Clock { minutes: 3, increment_s: 2 }),
             clock_ms: Some(vec![180_000, 179_500]),
+            clock_started: true,
             allow_tools: false,
             rematch: None,
             rematch_of: None,
@@ -827,6 +828,45 @@ fn clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_t
     let Created { game_id: mail, .. } = create_full(&mut service, "trike", Value::Null, 0);
     let snapshot = state(&service.handle_at(ClientMessage::Watch { game_id: mail }, 99_000).messages);
     assert_eq!((snapshot.clock, snapshot.clock_ms), (None, None));
+}
+
+#[test]
+fn a_rematchs_clocks_wait_until_every_player_is_back_at_its_board() {
+    let mut server = Server::on_file("rematch-clocks");
+    let (game_id, tokens, _) = live_game(server.service(), 0);
+    let resign = ClientMessage::Resign { game_id: game_id.clone(), token: tokens[0].clone() };
+    assert!(server.service().handle_at(resign, 10_000).error().is_none());
+    // Seat 0 asks for the rematch at 20 s and comes to its board: nothing runs yet.
+    let ask = |token: &str| ClientMessage::Rematch { game_id: game_id.clone(), token: token.into() };
+    let reply = server.service().handle_at(ask(&tokens[0]), 20_000);
+    let [ServerMessage::Rematched { game_id: rematch, .. }] = &reply.messages[..] else { panic!("{reply:?}") };
+    let rematch = rematch.clone();
+    let sync = |token: &str| ClientMessage::Sync { game_id: rematch.clone(), since_ply: 0, token: Some(token.into()) };
+    let reply = server.service().handle_at(sync(&tokens[0]), 20_100);
+    let waiting = state(&reply.messages);
+    assert!(!waiting.clock_started && reply.broadcast.is_none(), "{waiting:?}");
+    assert!(waiting.players.iter().all(|p| p.taken), "both seats are the players'");
+    assert_eq!(server.service().next_deadline(), None, "no clock runs");
+    // A restart forgets who came; the other player accepts at 80 s, past a whole minute.
+    server.restart();
+    server.service().handle_at(ask(&tokens[1]), 80_000);
+    let reply = server.service().handle_at(sync(&tokens[1]), 80_100);
+    assert!(!state(&reply.messages).clock_started, "seat 0 has not synced since the restart");
+    let reply = server.service().handle_at(sync(&tokens[0]), 81_000);
+    let started = state(&reply.messages);
+    assert!(started.clock_started);
+    assert_eq!(started.clock_ms, Some(vec![60_000, 60_000]), "a whole minute each at the start");
+    let broadcast = reply.broadcast.expect("the start is broadcast to the other player");
+    assert!(matches!(&broadcast.messages[..], [ServerMessage::State(s)] if s.clock_started));
+    assert_eq!(server.service().next_deadline(), Some(81_000 + 60_000), "the opener's clock runs from then");
+    // Stored: a restart finds it running.
+    server.restart();
+    let watch = ClientMessage::Watch { game_id: rematch.clone() };
+    assert_eq!(
+        clock_of(&server.service().handle_at(watch, 91_000)),
+        Some(vec![50_000, 60_000]),
+        "the opener's clock ran 10 s"
+    );
 }
 
 #[test]

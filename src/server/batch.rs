@@ -89,6 +89,8 @@ fn answer(
 ) {
     let game_id = message.game_id().map(str::to_string);
     let token = message.token().map(str::to_string);
+    // A sync is a client coming (back) to the board: it gets the presence with the game.
+    let sync = matches!(message, ClientMessage::Sync { .. });
     let reply = service.handle_at(message, now);
     let refused = reply.error().is_some();
     // The games this connection now follows, and the seats it holds.
@@ -105,7 +107,7 @@ fn answer(
             _ => {}
         }
     }
-    if let Some(game_id) = game_id.filter(|_| !refused) {
+    if let Some(game_id) = game_id.clone().filter(|_| !refused) {
         if let Some(seat) = token.and_then(|t| service.seat_of(&game_id, &t)) {
             holds.push((game_id.clone(), seat));
         }
@@ -129,6 +131,9 @@ fn answer(
     changed.dedup();
     for game_id in &changed {
         announce_presence(service, hub, game_id, outbox);
+    }
+    if sync && let Some(game_id) = game_id.as_ref().filter(|g| !refused && !new_follows.contains(g)) {
+        new_follows.push(game_id.clone());
     }
     for game_id in new_follows.iter().filter(|g| !changed.contains(g)) {
         if let Some(seats) = service.seat_count(game_id) {

@@ -25,6 +25,9 @@ pub struct Room {
     pub clocks: Option<Clocks>,
     /// The seat of each stored move (kept for live games, whose clocks charge it).
     pub movers: Vec<u8>,
+    /// The seats whose player came to this rematch's board (synced with its token) while its
+    /// clocks waited; kept in memory only (after a restart, the clients' syncs come again).
+    pub arrived: Vec<bool>,
 }
 
 impl Room {
@@ -35,7 +38,7 @@ impl Room {
             |e: String| Refusal::new(ErrorCode::Storage, format!("the stored game {game_id} does not replay: {e}"));
         let (Some(clock), Some(started_ms)) = (stored.setup.clock, stored.started_ms) else {
             let position = replay(&record_of(&stored.setup, &stored.moves)).map_err(|e| unreadable(e.to_string()))?;
-            return Ok(Room { stored, position, used: 0, clocks: None, movers: Vec::new() });
+            return Ok(Room { stored, position, used: 0, clocks: None, movers: Vec::new(), arrived: Vec::new() });
         };
         // Step by step, to know each move's seat.
         let mut position = replay(&record_of(&stored.setup, &[])).map_err(|e| unreadable(e.to_string()))?;
@@ -49,7 +52,7 @@ impl Room {
         if let Some(seat) = stored.flagged {
             clocks.flag(seat, stored.move_ms.last().copied().unwrap_or(started_ms));
         }
-        Ok(Room { stored, position, used: 0, clocks: Some(clocks), movers })
+        Ok(Room { stored, position, used: 0, clocks: Some(clocks), movers, arrived: Vec::new() })
     }
 
     /// The seat to move while the game runs.
@@ -133,6 +136,7 @@ impl Room {
             outcome,
             clock: setup.clock,
             clock_ms: self.clock_ms(now_ms),
+            clock_started: self.clocks.is_some(),
             allow_tools: setup.allow_tools,
             rematch: self.stored.rematch.clone(),
             rematch_of: setup.rematch_of.clone(),

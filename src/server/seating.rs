@@ -118,6 +118,51 @@ impl<S: Store> Service<S> {
         })
     }
 
+    /// The game as it stands from `since_ply` on; with a seat's `token`, its player came to the
+    /// board ([`Service::arrive`]), which may start a rematch's clocks.
+    pub(super) fn sync(
+        &mut self,
+        game_id: &str,
+        since_ply: u32,
+        token: Option<String>,
+        now_ms: u64,
+    ) -> Result<Reply, Refusal> {
+        let arrived = match token {
+            Some(token) => self.arrive(game_id, &token, now_ms)?,
+            None => None,
+        };
+        let mut reply = self.state(game_id, since_ply, now_ms)?;
+        reply.broadcast = arrived;
+        Ok(reply)
+    }
+
+    /// The holder of `token` came to game `game_id`'s board (a sync with its token): in a rematch
+    /// whose clocks wait, once every seat's player came, they start at `now_ms` — returned as the
+    /// game's new state for its followers.
+    pub(super) fn arrive(&mut self, game_id: &str, token: &str, now_ms: u64) -> Result<Option<Broadcast>, Refusal> {
+        let room = self.room(game_id)?;
+        let Some(clock) = room.stored.setup.clock.filter(|_| room.clocks.is_none() && room.result().is_none()) else {
+            return Ok(None);
+        };
+        let Some(seat) = room.seat_of(token) else { return Ok(None) };
+        let seats = room.stored.setup.seats.len();
+        room.arrived.resize(seats, false);
+        room.arrived[usize::from(seat)] = true;
+        if !room.arrived.iter().all(|&a| a) || room.stored.setup.seats.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        if let Err(e) = self.store.start_clocks(game_id, now_ms) {
+            self.rooms.remove(game_id);
+            return Err(storage(&e));
+        }
+        let room = self.room(game_id)?;
+        room.stored.started_ms = Some(now_ms);
+        room.clocks = Some(Clocks::start(clock, seats, now_ms));
+        let state = room.snapshot(0, now_ms);
+        self.track(game_id);
+        Ok(Some(Broadcast { game_id: game_id.to_string(), messages: vec![ServerMessage::State(state)] }))
+    }
+
     /// The rematch of a finished game, made on the first request, with every token one seat on.
     pub(super) fn rematch(&mut self, game_id: &str, token: &str, now_ms: u64) -> Result<Reply, Refusal> {
         let room = self.room(game_id)?;
@@ -161,9 +206,10 @@ impl<S: Store> Service<S> {
     }
 }
 
-/// A new game as stored at `now_ms`, with no moves: started if every seat is taken.
+/// A new game as stored at `now_ms`, with no moves: started if every seat is taken and it is no
+/// rematch (a rematch's clocks wait for its players: [`Service::arrive`]).
 fn new_game(setup: GameSetup, now_ms: u64) -> StoredGame {
-    let started_ms = setup.seats.iter().all(Option::is_some).then_some(now_ms);
+    let started_ms = (setup.rematch_of.is_none() && setup.seats.iter().all(Option::is_some)).then_some(now_ms);
     StoredGame {
         setup,
         moves: Vec::new(),

@@ -136,7 +136,7 @@ impl<S: Store> Service<S> {
             ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token, now_ms),
             ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token, now_ms),
             ClientMessage::Watch { game_id } => self.state(&game_id, 0, now_ms),
-            ClientMessage::Sync { game_id, since_ply, .. } => self.state(&game_id, since_ply, now_ms),
+            ClientMessage::Sync { game_id, since_ply, token } => self.sync(&game_id, since_ply, token, now_ms),
         };
         let mut reply = result.unwrap_or_else(Reply::refused);
         if let Some(end) = flagged {

@@ -100,7 +100,7 @@ impl SqliteStore {
     }
 
     /// Inserts a game and its taken seats within transaction `tx`, refusing a used id or code;
-    /// started at `at_ms` if every seat is taken.
+    /// started at `at_ms` if every seat is taken and it is no rematch.
     fn insert_game(tx: &Connection, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
         let id_used: bool =
             tx.query_row("SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1)", [&setup.id], |r| r.get(0))?;
@@ -129,7 +129,7 @@ impl SqliteStore {
                 setup.allow_tools,
                 setup.code,
                 setup.rematch_of,
-                setup.seats.iter().all(Option::is_some).then(|| ms_sql(at_ms)),
+                (setup.rematch_of.is_none() && setup.seats.iter().all(Option::is_some)).then(|| ms_sql(at_ms)),
             ],
         )?;
         for (seat, token) in (0..seats).zip(&setup.seats) {
@@ -230,6 +230,16 @@ impl Store for SqliteStore {
             }
             tx.execute("UPDATE games SET flagged = ?1 WHERE id = ?2", params![seat, game_id])?;
             Ok(())
+        })
+    }
+
+    fn start_clocks(&mut self, game_id: &str, at_ms: u64) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let changed = tx.execute(
+                "UPDATE games SET started_ms = COALESCE(started_ms, ?1) WHERE id = ?2",
+                params![ms_sql(at_ms), game_id],
+            )?;
+            if changed == 0 { Err(StoreError::NotFound) } else { Ok(()) }
         })
     }
 

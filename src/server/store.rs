@@ -54,7 +54,8 @@ pub struct StoredGame {
     pub rematch: Option<String>,
     /// When each move was stored, in ms since the Unix epoch, one per move.
     pub move_ms: Vec<u64>,
-    /// When every seat was taken (the clocks started), in ms since the Unix epoch.
+    /// When the clocks started, in ms since the Unix epoch: when every seat was taken, or for a
+    /// rematch when every player was back at its board.
     pub started_ms: Option<u64>,
     /// The seat whose clock ran out, if one did (the game is over).
     pub flagged: Option<u8>,
@@ -88,7 +89,8 @@ impl std::error::Error for StoreError {}
 /// returned `Ok` survives a crash of the process.
 pub trait Store {
     /// Stores a new game with no moves, made at `at_ms` (ms since the Unix epoch: its clocks
-    /// start then if every seat is taken already).
+    /// start then if every seat is taken already, unless it is a rematch, whose clocks wait for
+    /// [`Store::start_clocks`]).
     ///
     /// # Errors
     /// [`StoreError::Conflict`] if its id or join code is in use.
@@ -132,6 +134,13 @@ pub trait Store {
     /// [`StoreError::NotFound`] for `of`; [`StoreError::Conflict`] if `of` has a rematch already
     /// or the new id or code is in use.
     fn create_rematch(&mut self, of: &str, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError>;
+
+    /// Starts the clocks of game `game_id` at `at_ms` (ms since the Unix epoch) unless they
+    /// started already: a rematch's, once every player is back at its board.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; [`StoreError::Failed`].
+    fn start_clocks(&mut self, game_id: &str, at_ms: u64) -> Result<(), StoreError>;
 
     /// The ids of the games with a clock that has started and that nobody resigned and no clock
     /// ended (those whose clocks may be running), oldest first.

@@ -402,6 +402,7 @@ fn online_game() -> (OnlineGame, Model<Trike>) {
         outcome: None,
         clock: None,
         clock_ms: None,
+        clock_started: false,
         allow_tools: true,
         rematch: None,
         rematch_of: None,

@@ -81,9 +81,10 @@ fn on_board(app: &App) -> bool {
 fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() {
     let url = server();
     let (mut a, mut b) = (desktop(), desktop());
-    // A creates a game of Trike on the 7 board and takes the first seat.
+    // A creates a game of Trike on the 7 board, 3 min + 2 s, and takes the first seat.
     lobby(&mut a, |lobby, link, _| {
         lobby.seat = 0;
+        lobby.clock = 1;
         lobby.create(link, &url, "trike", serde_json::json!({"size": 7}));
     });
     assert!(until(&mut a, &mut b, |a, _| on_board(a)), "A's game is on its board");
@@ -179,6 +180,8 @@ fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() 
         moves(&a)
     );
     assert_eq!(a.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Human], "A moved on a seat");
+    let started = |app: &App| app.world().resource::<OnlineGame>().state.as_ref().is_some_and(|s| s.clock_started);
+    assert!(!started(&a), "the rematch's clocks wait for B");
     assert!(
         until(&mut a, &mut b, |_, b| b.world().resource::<Status>().text.contains("asks for a rematch")),
         "B is told: {:?}",
@@ -189,6 +192,18 @@ fn a_move_pressed_on_one_desktop_arrives_on_the_other_and_the_server_referees() 
     let (ga, gb) = (a.world().resource::<OnlineGame>(), b.world().resource::<OnlineGame>());
     assert_eq!(ga.seat.game_id, gb.seat.game_id);
     assert_eq!((ga.seat.seat, gb.seat.seat), (1, 0));
+    // Both at the board: the clocks start, and each side sees the other here.
+    assert!(
+        until(&mut a, &mut b, |a, b| started(a)
+            && started(b)
+            && [a, b].iter().all(|app| app.world().resource::<OnlineGame>().online == [true, true])),
+        "clocks and presence agree: {:?} / {:?}",
+        a.world().resource::<OnlineGame>().online,
+        b.world().resource::<OnlineGame>().online
+    );
+    let full = 180_000;
+    let clocks = b.world().resource::<OnlineGame>().clocks_now(Some(0)).expect("a live game");
+    assert!(clocks[0] > full - 2_000 && clocks[1] == full, "B's clock starts full: {clocks:?}");
     press(&mut b, "d7");
     assert!(until(&mut a, &mut b, |a, _| moves(a) == ["d7"]), "B's opening move reaches A: {:?}", moves(&a));
 }

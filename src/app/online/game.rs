@@ -107,8 +107,10 @@ impl OnlineGame {
     /// since the server said it.
     pub fn clocks_now(&self, running: Option<u8>) -> Option<Vec<u64>> {
         let (left, heard) = self.clock.as_ref()?;
-        // Clocks start once every seat is taken.
-        let running = if !self.over() && self.full() { running } else { None };
+        // Clocks run once the server started them (every seat taken; a rematch's, every player
+        // back at its board).
+        let started = self.state.as_ref().is_some_and(|s| s.clock_started);
+        let running = if !self.over() && started { running } else { None };
         let spent = heard.elapsed().as_millis() as u64;
         Some(
             left.iter()

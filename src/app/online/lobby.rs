@@ -319,6 +319,7 @@ mod tests {
             outcome,
             clock: None,
             clock_ms: None,
+            clock_started: false,
             allow_tools: false,
             rematch: None,
             rematch_of: None,

@@ -307,6 +307,10 @@ pub struct Snapshot {
     /// from this message on (clocks start once every seat is taken). None for correspondence.
     #[serde(default)]
     pub clock_ms: Option<Vec<u64>>,
+    /// Whether the clocks started: once every seat is taken, and in a rematch once every
+    /// player came back to its board (synced with its token). False for correspondence.
+    #[serde(default)]
+    pub clock_started: bool,
     /// Whether the creator allowed hints, Show thinking and analysis while the game runs.
     pub allow_tools: bool,
     /// The rematch of this game, once one was asked for.
