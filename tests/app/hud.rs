@@ -118,7 +118,7 @@ fn press_in(
         pressed,
         modifiers: egui::Modifiers::NONE,
     };
-    let mut frame = |events, windows: &mut PanelWindows, rects: &mut UiRects| {
+    let frame = |events, windows: &mut PanelWindows, rects: &mut UiRects| {
         frame_in(ctx, window, model, &status, None, (windows, rects), events)
     };
     let mut actions = frame(vec![egui::Event::PointerMoved(at), button(true)], windows, rects);
@@ -420,7 +420,7 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
     let ctx = egui::Context::default();
     let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
     let window = Window { size: egui::vec2(1024.0, 640.0), online: Some(&game), ..Window::default() };
-    let mut settle = |model: &Model<Trike>, windows: &mut PanelWindows, rects: &mut UiRects| {
+    let settle = |model: &Model<Trike>, windows: &mut PanelWindows, rects: &mut UiRects| {
         for _ in 0..2 {
             frame_in(&ctx, &window, model, &Status::default(), None, (windows, rects), Vec::new());
         }

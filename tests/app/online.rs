@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use triboard::app::online::OnlineGame;
 use triboard::app::online::link::Link;
-use triboard::app::online::lobby::{Lobby, whose_turn};
+use triboard::app::online::lobby::{JoinAtLaunch, Lobby, whose_turn};
 use triboard::app::settings::{Settings, SettingsFile};
 use triboard::app::{Command, InPlay, MoveIntent, Screen, Seat, Status};
 use triboard::rules::trike::{Trike, TrikeMove};
@@ -27,8 +27,14 @@ fn server() -> String {
 
 /// A headless app on its start screen, keeping its settings nowhere.
 fn desktop() -> App {
+    launched(SettingsFile(None), None)
+}
+
+/// A headless app on its start screen, keeping its settings in `settings`, launched with `join`
+/// (as `TRIBOARD_JOIN` would give it).
+fn launched(settings: SettingsFile, join: Option<String>) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin)).insert_resource(SettingsFile(None));
+    app.add_plugins((MinimalPlugins, StatesPlugin)).insert_resource(settings).insert_resource(JoinAtLaunch(join));
     triboard::app::core_plugin(&mut app);
     app.update();
     app
@@ -294,4 +300,76 @@ fn a_pasted_link_joins_on_the_server_it_names_not_the_one_in_the_settings() {
     assert_eq!(held.len(), 1, "B keeps its seat");
     assert_eq!((held[0].server.as_str(), held[0].seat, held[0].game.as_str()), (url.as_str(), 1, "trike"));
     assert_eq!(b.world().resource::<Settings>().online.server, url, "the server that answered is remembered");
+}
+
+/// `triboard serve` itself on 127.0.0.1:0 with a temporary database; killed when dropped.
+struct ServeBinary {
+    child: std::process::Child,
+    url: String,
+    _db: super::db::TempDb,
+}
+
+impl ServeBinary {
+    fn start() -> ServeBinary {
+        use std::io::BufRead as _;
+        let db = super::db::TempDb::new("app-online", "serve");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_triboard"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(&db.0)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
+        ServeBinary { child, url: format!("ws://{addr}/ws"), _db: db }
+    }
+}
+
+impl Drop for ServeBinary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn launched_with_a_link_to_the_real_server_a_client_killed_after_its_seat_is_granted_resumes_it() {
+    use triboard::app::online::link::join_link;
+    let server = ServeBinary::start();
+    let mut a = desktop();
+    lobby(&mut a, |lobby, link, _| lobby.create(link, &server.url, "trike", serde_json::json!({"size": 7})));
+    let mut idle = desktop();
+    assert!(until(&mut a, &mut idle, |a, _| on_board(a)), "A's game is on its board");
+    let invitation = join_link(&server.url, &a.world().resource::<OnlineGame>().seat.code);
+    // B's settings (kept in a file) name another server; B is launched with A's link.
+    let folder = std::env::temp_dir().join(format!("triboard-join-at-launch-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = SettingsFile(Some(folder.join("settings.json")));
+    let mut settings = Settings::default();
+    settings.online.server = "ws://127.0.0.1:9/ws".into();
+    file.save(&settings).unwrap();
+    let mut b = launched(file.clone(), Some(invitation.clone()));
+    // Killed (dropped, nothing more run) in the frame the server's grant is heard.
+    let granted = until(&mut a, &mut b, |_, b| !b.world().resource::<Settings>().online.games.is_empty());
+    assert!(granted, "the server grants B a seat: {:?}", b.world().resource::<Lobby>());
+    drop(b);
+    let kept = file.load().online.games;
+    assert_eq!(kept.len(), 1, "the seat was written before anything else happened");
+    assert_eq!((kept[0].server.as_str(), kept[0].seat), (server.url.as_str(), 1));
+    assert!(
+        until(&mut a, &mut idle, |a, _| a.world().resource::<OnlineGame>().full()),
+        "A hears that its opponent joined"
+    );
+    // Launched again with the same link: the seat held is resumed, not asked for again.
+    let mut b = launched(file.clone(), Some(invitation));
+    assert!(until(&mut a, &mut b, |_, b| on_board(b)), "B is back on its board: {:?}", b.world().resource::<Status>());
+    assert_eq!(b.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Human]);
+    assert_eq!(b.world().resource::<Settings>().online.games.len(), 1, "still one seat");
+    press(&mut a, "d7");
+    assert!(until(&mut a, &mut b, |_, b| moves(b) == ["d7"]), "A's move reaches B: {:?}", moves(&b));
+    press(&mut b, "d4");
+    assert!(until(&mut a, &mut b, |a, _| moves(a) == ["d7", "d4"]), "B's move reaches A: {:?}", moves(&a));
+    let _ = std::fs::remove_dir_all(&folder);
 }

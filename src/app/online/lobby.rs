@@ -14,6 +14,9 @@ use crate::app::settings::{OnlineSeat, Settings};
 use crate::net::protocol::{ClientMessage, Clock, ServerMessage, Snapshot};
 
 pub(super) fn plugin(app: &mut App) {
+    if !app.world().contains_resource::<JoinAtLaunch>() {
+        app.insert_resource(JoinAtLaunch::from_launch());
+    }
     app.add_systems(Update, (join_at_launch, want_server.run_if(in_state(Screen::Menu))).chain());
 }
 
@@ -211,10 +214,27 @@ fn keep(settings: &mut Settings, seat: &OnlineSeat) {
     }
 }
 
-/// `#join=CODE` at launch: the browser's address, or `TRIBOARD_JOIN` (a link or a code) on the
-/// desktop; joins, or resumes the seat held for that code.
+/// A `#join=CODE` link (or a code) to join at launch: the browser's address, or `TRIBOARD_JOIN`
+/// on the desktop, read when the app is built unless one was inserted before (the tests do).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct JoinAtLaunch(pub Option<String>);
+
+impl JoinAtLaunch {
+    /// The link the app was launched with, if any.
+    pub fn from_launch() -> JoinAtLaunch {
+        #[cfg(target_arch = "wasm32")]
+        let typed = web_sys::window().and_then(|w| w.location().hash().ok()).filter(|h| h.starts_with("#join="));
+        #[cfg(not(target_arch = "wasm32"))]
+        let typed = std::env::var("TRIBOARD_JOIN").ok().filter(|t| !t.trim().is_empty());
+        JoinAtLaunch(typed)
+    }
+}
+
+/// The [`JoinAtLaunch`] link, on the first frame: joins, or resumes the seat held for its code,
+/// on the server it names.
 fn join_at_launch(
     mut done: Local<bool>,
+    mut launch: ResMut<JoinAtLaunch>,
     mut lobby: ResMut<Lobby>,
     mut link: NonSendMut<Link>,
     mut settings: ResMut<Settings>,
@@ -223,11 +243,7 @@ fn join_at_launch(
         return;
     }
     *done = true;
-    #[cfg(target_arch = "wasm32")]
-    let typed = web_sys::window().and_then(|w| w.location().hash().ok()).filter(|h| h.starts_with("#join="));
-    #[cfg(not(target_arch = "wasm32"))]
-    let typed = std::env::var("TRIBOARD_JOIN").ok();
-    let Some(typed) = typed else {
+    let Some(typed) = launch.0.take() else {
         // Seats held: connect now, so the start screen can say where it is your move.
         if let Some(server) = settings.online.games.last().map(|s| s.server.clone()) {
             link.want(&server);
