@@ -10,7 +10,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
 use super::entities::{Frame, PlacedPiece, TrigonCell, last_placement};
-use super::layout::{HEIGHT, SIDE, cell_center, cells_center, shift, tri_corners, world};
+use super::layout::{CELL_FACE, HEIGHT, SIDE, cell_center, cell_triangle, cells_center, shift, tri_corners, world};
 use super::pointing::Selection;
 use crate::app::board::{BoardPiece, fit_board, reconcile};
 use crate::app::flow::Screen;
@@ -75,6 +75,10 @@ fn polygon_mesh(points: &[Vec2]) -> Mesh {
 struct Art {
     up: Handle<Mesh>,
     down: Handle<Mesh>,
+    /// The whole triangle of a cell pointing down and up (`[down, up]`): the area that takes the
+    /// pointer, drawn clear.
+    hit: [Handle<Mesh>; 2],
+    clear: Handle<ColorMaterial>,
     dot: Handle<Mesh>,
     cell: Handle<ColorMaterial>,
     start: Handle<ColorMaterial>,
@@ -105,14 +109,10 @@ struct ShapeMark;
 impl FromWorld for Art {
     fn from_world(world: &mut World) -> Self {
         let mut meshes = world.resource_mut::<Assets<Mesh>>();
-        let up_tri = [
-            Vec2::new(0.0, HEIGHT * 2.0 / 3.0),
-            Vec2::new(-SIDE / 2.0, -HEIGHT / 3.0),
-            Vec2::new(SIDE / 2.0, -HEIGHT / 3.0),
-        ];
-        let down_tri = up_tri.map(|p| Vec2::new(p.x, -p.y));
-        let up = meshes.add(triangles_mesh(&[up_tri], 0.9, Vec2::ZERO));
-        let down = meshes.add(triangles_mesh(&[down_tri], 0.9, Vec2::ZERO));
+        let face = |up| triangles_mesh(&[cell_triangle(up, CELL_FACE)], 1.0, Vec2::ZERO);
+        let whole = |up| triangles_mesh(&[cell_triangle(up, 1.0)], 1.0, Vec2::ZERO);
+        let (up, down) = (meshes.add(face(true)), meshes.add(face(false)));
+        let hit = [meshes.add(whole(false)), meshes.add(whole(true))];
         let dot = meshes.add(Circle::new(SIDE * 0.11).mesh().resolution(24));
         let r = SIDE * 0.15;
         let glyph = [
@@ -122,10 +122,17 @@ impl FromWorld for Art {
             meshes.add(Rhombus::new(r * 1.8, r * 2.4)),
         ];
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
+        let clear = materials.add(ColorMaterial {
+            color: Color::NONE,
+            alpha_mode: bevy::sprite_render::AlphaMode2d::Blend,
+            ..default()
+        });
         let mut add = |c: Color| materials.add(ColorMaterial::from_color(c));
         Art {
             up,
             down,
+            hit,
+            clear,
             dot,
             cell: add(Color::srgb_u8(0xdc, 0xd6, 0xc8)),
             start: add(Color::srgb_u8(0xc4, 0xbb, 0xa8)),
@@ -169,7 +176,19 @@ fn dress_cell(
     let up = model.game().tables().board.is_up(cell.cell);
     let material = if cell.start { &art.start } else { &art.cell };
     let mut entity = commands.entity(add.entity);
-    entity.insert((Mesh2d(if up { art.up.clone() } else { art.down.clone() }), MeshMaterial2d(material.clone())));
+    // The face leaves a gap to its neighbours; the pointer is taken by the whole triangle, a clear
+    // child under it (its presses and hovers reach the cell), so no point of the board lacks a
+    // cell under the pointer.
+    entity.insert((
+        Mesh2d(if up { art.up.clone() } else { art.down.clone() }),
+        MeshMaterial2d(material.clone()),
+        Pickable::IGNORE,
+    ));
+    entity.with_child((
+        Mesh2d(art.hit[usize::from(up)].clone()),
+        MeshMaterial2d(art.clear.clone()),
+        Transform::from_xyz(0.0, 0.0, -0.05),
+    ));
     if cell.start {
         entity.with_child((
             Mesh2d(art.dot.clone()),

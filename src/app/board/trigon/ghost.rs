@@ -20,6 +20,11 @@ use crate::rules::trigon::Trigon;
 #[derive(Component)]
 struct Ghost;
 
+/// Why the held piece cannot be placed where its ghost is (the ghost is grey), for the readout at
+/// the board's foot; `None` while it fits or no ghost shows.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GhostWhy(pub Option<String>);
+
 /// How the held piece is tinted from its colour ([`shade`]'s `t`): 20 % lighter.
 const HELD: f32 = 0.2;
 
@@ -56,6 +61,7 @@ fn recolour(art: Res<GhostArt>, mut materials: ResMut<Assets<ColorMaterial>>) {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, recolour.run_if(resource_changed::<crate::app::settings_page::ColoursInUse>));
+    app.init_resource::<GhostWhy>();
     app.init_resource::<GhostArt>().add_systems(OnEnter(Screen::Playing), spawn_ghost).add_systems(
         Update,
         ghost
@@ -97,6 +103,7 @@ fn ghost(
     mut ghosts: Query<(&mut Visibility, &mut MeshMaterial2d<ColorMaterial>), With<Ghost>>,
     mut legal: Local<LegalCache>,
     mut shown: Local<Option<GhostKey>>,
+    mut why: ResMut<GhostWhy>,
 ) {
     let Ok((mut visibility, mut material)) = ghosts.single_mut() else { return };
     let board = model.game().tables().board;
@@ -114,6 +121,7 @@ fn ghost(
         return;
     }
     *shown = Some(key);
+    why.set_if_neq(GhostWhy(None));
     let (Some(piece), Some(anchor), Some(colour)) = (selection.piece, anchor, model.game().colour_to_move()) else {
         *visibility = Visibility::Hidden;
         return;
@@ -131,6 +139,9 @@ fn ghost(
     let shape = oriented(model.game().tables(), piece as usize, selection.symmetry);
     let tris: Vec<[Vec2; 3]> = ghost_tris(board, &shape, anchor).into_iter().map(|t| tri_corners(board, t)).collect();
     let ok = placement_at(&model, &selection, anchor).is_ok_and(|mv| legal.moves.contains(&mv.0));
+    if !ok {
+        why.0 = why_not_here(&model, &selection, anchor);
+    }
     if let Some(mut mesh) = meshes.get_mut(&art.mesh) {
         *mesh = triangles_mesh(&tris, 0.86, Vec2::ZERO);
     }
@@ -139,4 +150,15 @@ fn ghost(
         material.0 = want.clone();
     }
     *visibility = Visibility::Inherited;
+}
+
+/// Why the held piece cannot be placed with its centre at `anchor` (where its ghost lies): no
+/// piece is held, it sticks out of the board, or the rules' reason (`docs/rules/trigon.md`
+/// §Play); `None` when it can.
+pub fn why_not_here(model: &Model<Trigon>, selection: &Selection, anchor: usize) -> Option<String> {
+    let mv = match placement_at(model, selection, anchor) {
+        Ok(mv) => mv,
+        Err(why) => return Some(format!("Not here: {why}")),
+    };
+    model.game().clone().play(mv).err().map(|why| format!("Not here: {why}"))
 }

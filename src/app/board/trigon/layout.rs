@@ -30,6 +30,22 @@ pub fn tri_corners(board: &TrigonBoard, t: Tri) -> [Vec2; 3] {
     t.corners().map(|(x, y)| world(board, x as f32, y as f32))
 }
 
+/// How much of its triangle a cell's face covers (the rest is the grid's gap between cells).
+pub const CELL_FACE: f32 = 0.9;
+
+/// A cell's triangle around its centre, pointing up or down, its corners pulled to `share` of
+/// the way from the centre: [`CELL_FACE`] for its face, 1 for the area that takes the pointer
+/// (the whole triangle, so the board has no gap where a pointer finds no cell).
+pub fn cell_triangle(up: bool, share: f32) -> [Vec2; 3] {
+    let up_tri = [
+        Vec2::new(0.0, HEIGHT * 2.0 / 3.0),
+        Vec2::new(-SIDE / 2.0, -HEIGHT / 3.0),
+        Vec2::new(SIDE / 2.0, -HEIGHT / 3.0),
+    ];
+    let tri = if up { up_tri } else { up_tri.map(|p| Vec2::new(p.x, -p.y)) };
+    tri.map(|p| p * share)
+}
+
 /// The centre of a cell in world coordinates.
 pub fn cell_center(board: &TrigonBoard, cell: usize) -> Vec2 {
     let c = tri_corners(board, board.tri(cell));

@@ -4,17 +4,27 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::ghost::GhostWhy;
 use super::layout::world;
-use crate::app::board::{BoardCamera, WorldPainter};
+use crate::app::board::{BoardCamera, WorldPainter, hover_readout};
 use crate::app::flow::Screen;
 use crate::app::model::Model;
+use crate::app::ui::LeftPanelWidth;
 use crate::rules::trigon::Trigon;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        label_edges.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
+        (label_edges, say_why).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<Trigon>>)),
     );
+}
+
+/// Why the held piece does not fit where its ghost is, at the board's foot (right of the chooser).
+fn say_why(mut contexts: EguiContexts, why: Res<GhostWhy>, left: Option<Res<LeftPanelWidth>>) -> Result {
+    if let Some(text) = &why.0 {
+        hover_readout(contexts.ctx_mut()?, left.map_or(0.0, |l| l.0), text);
+    }
+    Ok(())
 }
 
 /// Column letters above and below the board, row numbers at both ends of each row, painted by egui
