@@ -101,8 +101,7 @@ fn ghost(
     art: Res<GhostArt>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut ghosts: Query<(&mut Visibility, &mut MeshMaterial2d<ColorMaterial>), With<Ghost>>,
-    mut legal: Local<LegalCache>,
-    mut shown: Local<Option<GhostKey>>,
+    (mut legal, mut shown): (Local<LegalCache>, Local<Option<GhostKey>>),
     mut why: ResMut<GhostWhy>,
 ) {
     let Ok((mut visibility, mut material)) = ghosts.single_mut() else { return };
