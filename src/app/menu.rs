@@ -50,16 +50,7 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
         return Ok(());
     }
     *done = true;
-    let ctx = contexts.ctx_mut()?;
-    ctx.all_styles_mut(|style| {
-        use egui::{FontFamily::Proportional, FontId, TextStyle};
-        style.text_styles.insert(TextStyle::Heading, FontId::new(24.0, Proportional));
-        style.text_styles.insert(TextStyle::Body, FontId::new(15.0, Proportional));
-        style.text_styles.insert(TextStyle::Button, FontId::new(15.0, Proportional));
-        style.text_styles.insert(TextStyle::Small, FontId::new(12.5, Proportional));
-        style.spacing.item_spacing = egui::vec2(8.0, 7.0);
-        style.spacing.button_padding = egui::vec2(10.0, 5.0);
-    });
+    crate::app::ui::app_style(contexts.ctx_mut()?);
     Ok(())
 }
 

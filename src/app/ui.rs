@@ -152,3 +152,17 @@ pub fn confirm_drop(
     }
     decided
 }
+
+/// Larger text and roomier spacing than egui's defaults, for every screen (the app sets it on its
+/// first frame; the panel tests draw with it too).
+pub fn app_style(ctx: &egui::Context) {
+    ctx.all_styles_mut(|style| {
+        use egui::{FontFamily::Proportional, FontId, TextStyle};
+        style.text_styles.insert(TextStyle::Heading, FontId::new(24.0, Proportional));
+        style.text_styles.insert(TextStyle::Body, FontId::new(15.0, Proportional));
+        style.text_styles.insert(TextStyle::Button, FontId::new(15.0, Proportional));
+        style.text_styles.insert(TextStyle::Small, FontId::new(12.5, Proportional));
+        style.spacing.item_spacing = egui::vec2(8.0, 7.0);
+        style.spacing.button_padding = egui::vec2(10.0, 5.0);
+    });
+}

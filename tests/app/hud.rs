@@ -40,6 +40,17 @@ impl Default for Window<'_> {
     }
 }
 
+/// A context with the app's style ([`triboard::app::ui::app_style`]), as the app draws with.
+fn styled() -> egui::Context {
+    let ctx = egui::Context::default();
+    triboard::app::ui::app_style(&ctx);
+    ctx
+}
+
+/// The window a 1024×640 screen gives the app, in points: 1000×568 under Xvfb without a window
+/// manager (what the screenshots show); a desktop's title bar and task bar take as much.
+const SMALL: egui::Vec2 = egui::vec2(1000.0, 568.0);
+
 thread_local! {
     /// The text the last frame drew, each piece on a line of its own.
     static DRAWN: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -48,6 +59,16 @@ thread_local! {
 /// The text the last frame of this thread drew, each piece on a line of its own.
 fn drawn() -> String {
     DRAWN.with(|d| d.borrow().clone())
+}
+
+thread_local! {
+    /// The pieces of text the last frame drew whole inside the window and their clip.
+    static WHOLE: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The pieces of text the last frame of this thread drew whole, inside the window and not cut.
+fn drawn_whole() -> Vec<String> {
+    WHOLE.with(|d| d.borrow().clone())
 }
 
 /// One frame of the panel in `window` with `events`, into the panel's windows and rectangles;
@@ -78,15 +99,20 @@ fn frame_in(
     let (_, actions) = side_panel::<Trike>(ctx, &input, windows, rects);
     let mut output = ctx.end_pass();
     output.textures_delta.clear();
-    let text: Vec<String> = output
+    let shown: Vec<(String, bool)> = output
         .shapes
         .iter()
         .filter_map(|clipped| match &clipped.shape {
-            egui::Shape::Text(text) => Some(text.galley.text().to_string()),
+            egui::Shape::Text(text) => {
+                let rect = text.visual_bounding_rect();
+                let whole = clipped.clip_rect.intersect(screen).expand(0.5).contains_rect(rect);
+                Some((text.galley.text().to_string(), whole))
+            }
             _ => None,
         })
         .collect();
-    DRAWN.with(|d| *d.borrow_mut() = text.join("\n"));
+    DRAWN.with(|d| *d.borrow_mut() = shown.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n"));
+    WHOLE.with(|d| *d.borrow_mut() = shown.into_iter().filter(|(_, whole)| *whole).map(|(t, _)| t).collect());
     actions
 }
 
@@ -131,7 +157,7 @@ fn press_in(
 /// A context with the panel of `model` drawn twice at 1280×800 (egui settles a layout over a
 /// frame or two), and the panel's windows and rectangles.
 fn settled(model: &Model<Trike>) -> (egui::Context, PanelWindows, UiRects) {
-    let ctx = egui::Context::default();
+    let ctx = styled();
     let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
     for _ in 0..2 {
         frame(&ctx, model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
@@ -170,7 +196,7 @@ const BUTTONS: [&str; 15] = [
 
 #[test]
 fn the_buttons_stay_where_they_are_whatever_the_status_says() {
-    let ctx = egui::Context::default();
+    let ctx = styled();
     let model = model_with_moves(3);
     let mut windows = PanelWindows::default();
     let mut rects = UiRects::default();
@@ -219,7 +245,7 @@ fn new_game_on_an_unfinished_game_asks_first_and_keep_playing_keeps_it() {
 
 #[test]
 fn new_game_on_a_game_without_moves_or_finished_goes_at_once() {
-    let ctx = egui::Context::default();
+    let ctx = styled();
     let mut windows = PanelWindows::default();
     let mut rects = UiRects::default();
     let fresh = model_with_moves(0);
@@ -298,13 +324,13 @@ fn a_move_typed_in_the_move_box_is_sent_on_enter_and_the_box_empties() {
 }
 
 #[test]
-fn at_1024x640_a_lesson_shows_its_buttons_and_its_text() {
-    let ctx = egui::Context::default();
+fn on_a_1024x640_screen_a_lesson_shows_its_buttons_and_its_text() {
+    let ctx = styled();
     let learning = Learning::for_game("trike").expect("Trike has a lesson");
     let model = model_with_moves(0);
     let mut windows = PanelWindows::default();
     let mut rects = UiRects::default();
-    let window = Window { size: egui::vec2(1024.0, 640.0), lesson: Some(&learning), online: None };
+    let window = Window { size: SMALL, lesson: Some(&learning), online: None };
     for _ in 0..2 {
         frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
     }
@@ -342,9 +368,9 @@ fn the_graph_names_the_side_it_plots_whatever_move_review_shows() {
 }
 
 #[test]
-fn at_1024x640_review_after_analysis_keeps_rows_of_the_move_list_in_view() {
+fn on_a_1024x640_screen_review_after_analysis_keeps_rows_of_the_move_list_in_view() {
     use triboard::rules::record::{AnalysedMove, Analysis};
-    // A finished Trike-5 game, analysed (every third move a mistake), reviewed at its third move.
+    // A finished Trike-5 game, analysed (every third move a mistake).
     let mut model = Model::<Trike>::with(&TrikeOptions { size: 5 }, &[Seat::Human, Seat::Human]).expect("a board");
     while model.game().outcome().is_none() {
         let mut moves = Vec::new();
@@ -357,18 +383,28 @@ fn at_1024x640_review_after_analysis_keeps_rows_of_the_move_list_in_view() {
         .map(|k| AnalysedMove { win_rate: 0.5, best: "a1".into(), kept: Some(0.4), mistake: k % 3 == 0 })
         .collect();
     model.keep_analysis(Analysis { simulations: 4000, threshold: 0.1, moves: analysed }, line);
-    assert!(model.review_to(3));
-    let ctx = egui::Context::default();
-    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
-    let window = Window { size: egui::vec2(1024.0, 640.0), ..Window::default() };
-    for _ in 0..3 {
-        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    let end = model.line_len();
+    // At the game's end (the Game over box, the analysis just said), and in review at move 3.
+    for (ply, said) in [(end, "Analysed 14 moves: 5 mistakes"), (3, "Reviewing: the arrow keys step through the game")]
+    {
+        model.review_to(ply);
+        let ctx = styled();
+        let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+        let window = Window { size: SMALL, ..Window::default() };
+        for _ in 0..3 {
+            let status = Status::info(said);
+            frame_in(&ctx, &window, &model, &status, None, (&mut windows, &mut rects), Vec::new());
+        }
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
+        let list = rects.get("move list").expect("the move list was drawn");
+        assert!(screen.contains_rect(list.intersect(screen)), "{list:?}");
+        // The move numbers drawn whole ("1.", "2.", …): at least three rows of the list in view.
+        let rows: Vec<String> = drawn_whole()
+            .into_iter()
+            .filter(|t| t.strip_suffix('.').is_some_and(|n| n.parse::<usize>().is_ok()))
+            .collect();
+        assert!(rows.len() >= 3, "at move {ply}, three rows of the move list in view, not {rows:?}: {}", drawn());
     }
-    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
-    let list = rects.get("move list").expect("the move list was drawn");
-    let visible = list.intersect(screen);
-    // A row of the list is some 20 points: three rows need 60.
-    assert!(visible.height() >= 60.0, "the move list keeps three rows in view: {list:?} in {screen:?}");
 }
 
 /// An online game of Trike 7 at its second move, the person in the first seat, the opponent
@@ -417,9 +453,9 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
     use triboard::app::Ending;
     use triboard::app::online::OnlineOrder;
     let (game, mut model) = online_game();
-    let ctx = egui::Context::default();
+    let ctx = styled();
     let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
-    let window = Window { size: egui::vec2(1024.0, 640.0), online: Some(&game), ..Window::default() };
+    let window = Window { size: SMALL, online: Some(&game), ..Window::default() };
     let settle = |model: &Model<Trike>, windows: &mut PanelWindows, rects: &mut UiRects| {
         for _ in 0..2 {
             frame_in(&ctx, &window, model, &Status::default(), None, (windows, rects), Vec::new());

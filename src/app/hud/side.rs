@@ -45,6 +45,11 @@ pub fn side_panel<G: AppGame>(
         child.set_clip_rect(area.intersect(panel.clip_rect()));
         panel.allocate_rect(area, egui::Sense::hover());
         let ui = &mut child;
+        if lines < STATUS_LINES {
+            // A short window: tighter rows, so the move list keeps three rows in view.
+            ui.spacing_mut().item_spacing.y = 4.0;
+            ui.spacing_mut().button_padding.y = 3.0;
+        }
         ui.add_space(4.0);
         // Rules first, at the right; the subtitle is cut where the panel is narrow.
         let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y.max(30.0));
