@@ -133,6 +133,79 @@ fn lesson_plays<G: Knowledge>() {
     }
 }
 
+/// The game's lesson says of its boards what they show: a piece a step's text gives a colour
+/// ("Red b2 and Blue c2", "Red's a1H3", "the Blue triangle on r15", "Red placed an H piece on
+/// b2") is a setup move of that colour covering that cell, and the pawn a text puts on a cell
+/// ("move the pawn from b2", "the pawn on a2") stands there: the last setup move for the step's
+/// text, its answer for what it explains after.
+fn lesson_names_what_its_board_shows<G: Knowledge>() {
+    let (id, text) = LESSONS.iter().find(|(id, _)| G::IDS.contains(id)).expect("a lesson");
+    let lesson = Lesson::from_json(text).expect("it loads");
+    let start: G = triboard::rules::record::Record::of_texts(id, lesson.options.clone(), Vec::new())
+        .replay::<G>()
+        .expect("the start")
+        .1;
+    let colours: Vec<&str> =
+        (0..start.num_players()).map(|p| start.player_name(triboard::rules::Player(p as u8))).collect();
+    let cellish = |word: &str| {
+        let w = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let letters = w.chars().take_while(char::is_ascii_lowercase).count();
+        ((1..=2).contains(&letters) && w[letters..].starts_with(|c: char| c.is_ascii_digit())).then(|| w.to_string())
+    };
+    let mut named = 0;
+    for (k, step) in lesson.steps.iter().enumerate() {
+        let at = format!("lesson {id}, step {}", k + 1);
+        // Who made each setup move, and what it covers.
+        let mut game = start.clone();
+        let mut made: Vec<(&str, String)> = Vec::new();
+        for text in &step.setup {
+            let mover = game.player_name(game.to_move().expect("not over"));
+            let mv = game.parse_move(text).expect("a setup move");
+            made.push((mover, game.move_text(mv).to_lowercase()));
+            game.play(mv).expect("legal");
+        }
+        let words: Vec<&str> = step.text.split_whitespace().collect();
+        for (i, word) in words.iter().enumerate() {
+            let colour = word.trim_end_matches("'s");
+            if !colours.contains(&colour) {
+                continue;
+            }
+            // Up to the cell named, within six words: not past "to" ("Red to move: place on b2" asks).
+            let mut after = words[i + 1..].iter().take(6).take_while(|w| **w != "to" && !w.ends_with(':'));
+            let Some(cell) = after.find_map(|w| cellish(w)) else { continue };
+            let covers = |t: &str| {
+                t.split(|c: char| !c.is_ascii_alphanumeric()).any(|part| part.starts_with(&cell.to_lowercase()))
+            };
+            assert!(
+                made.iter().any(|(m, t)| *m == colour && covers(t)),
+                "{at}: the text gives {colour} {cell}, but the setup has {made:?}"
+            );
+            named += 1;
+        }
+        for (said, last) in [(&step.text, step.setup.last()), (&step.explain, step.answers.first())] {
+            let words: Vec<&str> = said.split_whitespace().collect();
+            for pair in words.windows(3) {
+                if pair[0] == "pawn"
+                    && ["on", "from"].contains(&pair[1])
+                    && let Some(cell) = cellish(pair[2])
+                {
+                    assert_eq!(last.map(String::as_str), Some(cell.as_str()), "{at}: the pawn is not on {cell}");
+                    named += 1;
+                }
+            }
+        }
+    }
+    if ["tri-it-out", "trisq", "trigon", "trike"].contains(id) {
+        assert!(named > 0, "lesson {id}: the check found the cells its texts name");
+    }
+}
+
+#[test]
+fn every_lesson_names_what_its_board_shows() {
+    check!(LessonNames, lesson_names_what_its_board_shows);
+    for_every_game::<LessonNames>();
+}
+
 #[test]
 fn every_game_has_a_lesson_that_plays_through_the_rules() {
     check!(LessonPlays, lesson_plays);
