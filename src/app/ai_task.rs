@@ -304,11 +304,31 @@ fn drive<G: AppGame>(
     search.start(&model, level, purpose, *runner);
 }
 
-/// The hint of a finished search whose best move is `mv`: its [`Verdict`] ("d4, win rate 62%,
-/// expects d4 c3 e5"), worded as the CLI's.
+/// The hint of a finished search whose best move is `mv`, its moves written as the move list
+/// writes them (Trigon's with their piece, "I6 r15"): "I6 r15, win rate 62%; then L5 c3 → P6
+/// d4", the replies the search expects after it (five at most), and what the solver proved.
 fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Move> {
     let verdict = Verdict { best: Some(mv), ..Verdict::of(mcts) };
-    Hint { revision, mv, win_rate: verdict.win_rate.unwrap_or(0.5), text: verdict.to_string() }
+    let root = mcts.root();
+    let mut text = format!("{}, {}", G::list_text(root, mv), verdict.win_rate_text());
+    if verdict.principal_variation.first() == Some(&mv) {
+        let mut replay = root.clone();
+        let mut then = Vec::new();
+        for &m in verdict.principal_variation.iter().take(6) {
+            if replay.to_move().is_none() {
+                break;
+            }
+            then.push(G::list_text(&replay, m));
+            replay.play_unchecked(m);
+        }
+        if then.len() > 1 {
+            text += &format!("; then {}", then[1..].join(" → "));
+        }
+    }
+    if let Some(proof) = verdict.proof_text() {
+        text += &format!(" ({proof})");
+    }
+    Hint { revision, mv, win_rate: verdict.win_rate.unwrap_or(0.5), text }
 }
 
 /// The panel's line when the search proved its root: who wins, within how many plies after the

@@ -484,3 +484,31 @@ fn the_pointer_finds_a_cell_at_every_point_of_a_row_and_a_sentence_where_the_pie
         .expect("somewhere inside, the rules refuse it");
     assert!(away.starts_with("Not here: "), "{away}");
 }
+
+#[test]
+fn a_trigon_hint_names_its_piece_and_the_replies_it_expects_after_it() {
+    use triboard::app::board::trigon::panel::list_text;
+    let mut app = trigon_app(Variant::Two, &[Seat::Human; 2]);
+    app.world_mut().write_message(Command::Hint);
+    app.update();
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let hint = loop {
+        app.update();
+        let model = trigon_model(&app);
+        let search = app.world().resource::<triboard::app::ai_task::AiSearch<Trigon>>();
+        if let Some(hint) = search.hint(model.revision()) {
+            break hint.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "the hint's search ends");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let model = trigon_model(&app);
+    // As the move list writes it: the piece, then its first cell ("I6 r15").
+    let named = list_text(model.game(), hint.mv);
+    assert!(hint.text.starts_with(&format!("{named}, win rate ")), "{}", hint.text);
+    let then = hint.text.split("; then ").nth(1).expect("the replies it expects");
+    assert!(!then.starts_with(&named), "the line goes on past the hinted move: {}", hint.text);
+    assert!(then.split(" → ").all(|reply| reply.split(' ').count() == 2), "each reply a piece and a cell: {then}");
+    let status = &app.world().resource::<Status>().text;
+    assert!(status.ends_with(&hint.text), "the status says it too: {status}");
+}
