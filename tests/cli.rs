@@ -717,16 +717,18 @@ fn the_trigon_board_letters_its_columns() {
 fn lattice_boards_show_the_letters_of_empty_points() {
     let run = ok(&["play", "tri-it-out", "--board", "hex-3", "--seats", "human,human", "--moves", "a1 a2"], "quit\n");
     let row = |n: &str| run.stdout.lines().find(|l| l.starts_with(n)).unwrap_or_else(|| panic!("{n}: {}", run.stdout));
-    // Row 1: Red a1, then b1 and c1; row 2: Blue a2, the restricted b2, then c2 and d2.
-    assert_eq!(row("  1 ").split_whitespace().collect::<Vec<_>>(), ["1", "R", "b", "c"]);
-    assert_eq!(row("  2 ").split_whitespace().collect::<Vec<_>>(), ["2", "B", "-", "c", "d"]);
+    // Row 1: Red a1, then b1 and c1; row 2: Blue a2, the restricted b2, then c2 and d2; each
+    // row's number at both ends (README, "Coordinates"), the right ones in one column.
+    assert_eq!(row("  1 ").split_whitespace().collect::<Vec<_>>(), ["1", "R", "b", "c", "1"]);
+    assert_eq!(row("  2 ").split_whitespace().collect::<Vec<_>>(), ["2", "B", "-", "c", "d", "2"]);
+    assert_eq!(row("  1 ").len(), row("  2 ").len(), "the right-hand numbers line up");
     // c2 lies half a step (two characters) right of b1.
     assert_eq!(row("  2 ").rfind('c').unwrap(), row("  1 ").find('b').unwrap() + 2);
     let run = ok(&["play", "tricore", "--seats", "human,human", "--moves", "d4 b3 f5 a1"], "quit\n");
     let row = |n: &str| run.stdout.lines().find(|l| l.starts_with(n)).unwrap_or_else(|| panic!("{n}: {}", run.stdout));
     // The Ring on a1 shows its letter; the Core on d4 stands between c3 and d3 of the row above.
-    assert_eq!(row("  1 ").split_whitespace().collect::<Vec<_>>(), ["1", "(a)", "b", "c", "d", "e", "f"]);
+    assert_eq!(row("  1 ").split_whitespace().collect::<Vec<_>>(), ["1", "(a)", "b", "c", "d", "e", "f", "1"]);
     let row4: Vec<&str> = row("  4 ").split_whitespace().collect();
-    assert_eq!(row4, ["4", "a", "b", "c", "##", "e", "f", "g", "h", "i"]);
+    assert_eq!(row4, ["4", "a", "b", "c", "##", "e", "f", "g", "h", "i", "4"]);
     assert_eq!(row("  4 ").find('#').unwrap(), row("  3 ").find('d').unwrap() - 2);
 }

@@ -50,7 +50,17 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
         return Ok(());
     }
     *done = true;
-    crate::app::ui::app_style(contexts.ctx_mut()?);
+    let ctx = contexts.ctx_mut()?;
+    crate::app::ui::app_style(ctx);
+    // The clocks' glyphs in the font atlas from the start: a glyph first laid out in a frame can
+    // miss that frame's texture (a clock once read "9: 9" for a frame).
+    let style = ctx.global_style();
+    let fonts = [egui::TextStyle::Monospace, egui::TextStyle::Body].map(|s| s.resolve(&style));
+    ctx.fonts_mut(|f| {
+        for font in fonts {
+            let _ = f.layout_no_wrap("0123456789:.".to_string(), font, egui::Color32::WHITE);
+        }
+    });
     Ok(())
 }
 
@@ -190,14 +200,13 @@ fn start_screen(
     if state.confirm.is_some() && suspended.unfinished() {
         let kept = suspended.game.as_ref().expect("unfinished");
         let what = format!("{} is unfinished: {} moves played.", kept.name, kept.moves);
-        match confirm_drop(
-            ctx,
-            &mut rects,
-            "Drop the game you left?",
-            &what,
-            "Resume brings it back; Start or Open drops it.",
-            "Drop it",
-        ) {
+        let pressed = match state.confirm {
+            Some(Pending::Learn(_)) => "Learn",
+            Some(Pending::Open(_)) => "Opening a game",
+            _ => "Start",
+        };
+        let drops = format!("Resume brings it back; {pressed} drops it.");
+        match confirm_drop(ctx, &mut rects, "Drop the game you left?", &what, &drops, "Drop it") {
             Some(true) => suspended.game = None,
             Some(false) => state.confirm = None,
             None => {}

@@ -120,7 +120,7 @@ pub fn settings_window(ctx: &egui::Context, look: &mut Look, rects: &mut UiRects
                     ui.label("Blokus Trigon");
                     ui.checkbox(
                         &mut look.shape_marks,
-                        "A shape on each piece: circle Blue, triangle Yellow, square Red, diamond Green",
+                        "A shape on each piece: ring Blue, triangle Yellow, square Red, diamond Green",
                     )
                     .on_hover_text("The colours told apart by shape too");
                     ui.end_row();

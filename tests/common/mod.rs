@@ -457,6 +457,10 @@ pub fn diagram_rows(text: &str, rows: usize) -> Vec<Vec<(String, usize)>> {
         .map(|r| {
             let line = lines[r];
             assert!(line.starts_with(&format!("{:>3} ", r + 1)), "row {} is numbered: {line:?}", r + 1);
+            let line = line
+                .strip_suffix(&format!("  {}", r + 1))
+                .unwrap_or_else(|| panic!("row {} is numbered at its end too: {line:?}", r + 1))
+                .trim_end();
             let mut cells = Vec::new();
             let mut start = None;
             for (i, c) in line.char_indices().skip(4).chain([(line.len(), ' ')]) {

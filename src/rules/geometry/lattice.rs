@@ -161,13 +161,13 @@ impl Lattice {
     /// three characters (the same for every point), the middle one on the point. A half step is two
     /// characters, so a row's points are four apart and the rows interleave as the lattice does, on
     /// every board. A game puts the point's [`Lattice::letter`] in the middle of the cells it wants
-    /// named, so a point's name is that letter and the number of its line. Lines end without
-    /// trailing spaces, each with `\n`.
+    /// named, so a point's name is that letter and the number of its line. Each line ends with its
+    /// row's number again, in one column two spaces right of the widest row, then `\n`.
     pub fn text_rows(&self, mut cell: impl FnMut(usize) -> String) -> String {
         // Half steps from the left: 2q + r, shifted so that the leftmost point is at 0.
         let x = |p: usize| 2 * self.q[p] as i32 + self.r[p] as i32;
         let left = (0..self.len).map(x).min().unwrap_or(0);
-        let mut out = String::new();
+        let mut lines = Vec::with_capacity(self.rows.len());
         let mut p = 0;
         for (r, &n) in self.rows.iter().enumerate() {
             let mut line = format!("{:>3} ", r + 1);
@@ -179,8 +179,14 @@ impl Lattice {
                 line += &cell(p);
                 p += 1;
             }
-            out += line.trim_end();
-            out.push('\n');
+            lines.push(line.trim_end().to_string());
+        }
+        // The row's number again at its right end, in one column.
+        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let mut out = String::new();
+        for (r, line) in lines.iter().enumerate() {
+            let pad = width - line.chars().count();
+            out += &format!("{line}{}  {}\n", " ".repeat(pad), r + 1);
         }
         out
     }

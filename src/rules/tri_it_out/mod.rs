@@ -658,7 +658,7 @@ impl Game for TriItOut {
         NAMES[player.index() & 1]
     }
 
-    /// Rows numbered on the left; an empty point shows its letter, so its name is that letter and
+    /// Rows numbered at both ends; an empty point shows its letter, so its name is that letter and
     /// the row's number (`docs/rules/tri-it-out.md` §Board, notation: `c4`); `R`/`B` a counter,
     /// `-` a restricted point. The points a capture may take are named below the board.
     fn board_text(&self) -> String {

@@ -89,7 +89,7 @@ struct Art {
     edge: [Handle<ColorMaterial>; 4],
     attach: [Handle<ColorMaterial>; 4],
     last: Handle<ColorMaterial>,
-    /// Per colour: the shape mark (● Blue, ▲ Yellow, ■ Red, ◆ Green) and its ink, dark on a
+    /// Per colour: the shape mark (○ Blue — a ring, unlike the last move's dot —, ▲ Yellow, ■ Red, ◆ Green) and its ink, dark on a
     /// light face and light on a dark one.
     glyph: [Handle<Mesh>; 4],
     glyph_ink: [Handle<ColorMaterial>; 4],
@@ -116,7 +116,7 @@ impl FromWorld for Art {
         let dot = meshes.add(Circle::new(SIDE * 0.11).mesh().resolution(24));
         let r = SIDE * 0.15;
         let glyph = [
-            meshes.add(Circle::new(r).mesh().resolution(24)),
+            meshes.add(Annulus::new(r * 0.55, r * 1.1).mesh().resolution(24)),
             meshes.add(RegularPolygon::new(r * 1.25, 3)),
             meshes.add(Rectangle::new(r * 1.7, r * 1.7)),
             meshes.add(Rhombus::new(r * 1.8, r * 2.4)),
