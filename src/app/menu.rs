@@ -80,12 +80,16 @@ fn start_screen(
     egui::CentralPanel::default().show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.vertical_centered(|ui| {
+                // A short window (1024×640 gives some 570 points) keeps its last line in view with
+                // a smaller title and less room between the parts.
+                let short = ui.available_height() < 620.0;
+                let (title, gap) = if short { (32.0, 8.0) } else { (44.0, 19.0) };
                 ui.add_space((ui.available_height() - 620.0).max(0.0) / 2.0);
-                ui.label(egui::RichText::new("triboard").size(44.0).strong());
+                ui.label(egui::RichText::new("triboard").size(title).strong());
                 ui.label(egui::RichText::new("abstract strategy games on triangle boards").size(16.0).weak());
-                ui.add_space(20.0);
+                ui.add_space(gap);
                 setup_form(ui, &mut choices);
-                ui.add_space(18.0);
+                ui.add_space(gap);
                 // One row whose buttons never move: Resume is there, disabled, when no game was left.
                 let row = 120.0 * 2.0 + 160.0 * 2.0 + 3.0 * ui.spacing().item_spacing.x;
                 ui.allocate_ui_with_layout(

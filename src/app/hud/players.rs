@@ -25,53 +25,49 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
     }
     for seat in 0..game.num_players() {
         let player = Player(seat as u8);
-        ui.horizontal(|ui| {
-            for colour in game.seat_swatches(player) {
-                stone(ui, colour, 9.0);
+        let to_move = model.to_move() == Some(player);
+        // The score and "to move" at the right first; the colours and names take the room left
+        // (cut there, whole on hover).
+        let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+        ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if let Some(ending) = ending {
+                let lost = usize::from(ending.seat) == seat;
+                let how = if ending.flagged { "out of time" } else { "resigned" };
+                let text = egui::RichText::new(if lost { how } else { "wins" }).size(17.0);
+                ui.label(if lost { text } else { text.strong().color(GOLD) });
+            } else if let Some(outcome) = &outcome {
+                let won = outcome.winners().contains(&player);
+                // Games that keep a running score show the number alone, as while playing.
+                let score = outcome.scores[seat];
+                let text = if !G::INFO.scored {
+                    egui::RichText::new(if won { "wins" } else { "" })
+                } else if game.live_score(player).is_some() {
+                    egui::RichText::new(score.to_string())
+                } else {
+                    egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))
+                }
+                .size(17.0);
+                ui.label(if won { text.strong().color(GOLD) } else { text });
+            } else {
+                if let Some(score) = game.live_score(player) {
+                    ui.label(egui::RichText::new(score.to_string()).size(17.0));
+                }
+                if to_move {
+                    ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
+                }
             }
-            let to_move = model.to_move() == Some(player);
-            // The names keep clear of the score and "to move" at the right: cut where they would
-            // reach them.
-            let left = (ui.available_width() - RIGHT_ROOM).max(40.0);
-            let row = egui::vec2(left, ui.spacing().interact_size.y);
-            ui.allocate_ui_with_layout(row, egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                ui.set_max_width(left);
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                for colour in game.seat_swatches(player) {
+                    stone(ui, colour, 9.0);
+                }
                 let name = egui::RichText::new(game.player_name(player)).size(17.0);
-                ui.label(if to_move { name.strong() } else { name });
+                ui.add(egui::Label::new(if to_move { name.strong() } else { name }).truncate());
                 // The record's name for the player where it gave one ("Alice", "Pentobi"): a
                 // person plays the seat under it.
                 let name = model.seat_name(seat);
                 let who = ui.add(egui::Label::new(egui::RichText::new(short(&name, NAME_CHARS)).weak()).truncate());
                 if model.names().get(seat).is_some_and(Option::is_some) {
                     who.on_hover_text(format!("{name}: the player the record names; a person plays this seat"));
-                }
-            });
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if let Some(ending) = ending {
-                    let lost = usize::from(ending.seat) == seat;
-                    let how = if ending.flagged { "out of time" } else { "resigned" };
-                    let text = egui::RichText::new(if lost { how } else { "wins" }).size(17.0);
-                    ui.label(if lost { text } else { text.strong().color(GOLD) });
-                } else if let Some(outcome) = &outcome {
-                    let won = outcome.winners().contains(&player);
-                    // Games that keep a running score show the number alone, as while playing.
-                    let score = outcome.scores[seat];
-                    let text = if !G::INFO.scored {
-                        egui::RichText::new(if won { "wins" } else { "" })
-                    } else if game.live_score(player).is_some() {
-                        egui::RichText::new(score.to_string())
-                    } else {
-                        egui::RichText::new(format!("{score} point{}", if score == 1 { "" } else { "s" }))
-                    }
-                    .size(17.0);
-                    ui.label(if won { text.strong().color(GOLD) } else { text });
-                } else {
-                    if let Some(score) = game.live_score(player) {
-                        ui.label(egui::RichText::new(score.to_string()).size(17.0));
-                    }
-                    if to_move {
-                        ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
-                    }
                 }
             });
         });
@@ -81,9 +77,6 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
 /// The most characters of a seat's name a player row shows (the score and "to move" keep their
 /// room at its right); a longer name ends in "…" and shows whole on hover.
 const NAME_CHARS: usize = 16;
-
-/// The room a player row keeps at its right for the score and "to move", in egui points.
-const RIGHT_ROOM: f32 = 92.0;
 
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
 

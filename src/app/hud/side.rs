@@ -65,8 +65,18 @@ pub fn side_panel<G: AppGame>(
                 windows.rules = !windows.rules;
             }
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                ui.heading(game.heading());
-                let subtitle = game.subtitle();
+                // A heading too long for the subtitle beside it ("Blokus Trigon" and "2 players")
+                // is set smaller before the subtitle is cut.
+                let (heading, subtitle) = (game.heading(), game.subtitle());
+                let big = egui::TextStyle::Heading.resolve(ui.style());
+                let body = egui::TextStyle::Body.resolve(ui.style());
+                let width = |ui: &mut egui::Ui, text: &str, font: egui::FontId| {
+                    ui.fonts_mut(|f| f.layout_no_wrap(text.to_string(), font, egui::Color32::WHITE).size().x)
+                };
+                let needed =
+                    width(ui, &heading, big.clone()) + width(ui, &subtitle, body) + ui.spacing().item_spacing.x;
+                let size = if needed <= ui.available_width() { big.size } else { big.size * 0.78 };
+                ui.label(egui::RichText::new(heading).heading().size(size));
                 ui.add(egui::Label::new(egui::RichText::new(&subtitle).weak()).truncate()).on_hover_text(subtitle);
             });
         });
