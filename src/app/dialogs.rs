@@ -64,9 +64,10 @@ impl FileDialogs {
     }
 }
 
-/// "No file dialog on this desktop: WHY; Load… lists the data folder".
+/// "No file dialog here (WHY): Load… lists the data folder", short enough for two lines of the
+/// side panel.
 fn no_dialog(why: &str) -> Status {
-    Status::error(format!("No file dialog on this desktop: {why}; Load… lists the data folder"))
+    Status::error(format!("No file dialog here ({why}): Load… lists the data folder"))
 }
 
 /// Why no file dialog can open here, if none can: on Linux and the BSDs, neither a D-Bus session
@@ -93,7 +94,7 @@ fn unavailable_with(
     let bus = set("DBUS_SESSION_BUS_ADDRESS").is_some()
         || set("XDG_RUNTIME_DIR").is_some_and(|dir| exists(&Path::new(&dir).join("bus")));
     let zenity = set("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| exists(&dir.join("zenity"))));
-    (!bus && !zenity).then(|| "no D-Bus session for the desktop portal, and no zenity".to_string())
+    (!bus && !zenity).then(|| "no desktop portal, no zenity".to_string())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -151,7 +152,7 @@ fn finish(mut dialogs: ResMut<FileDialogs>, mut pending: ResMut<PendingOpen>, mu
     let Some((ask, _, _)) = dialogs.open.take() else { return };
     match (ask, chosen) {
         (_, None) if quick => {
-            *status = no_dialog("neither the desktop portal nor zenity opened one");
+            *status = no_dialog("neither the portal nor zenity opened one");
         }
         (_, None) => {}
         (Ask::Open, Some(path)) => offer_path(&mut pending, &mut status, &path),

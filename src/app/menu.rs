@@ -165,12 +165,13 @@ fn start_screen(
                     );
                 }
                 ui.add_space(8.0);
-                // A share link or file that could not be opened says why here.
+                // A share link or file that could not be opened says why here, in the game's
+                // summary's place (so the window's last line stays in view).
                 if status.error {
                     ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(0xff, 0x7a, 0x6a)));
-                    ui.add_space(6.0);
+                } else {
+                    ui.label(egui::RichText::new(choices.entries[choices.game].summary).weak());
                 }
-                ui.label(egui::RichText::new(choices.entries[choices.game].summary).weak());
             });
         });
     });

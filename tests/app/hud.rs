@@ -487,3 +487,46 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
         assert!(actions.is_empty(), "{name} does nothing once the game is over: {actions:?}");
     }
 }
+
+#[test]
+fn on_a_1024x640_screen_the_online_box_and_the_settings_fit_the_window() {
+    use triboard::app::settings::Look;
+    use triboard::app::settings_page::settings_window;
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SMALL);
+    // The online box: its buttons, and while a seat is free, the invitation.
+    let (mut game, model) = online_game();
+    game.connection = triboard::app::online::link::LinkState::Open;
+    for free in [false, true] {
+        if let Some(state) = &mut game.state {
+            state.players[1].taken = !free;
+        }
+        let ctx = styled();
+        let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+        let window = Window { size: SMALL, online: Some(&game), ..Window::default() };
+        for _ in 0..2 {
+            frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+        }
+        let names: &[&str] =
+            if free { &["online resign", "online invite"] } else { &["online resign", "online rematch"] };
+        for name in names {
+            let rect = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn"));
+            assert!(screen.contains_rect(rect), "{name} is inside the window: {rect:?}");
+        }
+        let whole = drawn_whole();
+        assert!(whole.iter().any(|t| t.contains("opponent here") || t.contains("connected")), "{whole:?}");
+        assert!(!free || whole.iter().any(|t| t.contains("ABCD-2345")), "the code to send: {whole:?}");
+    }
+    // The settings page, over the game.
+    let ctx = styled();
+    let mut rects = UiRects::default();
+    let mut look = Look::default();
+    for _ in 0..2 {
+        ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
+        settings_window(&ctx, &mut look, &mut rects);
+        ctx.end_pass().textures_delta.clear();
+    }
+    for name in ["settings page", "settings close"] {
+        let rect = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn"));
+        assert!(screen.contains_rect(rect), "{name} is inside the window: {rect:?}");
+    }
+}
