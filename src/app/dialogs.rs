@@ -203,7 +203,7 @@ mod tests {
         };
         let nothing = |_: &Path| false;
         let why = unavailable_with(env(&[("PATH", "/usr/bin")]), nothing).expect("none");
-        assert!(why.contains("D-Bus") && why.contains("zenity"), "{why}");
+        assert!(why.contains("portal") && why.contains("zenity"), "{why}");
         assert!(no_dialog(&why).text.ends_with("Load… lists the data folder"));
         assert_eq!(unavailable_with(env(&[("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/bus")]), nothing), None);
         let bus = |p: &Path| p == Path::new("/run/user/1000/bus");
