@@ -480,7 +480,10 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
     settle(&model, &mut windows, &mut rects);
     let text = drawn();
     assert!(text.contains("Game over"), "a Game over box: {text}");
-    assert!(text.contains("Black resigned (White wins)"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("White (") && l.ends_with(") wins")), "the winner named: {text}");
+    assert!(lines.contains(&"Black resigned"), "and how: {text}");
+    assert!(lines.contains(&"resigned") && lines.contains(&"wins"), "the player rows say it too: {text}");
     assert!(!text.contains("to move"), "nobody is to move: {text}");
     for name in ["undo", "hint", "online resign"] {
         let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), name);

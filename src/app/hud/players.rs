@@ -106,8 +106,9 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
         ui.horizontal(|ui| {
             ui.label(title("Game over").color(GOLD));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                // A game ended off the board has no details to fold.
                 let fold = if open { "Hide" } else { "Show" };
-                if ui.small_button(fold).clicked() {
+                if model.ending().is_none() && ui.small_button(fold).clicked() {
                     if short {
                         windows.unfolded = if open { None } else { revision };
                     } else {
@@ -124,10 +125,11 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
             }
             ui.add(egui::Label::new(egui::RichText::new(verdict).size(18.0).strong()).wrap());
         });
-        match model.result_text().filter(|_| model.ending().is_some()) {
-            // Ended off the board: how, and no score of the rules' to detail.
-            Some(how) => {
-                ui.label(how);
+        match model.ending().filter(|_| model.game().outcome().is_none()) {
+            // Ended off the board: how ("White resigned"), and no score of the rules' to detail.
+            Some(ending) => {
+                let how = if ending.flagged { "ran out of time" } else { "resigned" };
+                ui.label(format!("{} {how}", game.player_name(Player(ending.seat))));
             }
             None if open => model.game().game_over(ui, outcome),
             None => {}
