@@ -37,6 +37,7 @@ pub mod settings;
 pub mod settings_page;
 pub mod setup;
 pub mod share;
+pub mod start_page;
 pub mod tools;
 pub mod ui;
 #[cfg(target_arch = "wasm32")]

@@ -533,3 +533,52 @@ fn on_a_1024x640_screen_the_online_box_and_the_settings_fit_the_window() {
         assert!(screen.contains_rect(rect), "{name} is inside the window: {rect:?}");
     }
 }
+
+#[test]
+fn on_a_1024x640_screen_the_start_screen_shows_its_form_its_buttons_and_its_last_line() {
+    use triboard::app::choices::Choices;
+    use triboard::app::settings::Settings;
+    use triboard::app::start_page::{StartIn, start_page};
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SMALL);
+    let mut choices = Choices::with_settings(&Settings::default());
+    let names = choices.names();
+    let refused = Status::error("No file dialog here (no desktop portal, no zenity): Load… lists the data folder");
+    for name in names {
+        assert!(choices.choose(name));
+        for (status, kept) in [(Status::default(), None), (refused.clone(), Some(("Trike", 12)))] {
+            let ctx = styled();
+            let mut rects = UiRects::default();
+            let mut shown = Vec::new();
+            for _ in 0..2 {
+                ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
+                let mut input = StartIn { choices: &mut choices, kept, online: None, held: 0, status: &status };
+                start_page(&ctx, &mut input, &mut rects);
+                let mut output = ctx.end_pass();
+                output.textures_delta.clear();
+                shown = output
+                    .shapes
+                    .iter()
+                    .filter_map(|c| match &c.shape {
+                        egui::Shape::Text(t) => Some((t.galley.text().to_string(), t.visual_bounding_rect())),
+                        _ => None,
+                    })
+                    .collect();
+            }
+            for button in ["start", "resume", "menu open", "menu load", "learn", "menu online", "menu settings"] {
+                let rect = rects.get(button).unwrap_or_else(|| panic!("{name}: {button} was drawn"));
+                assert!(screen.contains_rect(rect), "{name}: {button} is inside the window: {rect:?}");
+            }
+            // The last line: the game's summary, or the error in its place.
+            let last = shown.iter().max_by(|a, b| a.1.bottom().total_cmp(&b.1.bottom())).expect("text");
+            assert!(
+                screen.contains_rect(last.1),
+                "{name}: the last line {:?} is inside the window: {:?}",
+                last.0,
+                last.1
+            );
+            if status.error {
+                assert_eq!(last.0, status.text, "{name}: the error is the last line");
+            }
+        }
+    }
+}

@@ -130,7 +130,7 @@ fn form_rects() -> Vec<(&'static str, bevy_egui::egui::Rect)> {
             ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
             let mut root = triboard::app::ui::root_ui(&ctx, "form");
             egui::CentralPanel::default()
-                .show(&mut root, |ui| rect = triboard::app::menu::setup_form(ui, &mut choices));
+                .show(&mut root, |ui| rect = triboard::app::start_page::setup_form(ui, &mut choices));
             ctx.end_pass().textures_delta.clear();
         }
         out.push((name, rect));
