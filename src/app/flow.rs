@@ -82,6 +82,13 @@ pub struct Ending {
     pub flagged: bool,
 }
 
+impl Ending {
+    /// How the seat lost, after its name: "resigned" or "ran out of time".
+    pub fn how(self) -> &'static str {
+        if self.flagged { "ran out of time" } else { "resigned" }
+    }
+}
+
 /// Which position of the line to show in review.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReviewTo {

@@ -246,6 +246,16 @@ impl<G: AppGame> Model<G> {
         self.moves.len() + self.redo.len()
     }
 
+    /// The position at the whole line's end (the game in play's, whatever position review shows):
+    /// the position shown with the redo stack played on it.
+    pub fn line_end(&self) -> G {
+        let mut end = self.game.clone();
+        for &mv in self.redo.iter().rev() {
+            end.play_unchecked(mv);
+        }
+        end
+    }
+
     /// The whole line: the moves played, then those of the redo stack in the order they were played.
     pub fn line(&self) -> Vec<G::Move> {
         self.moves.iter().chain(self.redo.iter().rev()).copied().collect()
@@ -279,11 +289,7 @@ impl<G: AppGame> Model<G> {
         if self.review {
             let line = self.line();
             record = Record::new(&self.game, &line);
-            let mut end = self.game.clone();
-            for &mv in self.redo.iter().rev() {
-                end.play_unchecked(mv);
-            }
-            record.result = self.ending_text().or_else(|| result_of(&end));
+            record.result = self.ending_text().or_else(|| result_of(&self.line_end()));
         } else {
             record = Record::new(&self.game, &self.moves);
             record.result = self.result_text();

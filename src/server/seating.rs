@@ -209,7 +209,7 @@ impl<S: Store> Service<S> {
 /// A new game as stored at `now_ms`, with no moves: started if every seat is taken and it is no
 /// rematch (a rematch's clocks wait for its players: [`Service::arrive`]).
 fn new_game(setup: GameSetup, now_ms: u64) -> StoredGame {
-    let started_ms = (setup.rematch_of.is_none() && setup.seats.iter().all(Option::is_some)).then_some(now_ms);
+    let started_ms = setup.starts_at_creation().then_some(now_ms);
     StoredGame {
         setup,
         moves: Vec::new(),

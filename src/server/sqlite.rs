@@ -129,7 +129,7 @@ impl SqliteStore {
                 setup.allow_tools,
                 setup.code,
                 setup.rematch_of,
-                (setup.rematch_of.is_none() && setup.seats.iter().all(Option::is_some)).then(|| ms_sql(at_ms)),
+                setup.starts_at_creation().then(|| ms_sql(at_ms)),
             ],
         )?;
         for (seat, token) in (0..seats).zip(&setup.seats) {

@@ -41,6 +41,14 @@ pub struct GameSetup {
     pub rematch_of: Option<String>,
 }
 
+impl GameSetup {
+    /// Whether its clocks start when it is stored: every seat is taken and it is no rematch (a
+    /// rematch's wait for its players, [`Store::start_clocks`]).
+    pub fn starts_at_creation(&self) -> bool {
+        self.rematch_of.is_none() && self.seats.iter().all(Option::is_some)
+    }
+}
+
 /// A game as stored: its setup and what happened in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredGame {

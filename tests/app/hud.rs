@@ -52,23 +52,19 @@ fn styled() -> egui::Context {
 const SMALL: egui::Vec2 = egui::vec2(1000.0, 568.0);
 
 thread_local! {
-    /// The text the last frame drew, each piece on a line of its own.
-    static DRAWN: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// The pieces of text the last frame drew, each with whether it was whole inside the window
+    /// and its clip.
+    static DRAWN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The text the last frame of this thread drew, each piece on a line of its own.
 fn drawn() -> String {
-    DRAWN.with(|d| d.borrow().clone())
-}
-
-thread_local! {
-    /// The pieces of text the last frame drew whole inside the window and their clip.
-    static WHOLE: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    DRAWN.with(|d| d.borrow().iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n"))
 }
 
 /// The pieces of text the last frame of this thread drew whole, inside the window and not cut.
 fn drawn_whole() -> Vec<String> {
-    WHOLE.with(|d| d.borrow().clone())
+    DRAWN.with(|d| d.borrow().iter().filter(|(_, whole)| *whole).map(|(t, _)| t.clone()).collect())
 }
 
 /// One frame of the panel in `window` with `events`, into the panel's windows and rectangles;
@@ -111,8 +107,7 @@ fn frame_in(
             _ => None,
         })
         .collect();
-    DRAWN.with(|d| *d.borrow_mut() = shown.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join("\n"));
-    WHOLE.with(|d| *d.borrow_mut() = shown.into_iter().filter(|(_, whole)| *whole).map(|(t, _)| t).collect());
+    DRAWN.with(|d| *d.borrow_mut() = shown);
     actions
 }
 

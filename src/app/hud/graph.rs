@@ -70,12 +70,7 @@ pub fn caption<G: AppGame>(model: &Model<G>) -> String {
     if model.game().num_players() != 2 {
         return "each mover's win rate after its move".to_string();
     }
-    let start = model.start();
-    let mut end = start.clone();
-    for mv in model.line() {
-        end.play_unchecked(mv);
-    }
-    let (first, last) = (start.player_name(Player(0)), end.player_name(Player(0)));
+    let (first, last) = (model.start().player_name(Player(0)), model.line_end().player_name(Player(0)));
     if first == last {
         format!("{last}'s win rate after each move")
     } else {

@@ -128,8 +128,7 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
         match model.ending().filter(|_| model.game().outcome().is_none()) {
             // Ended off the board: how ("White resigned"), and no score of the rules' to detail.
             Some(ending) => {
-                let how = if ending.flagged { "ran out of time" } else { "resigned" };
-                ui.label(format!("{} {how}", game.player_name(Player(ending.seat))));
+                ui.label(format!("{} {}", game.player_name(Player(ending.seat)), ending.how()));
             }
             None if open => model.game().game_over(ui, outcome),
             None => {}

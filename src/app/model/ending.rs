@@ -17,11 +17,7 @@ impl<G: AppGame> Model<G> {
     /// changes nothing, when the rules ended the game already, it ended so already, or the seat is
     /// not one of the game's.
     pub fn end(&mut self, ending: Ending) -> bool {
-        let mut end = self.game.clone();
-        for &mv in self.redo.iter().rev() {
-            end.play_unchecked(mv);
-        }
-        if self.ended.is_some() || end.outcome().is_some() || usize::from(ending.seat) >= self.seats.len() {
+        if self.ended.is_some() || self.line_end().outcome().is_some() || usize::from(ending.seat) >= self.seats.len() {
             return false;
         }
         self.ended = Some(ending);
@@ -59,7 +55,7 @@ impl<G: AppGame> Model<G> {
     pub(super) fn ending_text(&self) -> Option<String> {
         let ending = self.ended?;
         let name = |seat: usize| self.game.player_name(Player(seat as u8));
-        let how = if ending.flagged { "ran out of time" } else { "resigned" };
+        let how = ending.how();
         let winners: Vec<&str> = (0..self.seats.len()).filter(|&s| s != usize::from(ending.seat)).map(name).collect();
         let verdict = match &winners[..] {
             [one] => format!("{one} wins"),
