@@ -109,6 +109,9 @@ pub struct Analyzer<G: Knowledge> {
     current: Option<MoveAnalysis<G::Move>>,
     /// The value for the mover after the played move (phase `AfterBest` needs it).
     played_value: f32,
+    /// The finished search of the position after the played move, which is the next move's
+    /// position: it is that move's search, not run twice.
+    next: Option<Mcts<G>>,
     out: Vec<MoveAnalysis<G::Move>>,
 }
 
@@ -125,6 +128,7 @@ impl<G: Knowledge> Analyzer<G> {
             search: None,
             current: None,
             played_value: 0.0,
+            next: None,
             out: Vec::with_capacity(moves.len()),
         }
     }
@@ -252,6 +256,8 @@ impl<G: Knowledge> Analyzer<G> {
             }
             Phase::AfterPlayed => {
                 self.played_value = self.value_for_mover(search.as_ref(), position);
+                // The position after the played move is the next move's: its search is kept for it.
+                self.next = search;
                 self.phase = Phase::AfterBest;
             }
             Phase::AfterBest => {
@@ -274,6 +280,7 @@ impl<G: Knowledge> Analyzer<G> {
         self.game.play(a.played).unwrap_or_else(|e| panic!("move {number} is illegal: {e}"));
         self.out.push(a);
         self.phase = Phase::Before;
+        self.search = self.next.take();
     }
 }
 

@@ -182,6 +182,29 @@ impl Trigon {
     /// # Panics
     /// If the game is over or a move is a pass.
     pub fn placement_features(&self, moves: &[TrigonMove], out: &mut Vec<Active>) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the instruction the function is compiled for.
+            return unsafe { self.placement_features_popcnt(moves, out) };
+        }
+        self.features_of(moves, out);
+    }
+
+    /// [`Trigon::placement_features`] compiled with the `popcnt` instruction: the features are
+    /// counts of cells, and without it (x86-64's baseline) every count is a dozen instructions.
+    /// The search ran 22,0?? simulations/s after 24 placements against 21,3?? (`bench trigon-2`).
+    ///
+    /// # Safety
+    /// The CPU must have `popcnt` (`is_x86_feature_detected!`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn placement_features_popcnt(&self, moves: &[TrigonMove], out: &mut Vec<Active>) {
+        self.features_of(moves, out);
+    }
+
+    /// The body of [`Trigon::placement_features`], inlined into each of its two builds.
+    #[inline(always)]
+    fn features_of(&self, moves: &[TrigonMove], out: &mut Vec<Active>) {
         out.clear();
         let c = self.colour_to_move().expect("features need a colour to move");
         let t = self.tables;
