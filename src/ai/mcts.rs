@@ -16,6 +16,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::levels::Budget;
+use super::time::MovePlan;
 pub use super::settings::{MoveStats, MoveValue, Proof, SearchConfig, SearchHandle, available_threads};
 use super::tree::{CHUNK, RootChild, Tree, choose};
 use crate::rules::Knowledge;
@@ -133,15 +134,56 @@ impl<G: Knowledge> Mcts<G> {
             done += ran;
             let elapsed = start.elapsed().as_secs_f64().max(1e-6);
             let can_still_run = done as f64 / elapsed * (duration.as_secs_f64() - elapsed).max(0.0);
-            let (first, second) = self
-                .root_stats()
-                .iter()
-                .fold((0u64, 0u64), |(a, b), c| if c.visits > a { (c.visits, a) } else { (a, b.max(c.visits)) });
+            let (first, second) = self.two_most_simulated();
             if (first - second) as f64 > can_still_run {
                 break;
             }
         }
         done
+    }
+
+    /// Runs to `plan` ([`super::time`]): stops before `plan.soft` once the best move cannot
+    /// change in the time left to it; past `plan.soft`, goes on while the root is unsettled (the
+    /// second most simulated move has more than half the first's simulations) until `plan.hard`,
+    /// or until the best move cannot change in the time left to that. Stops too when stopped or
+    /// proven. Returns the simulations run.
+    pub fn run_planned(&mut self, plan: MovePlan) -> u64 {
+        let start = Instant::now();
+        let (soft, hard) = (plan.soft.as_secs_f64(), plan.hard.max(plan.soft).as_secs_f64());
+        let round = if self.trees.len() == 1 { Duration::MAX } else { (plan.soft / 20).max(Duration::from_millis(5)) };
+        let hard_deadline = deadline_after(plan.hard.max(plan.soft));
+        let mut done = 0;
+        while Instant::now() < hard_deadline && self.proof().is_none() {
+            let ran = if self.trees.len() == 1 {
+                self.trees[0].step(CHUNK)
+            } else {
+                let until = deadline_after(round).min(hard_deadline);
+                self.on_every_tree(|t| t.run_until(u64::MAX, until))
+            };
+            if ran == 0 {
+                break;
+            }
+            done += ran;
+            let elapsed = start.elapsed().as_secs_f64().max(1e-6);
+            let (first, second) = self.two_most_simulated();
+            let unsettled = second as f64 > 0.5 * first as f64;
+            let horizon = if elapsed < soft || !unsettled { soft } else { hard };
+            if elapsed >= horizon {
+                break;
+            }
+            let can_still_run = done as f64 / elapsed * (horizon - elapsed);
+            if (first - second) as f64 > can_still_run {
+                break;
+            }
+        }
+        done
+    }
+
+    /// The simulations of the two most simulated root moves, all trees together.
+    fn two_most_simulated(&self) -> (u64, u64) {
+        self.root_stats()
+            .iter()
+            .fold((0u64, 0u64), |(a, b), c| if c.visits > a { (c.visits, a) } else { (a, b.max(c.visits)) })
     }
 
     /// The root moves' statistics summed over the trees, in the order of the first tree.

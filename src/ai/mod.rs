@@ -14,6 +14,7 @@ pub mod levels;
 pub mod mcts;
 mod reply;
 pub mod settings;
+pub mod time;
 mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};

@@ -29,9 +29,11 @@
 //!   trailing space).
 //! - **Levels** are the AI levels 1–6 of `src/ai`: simulation budgets with their wall-clock caps
 //!   (0.5 s at level 1 to 10 s at level 6), as in the app; `--untimed` drops the caps so that
-//!   `--seed` replays the same moves on any machine; `--seconds S` searches S seconds a move instead
-//!   (stopping earlier once the best move cannot change), for an equal time against another engine;
-//!   `--threads N` searches on N threads. Each `genmove` keeps its tree below the moves played
+//!   `--seed` replays the same moves on any machine; `--seconds S` searches S seconds a move on
+//!   average over the game instead, spent by the time manager (`ai::time`; `--flat-time`: S each
+//!   move, stopping earlier once the best move cannot change), for an equal time against another
+//!   engine; `time_settings` and `time_left` set a game clock, which the time manager spends
+//!   (`gtp_time.rs`); `--threads N` searches on N threads. Each `genmove` keeps its tree below the moves played
 //!   since the last one (tree reuse). `name` is `triboard`.
 //!
 //! This file holds the command's flags and its loop over the input; the engine and its command
@@ -49,6 +51,7 @@ use super::error::CliError;
 use super::gtp_engine::GtpEngine;
 use super::gtp_trigon::variant_from_id;
 use crate::ai::Level;
+use crate::ai::time::TimeManager;
 use crate::rules::trigon::Trigon;
 
 /// Arguments of `triboard gtp`.
@@ -68,10 +71,15 @@ pub struct GtpArgs {
     /// seed replays the same moves on any machine (level 6 then takes a minute a move).
     #[arg(long)]
     pub untimed: bool,
-    /// Search for this many seconds a move instead of the level's budget (stopping earlier when the
-    /// best move cannot change): an equal time per move against another engine.
+    /// Search this many seconds a move on average over the game instead of the level's budget
+    /// (the time manager, `ai::time`: more for the young game and an unsettled best move, less
+    /// once the move is decided): an equal time per move against another engine.
     #[arg(long, conflicts_with = "untimed", value_parser = parse_seconds)]
     pub seconds: Option<f64>,
+    /// With `--seconds`: search each move that long, stopping earlier only when the best move
+    /// cannot change (no time manager).
+    #[arg(long, requires = "seconds")]
+    pub flat_time: bool,
     /// Search threads (one tree each, root statistics merged: `ai::mcts`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
@@ -103,7 +111,12 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
     });
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
-    engine.seconds = args.seconds.map(Duration::from_secs_f64);
+    let per_move = args.seconds.map(Duration::from_secs_f64);
+    if args.flat_time {
+        engine.time.flat = per_move;
+    } else {
+        engine.time.manager = per_move.map(TimeManager::per_move);
+    }
     engine.threads = args.threads as usize;
     apply_config(&mut engine.config, &args.config)?;
     if let Some(path) = &args.weights {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use web_time::Instant;
 
+use super::gtp_time::{GtpTime, Spend};
 use super::gtp_trigon::{final_score, reach_colour, variant_from_name};
 use crate::ai::{Budget, Engine, Level, SearchConfig};
 use crate::rules::Game;
@@ -26,6 +27,8 @@ pub const COMMANDS: &[&str] = &[
     "set_game",
     "set_random_seed",
     "showboard",
+    "time_left",
+    "time_settings",
     "undo",
     "version",
 ];
@@ -58,8 +61,8 @@ pub struct GtpEngine {
     level: Level,
     seed: u64,
     timed: bool,
-    /// A time per move instead of the level's budget.
-    pub seconds: Option<Duration>,
+    /// A time per move or a clock instead of the level's budget.
+    pub time: GtpTime,
     /// Search threads.
     pub threads: usize,
     /// The search's settings (`--config`), but for the seed and threads.
@@ -86,7 +89,7 @@ impl GtpEngine {
             level,
             seed,
             timed,
-            seconds: None,
+            time: GtpTime::default(),
             threads: 1,
             config: SearchConfig::default(),
             engine: None,
@@ -186,6 +189,12 @@ impl GtpEngine {
                 self.all_legal(c)
             }
             "undo" => count(0).and_then(|()| self.undo()),
+            "time_settings" => self.time.settings(args),
+            "time_left" => {
+                count(3)?;
+                let c = self.colour_arg(args[0])?;
+                self.time.left(c, args[1], args[2])
+            }
             "final_score" => count(0).map(|()| final_score(&self.game)),
             "cputime" => count(0).map(|()| format!("{:.3}", cpu_seconds(self.started))),
             "showboard" => count(0).map(|()| format!("\n{}", self.game.board_text())),
@@ -211,6 +220,7 @@ impl GtpEngine {
         self.start = Trigon::new(&TrigonOptions { variant }).expect("every variant has a board");
         self.game = self.start.clone();
         self.history.clear();
+        self.time.new_game();
         String::new()
     }
 
@@ -247,18 +257,22 @@ impl GtpEngine {
             let (seed, threads, config) = (self.seed, self.threads, &self.config);
             let engine =
                 self.engine.get_or_insert_with(|| Engine::new(SearchConfig { seed, threads, ..config.clone() }));
+            let began = Instant::now();
             let mut search = engine.search_for(&g, &line, line.len() as u64);
-            if let Some(time) = self.seconds {
-                search.run_settled(time);
-            } else {
-                let mut budget = self.level.budget();
-                if !self.timed {
-                    budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
+            match self.time.spend(&g, c) {
+                Spend::Plan(plan) => _ = search.run_planned(plan),
+                Spend::Flat(time) => _ = search.run_settled(time),
+                Spend::Level => {
+                    let mut budget = self.level.budget();
+                    if !self.timed {
+                        budget = Budget { simulations: budget.simulations, max_time: Duration::MAX };
+                    }
+                    search.run(budget);
                 }
-                search.run(budget);
             }
             let mv = search.best_move().ok_or("the search found no move")?;
             engine.keep_after(search, line, mv);
+            self.time.record(began.elapsed());
             mv
         };
         let text = g.move_text(mv);

@@ -25,6 +25,7 @@ pub mod games;
 pub mod gtp;
 pub mod gtp_client;
 pub mod gtp_engine;
+pub mod gtp_time;
 pub mod gtp_trigon;
 pub mod learn;
 pub mod match_report;
