@@ -732,3 +732,83 @@ fn lattice_boards_show_the_letters_of_empty_points() {
     assert_eq!(row4, ["4", "a", "b", "c", "##", "e", "f", "g", "h", "i", "4"]);
     assert_eq!(row("  4 ").find('#').unwrap(), row("  3 ").find('d').unwrap() - 2);
 }
+
+// Opening books (`rules::book`, `cli::book`): a build writes the book; run again with more plies
+// it keeps the positions the file holds and searches only the new ones. The AI seats of `play`
+// (level 3 and up) answer the empty board from the built-in book at once, and search with
+// `--no-book`.
+#[test]
+fn a_book_build_resumes_and_ai_seats_play_the_built_in_books_move_unless_told_not_to() {
+    let dir = temp_dir("book");
+    let file = dir.join("book.json");
+    let path = file.to_str().unwrap();
+    let build = |widths: &str| {
+        ok(
+            &[
+                "book",
+                "build",
+                "trigon-2",
+                "--out",
+                path,
+                "--simulations",
+                "300",
+                "--widths",
+                widths,
+                "--threads",
+                "1",
+                "--json",
+            ],
+            "",
+        )
+        .json()
+    };
+    let first = build("2");
+    assert_eq!((first["positions"].as_u64(), first["searched"].as_u64()), (Some(1), Some(1)), "{first}");
+    let second = build("2,1");
+    assert_eq!(
+        (second["positions"].as_u64(), second["searched"].as_u64(), second["reused"].as_u64()),
+        (Some(3), Some(2), Some(1)),
+        "{second}"
+    );
+    let book: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let positions = book["books"][0]["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    // The children are the positions after the root's two most simulated moves.
+    let root_top: Vec<&str> =
+        positions[0]["top"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    for (child, mv) in positions[1..].iter().zip(&root_top) {
+        assert_eq!(child["line"][0].as_str(), Some(*mv));
+    }
+    // A corrupt book is refused with the file's name, and the file is left as it was.
+    std::fs::write(&file, "{\"books\": [").unwrap();
+    let run = triboard(&["book", "build", "trigon-2", "--out", path, "--simulations", "300", "--widths", "1"], "");
+    assert_ne!(run.code, 0);
+    assert!(run.stderr.contains("is not a book file"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"books\": [");
+
+    let builtin: Value = serde_json::from_str(triboard::rules::trigon::book::BUILTIN_BOOK).unwrap();
+    let two = builtin["books"].as_array().unwrap().iter().find(|b| b["game"] == "trigon-2").expect("a trigon-2 book");
+    let first_move = two["positions"][0]["top"][0]["move"].as_str().unwrap();
+    let run = ok(&["play", "trigon-2", "--seats", "ai:3,human", "--seed", "1"], "quit\n");
+    let line = run.stdout.lines().find(|l| l.starts_with("1. Blue")).expect(&run.stdout);
+    assert!(line.ends_with("from the opening book"), "{line}");
+    assert!(line.contains(first_move), "{line} is not the book's {first_move}");
+    let run = ok(&["play", "trigon-2", "--seats", "ai:3,human", "--seed", "1", "--no-book"], "quit\n");
+    let line = run.stdout.lines().find(|l| l.starts_with("1. Blue")).expect(&run.stdout);
+    assert!(line.contains("simulations in"), "{line}");
+}
+
+// GTP's clock: `time_settings` and `time_left` are known commands and answered; bad arguments
+// are refused with a reason.
+#[test]
+fn gtp_takes_a_clock() {
+    let run = ok(
+        &["gtp", "--game", "trigon-2", "--level", "1", "--no-book"],
+        "known_command time_left\ntime_settings 30 0 0\ntime_left 1 12.5 0\ntime_left 1 x 0\ntime_settings 1 2\ngenmove 1\nquit\n",
+    );
+    let answers: Vec<&str> = run.stdout.split("\n\n").map(str::trim).collect();
+    assert_eq!(&answers[..3], ["= true", "=", "="], "{}", run.stdout);
+    assert_eq!(answers[3], "? invalid time 'x'");
+    assert_eq!(answers[4], "? time_settings needs 3 arguments");
+    assert!(answers[5].starts_with("= ") && answers[5].contains(','), "{}", answers[5]);
+}

@@ -20,6 +20,16 @@ pub fn hint_budget() -> Budget {
     Level::new(HINT_LEVEL).expect("the hint's level exists").budget()
 }
 
+/// The weakest level that plays the opening book's moves (`rules::book`): below it the search
+/// plays every move, so the easy levels stay easy.
+pub const BOOK_LEVEL: u8 = 3;
+
+/// The opening book's move for an AI seat at `level` in `game`'s position (books on, the level
+/// at least [`BOOK_LEVEL`], the position in the book).
+pub fn book_move<G: Knowledge>(game: &G, level: Level) -> Option<G::Move> {
+    if level.number() < BOOK_LEVEL { None } else { game.book_move() }
+}
+
 /// Moves of the expected line a [`Verdict`] shows.
 const SHOWN_LINE: usize = 6;
 

@@ -16,8 +16,8 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::levels::Budget;
-use super::time::MovePlan;
 pub use super::settings::{MoveStats, MoveValue, Proof, SearchConfig, SearchHandle, available_threads};
+use super::time::MovePlan;
 use super::tree::{CHUNK, RootChild, Tree, choose};
 use crate::rules::Knowledge;
 

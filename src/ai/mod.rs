@@ -19,6 +19,6 @@ mod tree;
 
 pub use analysis::{Analyzer, MoveAnalysis, analyze_game, record_analysis};
 pub use anytime::{Anytime, Budgeted, RootView};
-pub use engine::{Engine, HINT_LEVEL, Verdict, derive_seed, hint_budget};
+pub use engine::{BOOK_LEVEL, Engine, HINT_LEVEL, Verdict, book_move, derive_seed, hint_budget};
 pub use levels::{Budget, Level, Seat};
 pub use mcts::{Mcts, MoveStats, MoveValue, Proof, SearchConfig, SearchHandle, available_threads, choose_move};

@@ -33,7 +33,8 @@
 //!   average over the game instead, spent by the time manager (`ai::time`; `--flat-time`: S each
 //!   move, stopping earlier once the best move cannot change), for an equal time against another
 //!   engine; `time_settings` and `time_left` set a game clock, which the time manager spends
-//!   (`gtp_time.rs`); `--threads N` searches on N threads. Each `genmove` keeps its tree below the moves played
+//!   (`gtp_time.rs`); `--threads N` searches on N threads. The first moves come from the built-in
+//!   opening book (`rules::book`) while it has the position, unless `--no-book`. Each `genmove` keeps its tree below the moves played
 //!   since the last one (tree reuse). `name` is `triboard`.
 //!
 //! This file holds the command's flags and its loop over the input; the engine and its command
@@ -80,6 +81,9 @@ pub struct GtpArgs {
     /// cannot change (no time manager).
     #[arg(long, requires = "seconds")]
     pub flat_time: bool,
+    /// Search every move: no move from the opening book (`rules::book`).
+    #[arg(long)]
+    pub no_book: bool,
     /// Search threads (one tree each, root statistics merged: `ai::mcts`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
@@ -118,6 +122,7 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         engine.time.manager = per_move.map(TimeManager::per_move);
     }
     engine.threads = args.threads as usize;
+    crate::rules::book::set_enabled(!args.no_book);
     apply_config(&mut engine.config, &args.config)?;
     if let Some(path) = &args.weights {
         install_weights::<Trigon>(path)?;

@@ -8,8 +8,8 @@ use web_time::Instant;
 use super::gtp_time::{GtpTime, Spend};
 use super::gtp_trigon::{final_score, reach_colour, variant_from_name};
 use crate::ai::{Budget, Engine, Level, SearchConfig};
-use crate::rules::Game;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
+use crate::rules::{Game, Knowledge};
 
 /// Every command the engine knows, in `list_commands` order.
 pub const COMMANDS: &[&str] = &[
@@ -249,15 +249,18 @@ impl GtpEngine {
         let (mut g, mut moves) = reach_colour(&self.game, c)?;
         let mut buf = Vec::new();
         g.legal_moves(&mut buf);
+        let began = Instant::now();
         let mv = if buf.as_slice() == [TrigonMove::PASS] {
             TrigonMove::PASS
+        } else if let Some(mv) = g.book_move() {
+            self.time.record(began.elapsed());
+            mv
         } else {
             let mut line = self.history.clone();
             line.extend_from_slice(&moves);
             let (seed, threads, config) = (self.seed, self.threads, &self.config);
             let engine =
                 self.engine.get_or_insert_with(|| Engine::new(SearchConfig { seed, threads, ..config.clone() }));
-            let began = Instant::now();
             let mut search = engine.search_for(&g, &line, line.len() as u64);
             match self.time.spend(&g, c) {
                 Spend::Plan(plan) => _ = search.run_planned(plan),

@@ -86,7 +86,7 @@ impl GtpTime {
     /// How the next move of colour `c` in `game` searches: the clock if one is set, else the
     /// managed or flat time per move, else the level.
     pub fn spend(&self, game: &Trigon, c: usize) -> Spend {
-        let placed = PIECES as u32 - game.pieces_left(c);
+        let placed = PIECES as u32 - game.pieces_left(c).count_ones();
         let progress = placed as f64 / PIECES_PLAYED as f64;
         if let Some((main, byo, stones)) = self.settings {
             let (left, in_byo) = match self.left[c] {
@@ -116,6 +116,7 @@ impl GtpTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Game;
     use crate::rules::trigon::{TrigonOptions, Variant};
 
     fn empty() -> Trigon {

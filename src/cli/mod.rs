@@ -18,6 +18,7 @@
 pub mod ai_flags;
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod check_solver;
 pub mod engine_match;
 pub mod error;
@@ -93,6 +94,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Learn a game's move-feature weights from game records (softmax regression).
     Learn(learn::LearnArgs),
+    /// Opening books: `book build GAME --out FILE` grows one from deep searches.
+    Book(book::BookArgs),
     /// Run the game server: the WebSocket API at /ws and the browser app, on one address.
     #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
     Serve(serve::ServeArgs),
@@ -117,6 +120,7 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::Match(args) => engine_match::run(&args, &mut out),
         Command::CheckSolver(args) => check_solver::run(&args, &mut out),
         Command::Learn(args) => learn::run(&args, &mut out),
+        Command::Book(args) => book::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
         #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
         Command::Serve(args) => serve::run(&args, &mut out),

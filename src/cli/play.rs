@@ -19,7 +19,7 @@ use super::ai_flags::parse_seat;
 use super::error::CliError;
 use super::games::{GameFlags, GameTask, start_position, with_game};
 use super::output::{now_iso8601, outcome_json, result_text};
-use crate::ai::{Engine, SearchConfig, Seat, Verdict, available_threads, derive_seed, hint_budget};
+use crate::ai::{Engine, SearchConfig, Seat, Verdict, available_threads, book_move, derive_seed, hint_budget};
 use crate::rules::record::Record;
 use crate::rules::{Knowledge, Player, move_texts};
 
@@ -51,6 +51,10 @@ pub struct PlayArgs {
     /// Write the game record (JSON) to this file at the end (also after `quit`).
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// AI seats search every move: no move from the opening book (`rules::book`; books are used
+    /// from AI level 3).
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 /// The commands of `triboard play`, after the game's own notation ([`crate::rules::Game::notation`]).
@@ -139,6 +143,16 @@ impl<G: Knowledge> Session<G> {
     /// The AI seat `p` searches with its level's budget and plays its choice.
     fn ai_move(&mut self, p: Player, out: &mut dyn Write) -> Result<(), CliError> {
         let Seat::Ai(level) = self.seat(p) else { unreachable!("only AI seats search") };
+        if let Some(mv) = book_move(&self.game, level) {
+            writeln!(
+                out,
+                "{}. {} plays {} from the opening book",
+                self.game.ply() + 1,
+                self.who_moves(p),
+                self.game.move_label(mv)
+            )?;
+            return self.apply(mv).map_err(|e| CliError::failure(format!("the book's move is illegal: {e}")));
+        }
         let seed_index = ((self.game.ply() as u64) << 8) | p.index() as u64;
         let engine = &mut self.engines[p.index()];
         let mut search = engine.search_for(&self.game, &self.history, seed_index);
@@ -357,5 +371,6 @@ fn wrap(text: &str, width: usize) -> String {
 /// An unknown game, bad options, seats or `--moves` (usage errors); unreadable input or an
 /// unwritable record (failures).
 pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Value, CliError> {
+    crate::rules::book::set_enabled(!args.no_book);
     with_game(&args.game, Task { args, input, out })?
 }

@@ -113,6 +113,16 @@ pub trait Knowledge: Game {
         let _ = moves;
         out.clear();
     }
+    /// A 64-bit key of the position for opening books (`rules::book`): the same for the same
+    /// position however its moves were ordered. Default `None`: the game has no book.
+    fn book_key(&self) -> Option<u64> {
+        None
+    }
+    /// The built-in opening book's move here, while books are on (`rules::book::enabled`).
+    /// Default `None`: no book.
+    fn book_move(&self) -> Option<Self::Move> {
+        None
+    }
 }
 
 /// A running mean and variance (Welford's algorithm) of one measure over a search's playouts.

@@ -5,6 +5,7 @@
 //! Nothing here knows of Bevy, threads, files or clocks (`docs/design.md` §Three layers).
 
 pub mod bits;
+pub mod book;
 pub mod features;
 pub mod game;
 pub mod geometry;

@@ -322,5 +322,19 @@ const _: () = assert!(FEATURE_SET.len() == FEATURES);
 /// The built-in weights file, written by `triboard learn trigon-2`.
 pub const BUILTIN_WEIGHTS: &str = include_str!("weights.json");
 
-/// The weights in force: the built-in file, or one given with `--weights FILE`.
+/// The weights in force: the built-in file, or one given with `--weights FILE` (which is then in
+/// force in every variant).
 pub static WEIGHTS: WeightsCell = WeightsCell::new(&FEATURE_SET, BUILTIN_WEIGHTS);
+
+/// The built-in weights of `trigon-3`, written by `triboard learn trigon-3` from games of that
+/// variant (see `weights_for`).
+pub const BUILTIN_WEIGHTS_3: &str = include_str!("weights_3.json");
+
+/// The built-in weights of `trigon-3`.
+pub static WEIGHTS_3: WeightsCell = WeightsCell::new(&FEATURE_SET, BUILTIN_WEIGHTS_3);
+
+/// The weights in force in `variant`: `trigon-3`'s own, learned from three-player games, unless
+/// `--weights FILE` installed others; else [`WEIGHTS`] (learned from `trigon-2` games).
+pub fn weights_for(variant: Variant) -> &'static crate::rules::features::Weights {
+    if variant == Variant::Three && !WEIGHTS.is_installed() { WEIGHTS_3.get() } else { WEIGHTS.get() }
+}

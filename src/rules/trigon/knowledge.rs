@@ -303,6 +303,14 @@ impl Knowledge for Trigon {
         self.priors(moves, out);
     }
 
+    fn book_key(&self) -> Option<u64> {
+        Some(self.position_key())
+    }
+
+    fn book_move(&self) -> Option<TrigonMove> {
+        super::book::builtin_move(self)
+    }
+
     fn feature_weights() -> Option<&'static WeightsCell> {
         Some(&super::features::WEIGHTS)
     }
@@ -323,7 +331,7 @@ impl Knowledge for Trigon {
         }
         let mut active = Vec::with_capacity(moves.len());
         self.placement_features(moves, &mut active);
-        let w = super::features::WEIGHTS.get();
+        let w = super::features::weights_for(self.options.variant);
         out.extend(active.iter().map(|a| w.logit(a) / PRIOR_TEMPERATURE));
         if self.mirrored() {
             let t = self.tables;

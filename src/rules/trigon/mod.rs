@@ -7,6 +7,7 @@
 //! is out. Per colour the state keeps its cells, the cells next to them along an edge (where it may
 //! never place) and those touching them at a corner (where a later piece must reach), as bitboards.
 
+pub mod book;
 pub mod features;
 pub mod knowledge;
 pub mod movegen;
