@@ -185,7 +185,7 @@ fn search<G: Knowledge>(g: &G, args: &BuildArgs, threads: usize, line: &[String]
     let mut search = Mcts::new(g, config);
     search.run(Budget { simulations: args.simulations, max_time: Duration::MAX });
     let mut children = search.root_children();
-    children.sort_by(|a, b| b.visits.cmp(&a.visits));
+    children.sort_by_key(|c| std::cmp::Reverse(c.visits));
     children
         .iter()
         .take(TOP)

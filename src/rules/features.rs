@@ -8,7 +8,6 @@
 //! in a [`WeightsCell`], which `--weights FILE` may replace before the first search.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Map, Value, json};
 
@@ -149,14 +148,12 @@ pub struct WeightsCell {
     set: &'static FeatureSet,
     builtin: &'static str,
     cell: OnceLock<Weights>,
-    /// Weights were installed ([`WeightsCell::install`]) rather than read from the built-in file.
-    installed: AtomicBool,
 }
 
 impl WeightsCell {
     /// The cell of `set`'s weights, whose built-in file is `builtin` (a weights file's text).
     pub const fn new(set: &'static FeatureSet, builtin: &'static str) -> WeightsCell {
-        WeightsCell { set, builtin, cell: OnceLock::new(), installed: AtomicBool::new(false) }
+        WeightsCell { set, builtin, cell: OnceLock::new() }
     }
 
     /// The weights in force (installed or built in).
@@ -176,14 +173,7 @@ impl WeightsCell {
         if w.0.len() != self.set.len() {
             return Err(format!("{} weights given, {} expected", w.0.len(), self.set.len()));
         }
-        self.cell.set(w).map_err(|_| "the move weights are already in use".to_string())?;
-        self.installed.store(true, Ordering::Relaxed);
-        Ok(())
-    }
-
-    /// True once weights were installed (`--weights FILE`) instead of the built-in ones.
-    pub fn is_installed(&self) -> bool {
-        self.installed.load(Ordering::Relaxed)
+        self.cell.set(w).map_err(|_| "the move weights are already in use".to_string())
     }
 
     /// The feature set the weights are for.

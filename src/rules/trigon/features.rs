@@ -32,6 +32,15 @@
 //! `trigon-2`, 0.5 s a move); under prior-led selection, where they are the move probabilities,
 //! at temperature 2 they won **24–15–1** of 40 (at temperature 1, 4–11: `knowledge.rs`).
 //!
+//! **Weights of `trigon-3`'s own, not kept** (issue 37): learned from 242 games of Pentobi level 5
+//! against itself in `trigon-3` (`--nobook`, three engines with different seeds: `triboard match
+//! --game trigon-3 --record DIR`), 11,199 positions to fit and the last 48 games' 2,773 held out
+//! (`triboard learn trigon-3 DIR`): held-out log-likelihood −3.385 (hand-set priors −4.896,
+//! uniform −5.541), the most probable move played 20.4 %. Used in `trigon-3` in place of the
+//! `trigon-2` weights, against them (`match --game trigon-3 --games 40 --seed 3751`, both `gtp
+//! --flat-time --seconds 0.5`, 0.45 s a move each): **15–22–3** (41.2 %, 95 % interval 27–57 %).
+//! Every variant keeps the `trigon-2` weights.
+//!
 //! The weights in force are the built-in file `weights.json` beside this module (written by
 //! `triboard learn trigon-2`), or a file given with `--weights FILE` ([`WEIGHTS`]); the weights
 //! file and its loading are every game's (`rules::features`).
@@ -322,19 +331,5 @@ const _: () = assert!(FEATURE_SET.len() == FEATURES);
 /// The built-in weights file, written by `triboard learn trigon-2`.
 pub const BUILTIN_WEIGHTS: &str = include_str!("weights.json");
 
-/// The weights in force: the built-in file, or one given with `--weights FILE` (which is then in
-/// force in every variant).
+/// The weights in force: the built-in file, or one given with `--weights FILE`.
 pub static WEIGHTS: WeightsCell = WeightsCell::new(&FEATURE_SET, BUILTIN_WEIGHTS);
-
-/// The built-in weights of `trigon-3`, written by `triboard learn trigon-3` from games of that
-/// variant (see `weights_for`).
-pub const BUILTIN_WEIGHTS_3: &str = include_str!("weights_3.json");
-
-/// The built-in weights of `trigon-3`.
-pub static WEIGHTS_3: WeightsCell = WeightsCell::new(&FEATURE_SET, BUILTIN_WEIGHTS_3);
-
-/// The weights in force in `variant`: `trigon-3`'s own, learned from three-player games, unless
-/// `--weights FILE` installed others; else [`WEIGHTS`] (learned from `trigon-2` games).
-pub fn weights_for(variant: Variant) -> &'static crate::rules::features::Weights {
-    if variant == Variant::Three && !WEIGHTS.is_installed() { WEIGHTS_3.get() } else { WEIGHTS.get() }
-}

@@ -331,7 +331,7 @@ impl Knowledge for Trigon {
         }
         let mut active = Vec::with_capacity(moves.len());
         self.placement_features(moves, &mut active);
-        let w = super::features::weights_for(self.options.variant);
+        let w = super::features::WEIGHTS.get();
         out.extend(active.iter().map(|a| w.logit(a) / PRIOR_TEMPERATURE));
         if self.mirrored() {
             let t = self.tables;
