@@ -29,10 +29,10 @@
 //!   trailing space).
 //! - **Levels** are the AI levels 1–6 of `src/ai`: simulation budgets with their wall-clock caps
 //!   (0.5 s at level 1 to 10 s at level 6), as in the app; `--untimed` drops the caps so that
-//!   `--seed` replays the same moves on any machine; `--seconds S` searches S seconds a move on
-//!   average over the game instead, spent by the time manager (`ai::time`; `--flat-time`: S each
-//!   move, stopping earlier once the best move cannot change), for an equal time against another
-//!   engine; `time_settings` and `time_left` set a game clock, which the time manager spends
+//!   `--seed` replays the same moves on any machine; `--seconds S` searches S seconds a move
+//!   instead (stopping earlier once the best move cannot change), for an equal time against
+//!   another engine, and with `--time-manager` S is the game's mean a move, spent by the time
+//!   manager (`ai::time`); `time_settings` and `time_left` set a game clock, which the time manager spends
 //!   (`gtp_time.rs`); `--threads N` searches on N threads. The first moves come from the built-in
 //!   opening book (`rules::book`) while it has the position, unless `--no-book`. Each `genmove` keeps its tree below the moves played
 //!   since the last one (tree reuse). `name` is `triboard`.
@@ -72,15 +72,14 @@ pub struct GtpArgs {
     /// seed replays the same moves on any machine (level 6 then takes a minute a move).
     #[arg(long)]
     pub untimed: bool,
-    /// Search this many seconds a move on average over the game instead of the level's budget
-    /// (the time manager, `ai::time`: more for the young game and an unsettled best move, less
-    /// once the move is decided): an equal time per move against another engine.
+    /// Search this many seconds a move instead of the level's budget, stopping earlier when the
+    /// best move cannot change: an equal time per move against another engine.
     #[arg(long, conflicts_with = "untimed", value_parser = parse_seconds)]
     pub seconds: Option<f64>,
-    /// With `--seconds`: search each move that long, stopping earlier only when the best move
-    /// cannot change (no time manager).
+    /// With `--seconds`: spend it as a game's mean a move through the time manager (`ai::time`:
+    /// more for the young game and an unsettled best move, less once the move is decided).
     #[arg(long, requires = "seconds")]
-    pub flat_time: bool,
+    pub time_manager: bool,
     /// Search every move: no move from the opening book (`rules::book`).
     #[arg(long)]
     pub no_book: bool,
@@ -116,10 +115,10 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     });
     let mut engine = GtpEngine::new(variant, args.level, seed, !args.untimed);
     let per_move = args.seconds.map(Duration::from_secs_f64);
-    if args.flat_time {
-        engine.time.flat = per_move;
-    } else {
+    if args.time_manager {
         engine.time.manager = per_move.map(TimeManager::per_move);
+    } else {
+        engine.time.flat = per_move;
     }
     engine.threads = args.threads as usize;
     crate::rules::book::set_enabled(!args.no_book);

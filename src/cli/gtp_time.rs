@@ -1,5 +1,5 @@
-//! Time in `triboard gtp` ([`GtpTime`]): a mean time per move (`--seconds`, managed by
-//! [`TimeManager`] unless `--flat-time`), or a game clock from GTP's `time_settings main_time
+//! Time in `triboard gtp` ([`GtpTime`]): a time per move (`--seconds`, managed by
+//! [`TimeManager`] as a game's mean with `--time-manager`), or a game clock from GTP's `time_settings main_time
 //! byo_yomi_time byo_yomi_stones` and `time_left colour time stones` (seconds), which then wins.
 //! A Trigon game's progress for the plan is the pieces the colour to move has placed out of
 //! [`PIECES_PLAYED`].
@@ -18,9 +18,9 @@ const MIN_MOVES_LEFT: u32 = 3;
 /// How `genmove` spends time.
 #[derive(Clone, Debug, Default)]
 pub struct GtpTime {
-    /// A mean time per move, managed (`--seconds`).
+    /// A mean time per move, managed (`--seconds` with `--time-manager`).
     pub manager: Option<TimeManager>,
-    /// A time per move, each spent flat (`--seconds` with `--flat-time`).
+    /// A time per move, each spent flat (`--seconds`).
     pub flat: Option<Duration>,
     /// `time_settings`: main time, byo-yomi time and stones; `None` without one.
     settings: Option<(Duration, Duration, u32)>,
