@@ -734,11 +734,11 @@ fn lattice_boards_show_the_letters_of_empty_points() {
 }
 
 // Opening books (`rules::book`, `cli::book`): a build writes the book; run again with more plies
-// it keeps the positions the file holds and searches only the new ones. The AI seats of `play`
-// (level 3 and up) answer the empty board from the built-in book at once, and search with
-// `--no-book`.
+// it keeps the positions the file holds and searches only the new ones. With `--book` the AI seats
+// of `play` (level 3 and up) answer the empty board from the built-in book at once; without it
+// they search.
 #[test]
-fn a_book_build_resumes_and_ai_seats_play_the_built_in_books_move_unless_told_not_to() {
+fn a_book_build_resumes_and_ai_seats_asked_to_play_the_built_in_books_move() {
     let dir = temp_dir("book");
     let file = dir.join("book.json");
     let path = file.to_str().unwrap();
@@ -789,11 +789,11 @@ fn a_book_build_resumes_and_ai_seats_play_the_built_in_books_move_unless_told_no
     let builtin: Value = serde_json::from_str(triboard::rules::trigon::book::BUILTIN_BOOK).unwrap();
     let two = builtin["books"].as_array().unwrap().iter().find(|b| b["game"] == "trigon-2").expect("a trigon-2 book");
     let first_move = two["positions"][0]["top"][0]["move"].as_str().unwrap();
-    let run = ok(&["play", "trigon-2", "--seats", "ai:3,human", "--seed", "1"], "quit\n");
+    let run = ok(&["play", "trigon-2", "--seats", "ai:3,human", "--seed", "1", "--book"], "quit\n");
     let line = run.stdout.lines().find(|l| l.starts_with("1. Blue")).expect(&run.stdout);
     assert!(line.ends_with("from the opening book"), "{line}");
     assert!(line.contains(first_move), "{line} is not the book's {first_move}");
-    let run = ok(&["play", "trigon-2", "--seats", "ai:3,human", "--seed", "1", "--no-book"], "quit\n");
+    let run = ok(&["play", "trigon-2", "--seats", "ai:3,human", "--seed", "1"], "quit\n");
     let line = run.stdout.lines().find(|l| l.starts_with("1. Blue")).expect(&run.stdout);
     assert!(line.contains("simulations in"), "{line}");
 }
@@ -803,7 +803,7 @@ fn a_book_build_resumes_and_ai_seats_play_the_built_in_books_move_unless_told_no
 #[test]
 fn gtp_takes_a_clock() {
     let run = ok(
-        &["gtp", "--game", "trigon-2", "--level", "1", "--no-book"],
+        &["gtp", "--game", "trigon-2", "--level", "1"],
         "known_command time_left\ntime_settings 30 0 0\ntime_left 1 12.5 0\ntime_left 1 x 0\ntime_settings 1 2\ngenmove 1\nquit\n",
     );
     let answers: Vec<&str> = run.stdout.split("\n\n").map(str::trim).collect();

@@ -30,7 +30,6 @@ use super::model::Model;
 use super::runner::{AiRunner, Background};
 use crate::ai::{
     Budgeted, Engine, HINT_LEVEL, Level, Mcts, Proof, RootView, SearchConfig, SearchHandle, Verdict, available_threads,
-    book_move,
 };
 
 /// A found move is held at least this long after the search began, so the previous move's
@@ -104,8 +103,6 @@ struct Running<G: AppGame> {
     line: Vec<G::Move>,
     found: Option<Option<G::Move>>,
     purpose: Purpose,
-    /// The opening book's move, played instead of the search's (which then runs one simulation).
-    book: Option<G::Move>,
     /// The root's statistics, copied out every [`VIEW_EVERY`].
     view: Arc<Mutex<RootView<G::Move>>>,
 }
@@ -172,15 +169,10 @@ impl<G: AppGame> AiSearch<G> {
         let mcts = engine.search_for(game, &line, game.ply() as u64);
         let handle = mcts.handle();
         let view = Arc::new(Mutex::new(mcts.root_children()));
-        let book = if purpose == Purpose::Play { book_move(game, level) } else { None };
-        let mut budget = level.budget();
-        if book.is_some() {
-            budget.simulations = 1;
-        }
-        let work = Background::start(Budgeted::new(mcts, budget).with_view(view.clone(), VIEW_EVERY), runner);
+        let work = Background::start(Budgeted::new(mcts, level.budget()).with_view(view.clone(), VIEW_EVERY), runner);
         let revision = model.revision();
         let started = Instant::now();
-        self.running = Some(Running { work, handle, level, revision, started, line, found: None, purpose, book, view });
+        self.running = Some(Running { work, handle, level, revision, started, line, found: None, purpose, view });
     }
 
     /// Takes in the running search once done: a hint is kept and the search ends; a move is held
@@ -188,7 +180,7 @@ impl<G: AppGame> AiSearch<G> {
     /// search (after its move).
     fn finish(&mut self, mcts: Box<Mcts<G>>, model: &Model<G>) {
         let r = self.running.as_mut().expect("a search was running");
-        let found = r.book.or_else(|| mcts.best_move()).or_else(|| first_legal(mcts.root()));
+        let found = mcts.best_move().or_else(|| first_legal(mcts.root()));
         r.found = Some(found);
         let line = std::mem::take(&mut r.line);
         let engine = self.engine.as_mut().expect("a search ran, so its engine exists");
@@ -199,7 +191,7 @@ impl<G: AppGame> AiSearch<G> {
             self.running = None;
             return;
         }
-        let verdict = if r.book.is_some() { None } else { found.and_then(|_| verdict_text(&mcts, model)) };
+        let verdict = found.and_then(|_| verdict_text(&mcts, model));
         let plies = line.len() + usize::from(found.is_some());
         self.verdict = verdict.map(|text| (plies, text));
         match found {

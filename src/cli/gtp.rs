@@ -33,8 +33,8 @@
 //!   instead (stopping earlier once the best move cannot change), for an equal time against
 //!   another engine, and with `--time-manager` S is the game's mean a move, spent by the time
 //!   manager (`ai::time`); `time_settings` and `time_left` set a game clock, which the time manager spends
-//!   (`gtp_time.rs`); `--threads N` searches on N threads. The first moves come from the built-in
-//!   opening book (`rules::book`) while it has the position, unless `--no-book`. Each `genmove` keeps its tree below the moves played
+//!   (`gtp_time.rs`); `--threads N` searches on N threads. With `--book` the first moves come from
+//!   the built-in opening book (`rules::book`) while it has the position. Each `genmove` keeps its tree below the moves played
 //!   since the last one (tree reuse). `name` is `triboard`.
 //!
 //! This file holds the command's flags and its loop over the input; the engine and its command
@@ -80,9 +80,10 @@ pub struct GtpArgs {
     /// more for the young game and an unsettled best move, less once the move is decided).
     #[arg(long, requires = "seconds")]
     pub time_manager: bool,
-    /// Search every move: no move from the opening book (`rules::book`).
+    /// Play the built-in opening book's move while it has the position (`rules::book`; off by
+    /// default: it lost its screen, `rules/trigon/book.rs`).
     #[arg(long)]
-    pub no_book: bool,
+    pub book: bool,
     /// Search threads (one tree each, root statistics merged: `ai::mcts`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
@@ -121,7 +122,7 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         engine.time.flat = per_move;
     }
     engine.threads = args.threads as usize;
-    crate::rules::book::set_enabled(!args.no_book);
+    crate::rules::book::set_enabled(args.book);
     apply_config(&mut engine.config, &args.config)?;
     if let Some(path) = &args.weights {
         install_weights::<Trigon>(path)?;

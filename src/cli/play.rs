@@ -51,10 +51,10 @@ pub struct PlayArgs {
     /// Write the game record (JSON) to this file at the end (also after `quit`).
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// AI seats search every move: no move from the opening book (`rules::book`; books are used
-    /// from AI level 3).
+    /// AI seats from level 3 play the built-in opening book's move while it has the position
+    /// (`rules::book`; off by default: it lost its screen, `rules/trigon/book.rs`).
     #[arg(long)]
-    pub no_book: bool,
+    pub book: bool,
 }
 
 /// The commands of `triboard play`, after the game's own notation ([`crate::rules::Game::notation`]).
@@ -371,6 +371,6 @@ fn wrap(text: &str, width: usize) -> String {
 /// An unknown game, bad options, seats or `--moves` (usage errors); unreadable input or an
 /// unwritable record (failures).
 pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Value, CliError> {
-    crate::rules::book::set_enabled(!args.no_book);
+    crate::rules::book::set_enabled(args.book);
     with_game(&args.game, Task { args, input, out })?
 }

@@ -1,6 +1,7 @@
 //! Opening books: for the first positions of a game, the move a deep search of our own chose
-//! (`triboard book build`, `cli::book`), played at once instead of a search by `gtp`, `play` and
-//! the app's AI seats (`--no-book`, [`set_enabled`], turns it off). A book file is JSON
+//! (`triboard book build`, `cli::book`), played at once instead of a search by `gtp` and `play`
+//! when asked to (`--book`, [`set_enabled`]): off by default, as the book lost its screen
+//! (`rules/trigon/book.rs`). A book file is JSON
 //! ([`BookFile`]): for each position the line of moves that reaches it from the start (the game's
 //! notation), the moves the search simulated most, with their simulations and mean reward. Lines
 //! keep the file readable and checkable: loading replays each one, and a position is found again
@@ -13,15 +14,15 @@ use serde::{Deserialize, Serialize};
 
 use super::Knowledge;
 
-/// Whether front ends play book moves (`--no-book` clears it).
-static ENABLED: AtomicBool = AtomicBool::new(true);
+/// Whether front ends play book moves (`--book` sets it).
+static ENABLED: AtomicBool = AtomicBool::new(false);
 
-/// Turns the books on or off for this process (`--no-book`).
+/// Turns the books on or off for this process (`--book`).
 pub fn set_enabled(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
 }
 
-/// True unless the books were turned off.
+/// True once the books were turned on.
 pub fn enabled() -> bool {
     ENABLED.load(Ordering::Relaxed)
 }

@@ -1,7 +1,16 @@
 //! Blokus Trigon's built-in opening books (`book.json` beside this module, written by `triboard
 //! book build`: `rules::book`), and the position key they are found by. The books are our own
-//! deep searches; nothing of Pentobi's book is in them. How they were built and screened: README
-//! §AI.
+//! deep searches; nothing of Pentobi's book is in them.
+//!
+//! The `trigon-2` book (issue 37): 15 positions, each searched with 600,000 simulations on one
+//! thread, the two most simulated moves followed at plies 0 and 1, one after (`triboard book build
+//! trigon-2 --simulations 600000 --widths 2,2,1,1,1 --threads 1`, 13 minutes of one core beside
+//! other work). **Screened and not kept on by default**: played by the build that has it against
+//! the same search without it (`match --game trigon-2 --games 40 --seed 3761`, both `gtp
+//! --seconds 0.5`, 0.40 and 0.41 s a move), it won **13–24–3** (36.2 %, 95 % interval 23–52 %),
+//! 8–11–1 as the first player and 5–13–2 as the second. A deep search's opening moves are not
+//! better for a 0.5 s search to play on from.
+//! So `gtp` and `play` use it only with `--book`, and the app not at all.
 
 use std::sync::OnceLock;
 
