@@ -116,30 +116,7 @@ impl<G: Knowledge> Mcts<G> {
     /// simulations than the time left would run at the rate so far. Returns the simulations run.
     /// For an equal time per move against another engine (`triboard gtp --seconds`).
     pub fn run_settled(&mut self, duration: Duration) -> u64 {
-        let start = Instant::now();
-        let deadline = deadline_after(duration);
-        // With several threads the trees are merged between rounds of a twentieth of the time.
-        let round = if self.trees.len() == 1 { Duration::MAX } else { (duration / 20).max(Duration::from_millis(5)) };
-        let mut done = 0;
-        while Instant::now() < deadline && self.proof().is_none() {
-            let until = deadline_after(round).min(deadline);
-            let ran = if self.trees.len() == 1 {
-                self.trees[0].step(CHUNK)
-            } else {
-                self.on_every_tree(|t| t.run_until(u64::MAX, until))
-            };
-            if ran == 0 {
-                break;
-            }
-            done += ran;
-            let elapsed = start.elapsed().as_secs_f64().max(1e-6);
-            let can_still_run = done as f64 / elapsed * (duration.as_secs_f64() - elapsed).max(0.0);
-            let (first, second) = self.two_most_simulated();
-            if (first - second) as f64 > can_still_run {
-                break;
-            }
-        }
-        done
+        self.run_planned(MovePlan { soft: duration, hard: duration })
     }
 
     /// Runs to `plan` ([`super::time`]): stops before `plan.soft` once the best move cannot

@@ -1,5 +1,5 @@
 //! The time manager: how long each move of a game may search, given a mean time per move
-//! (`triboard gtp --seconds`) or a game clock (GTP `time_settings` / `time_left`), so that more
+//! (`triboard gtp --seconds S --time-manager`) or a game clock (GTP `time_settings` / `time_left`), so that more
 //! time goes where it matters — the young game, a root whose best move is unsettled — and less
 //! where the move is decided, while the game's mean stays the budget.
 //!
@@ -65,11 +65,6 @@ impl TimeManager {
     /// A manager whose game mean is `mean` a move.
     pub fn per_move(mean: Duration) -> TimeManager {
         TimeManager { mean, moves: 0, spent: Duration::ZERO }
-    }
-
-    /// The mean time a move should take.
-    pub fn mean(&self) -> Duration {
-        self.mean
     }
 
     /// Forgets the moves of the game before (a new game starts).

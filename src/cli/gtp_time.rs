@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use crate::ai::time::{MovePlan, TimeManager};
-use crate::rules::trigon::{PIECES, Trigon};
+use crate::rules::trigon::Trigon;
 
 /// The pieces a colour places in a typical game between strong players (Pentobi's games at levels
 /// 3–7 place 19–21 a colour): a colour's progress is its pieces placed out of these.
@@ -86,7 +86,7 @@ impl GtpTime {
     /// How the next move of colour `c` in `game` searches: the clock if one is set, else the
     /// managed or flat time per move, else the level.
     pub fn spend(&self, game: &Trigon, c: usize) -> Spend {
-        let placed = PIECES as u32 - game.pieces_left(c).count_ones();
+        let placed = game.placed(c);
         let progress = placed as f64 / PIECES_PLAYED as f64;
         if let Some((main, byo, stones)) = self.settings {
             let (left, in_byo) = match self.left[c] {

@@ -38,7 +38,7 @@
 //! (`triboard learn trigon-3 DIR`): held-out log-likelihood −3.385 (hand-set priors −4.896,
 //! uniform −5.541), the most probable move played 20.4 %. Used in `trigon-3` in place of the
 //! `trigon-2` weights, against them (`match --game trigon-3 --games 40 --seed 3751`, both `gtp
-//! --flat-time --seconds 0.5`, 0.45 s a move each): **15–22–3** (41.2 %, 95 % interval 27–57 %).
+//! --seconds 0.5`, 0.45 s a move each): **15–22–3** (41.2 %, 95 % interval 27–57 %).
 //! Every variant keeps the `trigon-2` weights.
 //!
 //! The weights in force are the built-in file `weights.json` beside this module (written by

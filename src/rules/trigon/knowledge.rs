@@ -64,7 +64,7 @@ const PRIOR_TEMPERATURE: f32 = 2.0;
 
 impl Trigon {
     /// Pieces colour `c` has placed.
-    pub(super) fn placed(&self, c: usize) -> u32 {
+    pub fn placed(&self, c: usize) -> u32 {
         PIECES as u32 - self.left[c].count_ones()
     }
 
