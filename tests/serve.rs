@@ -179,8 +179,18 @@ impl Match {
     async fn start(url: &str, id: &str, clock: Option<Clock>) -> Match {
         let mut a = Client::connect(url).await;
         let b = Client::connect(url).await;
-        a.send(&ClientMessage::Create { game: id.into(), options: Value::Null, seat: 0, clock, allow_tools: false })
-            .await;
+        a.send(&ClientMessage::Create {
+            game: id.into(),
+            options: Value::Null,
+            seat: 0,
+            clock,
+            allow_tools: false,
+            rated: false,
+            lobby: false,
+            bots: Vec::new(),
+            request_id: None,
+        })
+        .await;
         let (game_id, code, token) = a
             .until(|m| match m {
                 ServerMessage::Created { game_id, code, token, .. } => {
@@ -195,7 +205,7 @@ impl Match {
         let mut clients = [a, b];
         for seat in 1..seats {
             let k = seat % 2;
-            clients[k].send(&ClientMessage::Join { code: code.clone() }).await;
+            clients[k].send(&ClientMessage::Join { code: code.clone(), request_id: None }).await;
             let (joined, token) = clients[k]
                 .until(|m| match m {
                     ServerMessage::Joined { seat, token, .. } => Some((*seat, token.clone())),
@@ -353,12 +363,12 @@ async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_co
     let mv = |token: &str, text: &str, ply: u32| {
         encode_client(&ClientMessage::Move { game_id: id.clone(), token: token.into(), text: text.into(), ply })
     };
-    let big = format!(r#"{{"version":1,"type":"watch","game_id":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES + 100));
+    let big = format!(r#"{{"version":2,"type":"watch","game_id":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES + 100));
     let cases: Vec<(&str, String, ErrorCode)> = vec![
         ("malformed", "{not json".into(), ErrorCode::Malformed),
         ("not an object", "[1, 2]".into(), ErrorCode::Malformed),
         ("oversized", big, ErrorCode::TooLarge),
-        ("unknown type", r#"{"version":1,"type":"teleport","game_id":"x"}"#.into(), ErrorCode::UnknownType),
+        ("unknown type", r#"{"version":2,"type":"teleport","game_id":"x"}"#.into(), ErrorCode::UnknownType),
         ("wrong version", r#"{"version":7,"type":"watch","game_id":"x"}"#.into(), ErrorCode::UnsupportedVersion),
         ("wrong token", mv("0123456789abcdef0123456789abcdef", "c3", 1), ErrorCode::BadToken),
         ("out of turn", mv(&tokens[1 - mover], "c3", 1), ErrorCode::NotYourTurn),
@@ -559,4 +569,89 @@ fn serve_bench_plays_every_game_and_finds_nothing_lost_or_duplicated() {
     assert_eq!(result["failed_games"], 0, "{result}");
     assert!(result["moves"].as_u64().unwrap() > 100, "{result}");
     assert!(result["p99_ms"].as_f64().unwrap() >= result["p50_ms"].as_f64().unwrap());
+}
+
+// ---- Accounts, the lobby and the limits over the wire ----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings() {
+    let db = temp_db("lobby");
+    let server = Server::start(&db.0);
+    let (mut ann, mut bob) = (Client::connect(&server.url).await, Client::connect(&server.url).await);
+    for (client, name) in [(&mut ann, "Ann"), (&mut bob, "Bob")] {
+        let password = format!("{name}'s password");
+        client.send(&ClientMessage::Signup { name: name.into(), password, claim: Vec::new() }).await;
+        client.until(|m| matches!(m, ServerMessage::SignedIn { .. }).then_some(())).await;
+    }
+    bob.send(&ClientMessage::Lobby {}).await;
+    let empty = bob.until(|m| if let ServerMessage::Lobby(v) = m { Some(v.clone()) } else { None }).await;
+    assert!(empty.challenges.is_empty());
+    let create = ClientMessage::Create {
+        game: "trike".into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated: true,
+        lobby: true,
+        bots: Vec::new(),
+        request_id: Some("ann-1".into()),
+    };
+    ann.send(&create).await;
+    let ann_token =
+        ann.until(|m| if let ServerMessage::Created { token, .. } = m { Some(token.clone()) } else { None }).await;
+    // Bob, in the lobby, is told of the challenge without asking.
+    let listed = bob
+        .until(|m| match m {
+            ServerMessage::Lobby(v) if !v.challenges.is_empty() => Some(v.challenges[0].clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(listed.players[0].as_deref(), Some("Ann"));
+    bob.send(&ClientMessage::Accept { game_id: listed.game_id.clone(), request_id: None }).await;
+    bob.until(|m| matches!(m, ServerMessage::Joined { .. }).then_some(())).await;
+    ann.send(&ClientMessage::Resign { game_id: listed.game_id.clone(), token: ann_token }).await;
+    for client in [&mut ann, &mut bob] {
+        let changes = client
+            .until(|m| if let ServerMessage::Rated { changes, .. } = m { Some(changes.clone()) } else { None })
+            .await;
+        assert!(changes[0].after < changes[0].before && changes[1].after > changes[1].before, "{changes:?}");
+    }
+    let stored = String::from_utf8_lossy(&std::fs::read(&db.0).unwrap_or_default()).into_owned()
+        + &String::from_utf8_lossy(&std::fs::read(format!("{}-wal", db.0.display())).unwrap_or_default());
+    assert!(!stored.contains("Ann's password") && !stored.contains("Bob's password"), "no password is stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_gets_32_connections_and_an_oversized_message_closes_with_1009() {
+    let db = temp_db("limits");
+    let server = Server::start(&db.0);
+    let mut open = Vec::new();
+    for _ in 0..32 {
+        let mut client = Client::connect(&server.url).await;
+        client.send(&ClientMessage::Lobby {}).await;
+        client.until(|m| matches!(m, ServerMessage::Lobby(_)).then_some(())).await;
+        open.push(client);
+    }
+    let mut extra = Client::connect(&server.url).await;
+    let (code, why) = extra.error().await;
+    assert_eq!(code, ErrorCode::Limit, "{why}");
+    assert!(why.contains("32 connections"), "{why}");
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut again = Client::connect(&server.url).await;
+    again.send(&ClientMessage::Lobby {}).await;
+    again.until(|m| matches!(m, ServerMessage::Lobby(_)).then_some(())).await;
+    // Over 128 KiB: the connection is closed with 1009.
+    let huge = "x".repeat(2 * MAX_MESSAGE_BYTES + 10);
+    let _ = again.ws.send(Message::text(huge)).await;
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(10), again.ws.next()).await.expect("an answer within 10 s") {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => continue,
+            other => panic!("no close frame: {other:?}"),
+        }
+    };
+    let frame = closed.expect("a close frame with a code");
+    assert_eq!(u16::from(frame.code), 1009);
 }

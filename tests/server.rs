@@ -21,14 +21,14 @@ use db::TempDb;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use triboard::net::protocol::{
-    ClientMessage, Clock, ErrorCode, GameResult, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMessage,
-    Snapshot, decode_client, decode_server, encode_client, encode_server, normalize_code,
+    ClientMessage, Clock, ErrorCode, GameResult, LobbyView, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
+    ProfileView, ServerMessage, Snapshot, decode_client, decode_server, encode_client, encode_server, normalize_code,
 };
 use triboard::rules::record::Record;
 use triboard::rules::trike::{Trike, TrikeOptions};
 use triboard::rules::{Game, Player, random_index, rng_from_seed};
 use triboard::server::ids::{CODE_ALPHABET, CODE_LENGTH, new_code, new_token};
-use triboard::server::store::{GameSetup, StoreError};
+use triboard::server::store::{GameSetup, NewSeat, StoreError};
 use triboard::server::{Service, SqliteStore, Store};
 
 // ---- Harness ----
@@ -88,22 +88,34 @@ fn create_full(service: &mut Service<SqliteStore>, game: &str, options: Value, s
     let mut created = created;
     for _ in 1..n {
         let typed = format!("{}-{}", &created.code[..4], &created.code[4..]).to_lowercase();
-        let reply = send(service, &ClientMessage::Join { code: typed });
+        let reply = send(service, &ClientMessage::Join { code: typed, request_id: None });
         let ServerMessage::Joined { game_id, seat, token } = &reply[0] else { panic!("{reply:?}") };
         assert_eq!(*game_id, created.game_id);
         assert!(created.tokens[usize::from(*seat)].is_none(), "a free seat");
         created.tokens[usize::from(*seat)] = Some(token.clone());
         assert!(state(&reply).players[usize::from(*seat)].taken);
     }
-    let reply = send(service, &ClientMessage::Join { code: created.code.clone() });
+    let reply = send(service, &ClientMessage::Join { code: created.code.clone(), request_id: None });
     assert_eq!(refusal(&reply).0, ErrorCode::GameFull);
     created
 }
 
 /// Creates a game, the creator in `seat`, nobody else seated.
 fn create(service: &mut Service<SqliteStore>, game: &str, options: Value, seat: u8) -> Created {
-    let reply =
-        send(service, &ClientMessage::Create { game: game.into(), options, seat, clock: None, allow_tools: false });
+    let reply = send(
+        service,
+        &ClientMessage::Create {
+            game: game.into(),
+            options,
+            seat,
+            clock: None,
+            allow_tools: false,
+            rated: false,
+            lobby: false,
+            bots: Vec::new(),
+            request_id: None,
+        },
+    );
     let ServerMessage::Created { game_id, code, seat: given, token } = &reply[0] else { panic!("{reply:?}") };
     assert_eq!(*given, seat);
     assert_eq!(token.len(), 32, "128 bits in hex");
@@ -364,6 +376,10 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
         seat,
         clock,
         allow_tools: true,
+        rated: false,
+        lobby: false,
+        bots: Vec::new(),
+        request_id: None,
     };
     let why = refused_unchanged(&mut server, &create_msg("chess", Value::Null, 0, None), ErrorCode::UnknownGameKind);
     assert!(why.contains("trigon-3"), "names the games: {why}");
@@ -378,7 +394,11 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     refused_unchanged(&mut server, &create_msg("trike", Value::Null, 2, None), ErrorCode::BadSeat);
     let no_time = Some(Clock { minutes: 0, increment_s: 5 });
     refused_unchanged(&mut server, &create_msg("trike", Value::Null, 0, no_time), ErrorCode::BadClock);
-    refused_unchanged(&mut server, &ClientMessage::Join { code: "ZZZZZZZZ".into() }, ErrorCode::UnknownCode);
+    refused_unchanged(
+        &mut server,
+        &ClientMessage::Join { code: "ZZZZZZZZ".into(), request_id: None },
+        ErrorCode::UnknownCode,
+    );
     // Resignation, then everything a finished game refuses.
     let resign = ClientMessage::Resign { game_id: game_id.clone(), token: tokens[waiting].clone() };
     refused_unchanged(
@@ -446,7 +466,7 @@ fn malformed_oversized_and_unknown_messages_are_refused_with_a_clear_error_and_c
     assert!(why.contains("ply"), "names the field: {why}");
     let why = refused_text_unchanged(
         &mut server,
-        &with(&|m| drop(m.insert("version".into(), json!(2)))),
+        &with(&|m| drop(m.insert("version".into(), json!(1)))),
         ErrorCode::UnsupportedVersion,
     );
     assert!(why.contains('1') && why.contains('2'), "{why}");
@@ -605,6 +625,10 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
         code: "ABCDEFGH".into(),
         seats: vec![Some("t0".into()), None],
         rematch_of: None,
+        players: vec![None, None],
+        rated: false,
+        lobby: false,
+        request: None,
     };
     store.create_game(&setup, 0).unwrap();
     assert!(matches!(store.create_game(&setup, 0), Err(StoreError::Conflict(_))), "the id is in use");
@@ -616,9 +640,10 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
     assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"]), 0), Err(StoreError::Conflict(_))), "a duplicate");
     assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "a gap");
     assert_eq!(store.append_moves("nope", 0, &texts(&["e5"]), 0), Err(StoreError::NotFound));
-    store.add_seat("g1", 1, "t1", 0).unwrap();
-    assert!(matches!(store.add_seat("g1", 1, "t2", 0), Err(StoreError::Conflict(_))), "taken");
-    assert!(matches!(store.add_seat("g1", 2, "t2", 0), Err(StoreError::Conflict(_))), "no such seat");
+    let seat = |seat: u8, token| NewSeat { seat, token, account: None, request_id: None };
+    store.add_seat("g1", seat(1, "t1"), 0).unwrap();
+    assert!(matches!(store.add_seat("g1", seat(1, "t2"), 0), Err(StoreError::Conflict(_))), "taken");
+    assert!(matches!(store.add_seat("g1", seat(2, "t2"), 0), Err(StoreError::Conflict(_))), "no such seat");
     store.resign("g1", 1).unwrap();
     assert!(matches!(store.resign("g1", 0), Err(StoreError::Conflict(_))));
     assert!(matches!(store.append_moves("g1", 2, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "over");
@@ -661,25 +686,44 @@ fn the_database_file_uses_a_write_ahead_log_and_refuses_another_schema() {
 
 #[test]
 fn messages_have_a_stable_versioned_wire_form() {
-    assert_eq!(PROTOCOL_VERSION, 1);
+    assert_eq!(PROTOCOL_VERSION, 2);
     let message = ClientMessage::Move { game_id: "g".into(), token: "t".into(), text: "c3".into(), ply: 4 };
-    assert_eq!(encode_client(&message), r#"{"version":1,"type":"move","game_id":"g","token":"t","text":"c3","ply":4}"#);
-    let create = decode_client(r#"{"version":1,"type":"create","game":"trike","seat":0}"#).unwrap();
+    assert_eq!(encode_client(&message), r#"{"version":2,"type":"move","game_id":"g","token":"t","text":"c3","ply":4}"#);
+    let create = decode_client(r#"{"version":2,"type":"create","game":"trike","seat":0}"#).unwrap();
     assert_eq!(
         create,
-        ClientMessage::Create { game: "trike".into(), options: Value::Null, seat: 0, clock: None, allow_tools: false }
+        ClientMessage::Create {
+            game: "trike".into(),
+            options: Value::Null,
+            seat: 0,
+            clock: None,
+            allow_tools: false,
+            rated: false,
+            lobby: false,
+            bots: Vec::new(),
+            request_id: None
+        }
     );
     let error = ServerMessage::Error { code: ErrorCode::IllegalMove, message: "c3 is taken".into() };
-    assert_eq!(encode_server(&error), r#"{"version":1,"type":"error","code":"illegal_move","message":"c3 is taken"}"#);
+    assert_eq!(encode_server(&error), r#"{"version":2,"type":"error","code":"illegal_move","message":"c3 is taken"}"#);
     // Every type is listed, and every error code is sent as it names itself.
     let clients = [
         create,
-        ClientMessage::Join { code: "c".into() },
+        ClientMessage::Join { code: "c".into(), request_id: None },
         message,
         ClientMessage::Resign { game_id: "g".into(), token: "t".into() },
         ClientMessage::Rematch { game_id: "g".into(), token: "t".into() },
         ClientMessage::Watch { game_id: "g".into() },
         ClientMessage::Sync { game_id: "g".into(), since_ply: 0, token: None },
+        ClientMessage::Accept { game_id: "g".into(), request_id: Some("r".into()) },
+        ClientMessage::Withdraw { game_id: "g".into(), token: "t".into() },
+        ClientMessage::Signup { name: "ann".into(), password: "p".into(), claim: vec!["t".into()] },
+        ClientMessage::Login { name: "ann".into(), password: "p".into(), claim: Vec::new() },
+        ClientMessage::Resume { session: "s".into(), claim: Vec::new() },
+        ClientMessage::Logout { session: "s".into() },
+        ClientMessage::Lobby {},
+        ClientMessage::Leaderboard { game: "trike".into() },
+        ClientMessage::Profile { name: "ann".into() },
     ];
     let types: Vec<String> = clients.iter().map(|m| type_of(&encode_client(m))).collect();
     assert_eq!(types, ClientMessage::TYPES);
@@ -703,6 +747,7 @@ fn messages_have_a_stable_versioned_wire_form() {
             clock_ms: Some(vec![180_000, 179_500]),
             clock_started: true,
             allow_tools: false,
+            rated: true,
             rematch: None,
             rematch_of: None,
         }),
@@ -710,6 +755,18 @@ fn messages_have_a_stable_versioned_wire_form() {
         ServerMessage::Presence { game_id: "g".into(), online: vec![true, false] },
         ServerMessage::Rematched { game_id: "h".into(), rematch_of: "g".into(), seat: 1 },
         error,
+        ServerMessage::SignedIn { name: "ann".into(), session: "s".into(), claimed: 1 },
+        ServerMessage::SignedOut {},
+        ServerMessage::Lobby(LobbyView { challenges: Vec::new(), live: Vec::new(), bots: Vec::new(), online: 1 }),
+        ServerMessage::Leaderboard { game: "trike".into(), rows: Vec::new() },
+        ServerMessage::Profile(ProfileView {
+            name: "ann".into(),
+            bot: false,
+            created_ms: 0,
+            ratings: Vec::new(),
+            games: Vec::new(),
+        }),
+        ServerMessage::Rated { game_id: "g".into(), changes: Vec::new() },
     ];
     let types: Vec<String> = servers.iter().map(|m| type_of(&encode_server(m))).collect();
     assert_eq!(types, ServerMessage::TYPES);
@@ -720,7 +777,7 @@ fn messages_have_a_stable_versioned_wire_form() {
 
 fn type_of(text: &str) -> String {
     let v: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(v["version"], json!(1), "{text}");
+    assert_eq!(v["version"], json!(2), "{text}");
     v["type"].as_str().unwrap().to_string()
 }
 
@@ -780,13 +837,22 @@ proptest! {
 /// the creator's. Returns the game id, the tokens and the creation's snapshot.
 fn live_game(service: &mut Service<SqliteStore>, t0: u64) -> (String, Vec<String>, Snapshot) {
     let clock = Some(Clock { minutes: 1, increment_s: 2 });
-    let create =
-        ClientMessage::Create { game: "trike".into(), options: json!({"size": 7}), seat: 0, clock, allow_tools: false };
+    let create = ClientMessage::Create {
+        game: "trike".into(),
+        options: json!({"size": 7}),
+        seat: 0,
+        clock,
+        allow_tools: false,
+        rated: false,
+        lobby: false,
+        bots: Vec::new(),
+        request_id: None,
+    };
     let reply = service.handle_at(create, t0);
     let ServerMessage::Created { game_id, code, token, .. } = &reply.messages[0] else { panic!("{reply:?}") };
     let (game_id, code, token) = (game_id.clone(), code.clone(), token.clone());
     let created = state(&reply.messages);
-    let reply = service.handle_at(ClientMessage::Join { code }, t0 + 9000);
+    let reply = service.handle_at(ClientMessage::Join { code, request_id: None }, t0 + 9000);
     let ServerMessage::Joined { token: joiner, .. } = &reply.messages[0] else { panic!("{reply:?}") };
     (game_id, vec![token, joiner.clone()], created)
 }
@@ -960,7 +1026,7 @@ fn a_version_1_database_is_migrated_with_its_games_and_moves() {
         .unwrap()
         .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3, "version 1 is migrated to 2, then 3");
     let game = service.store().load_game("g1").unwrap().unwrap();
     assert_eq!(game.moves, ["d4", "c3"]);
     assert!(game.move_ms.iter().all(|&ms| ms >= before), "the clocks start again at the migration");

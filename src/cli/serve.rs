@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::error::CliError;
 use crate::data_dir::data_dir;
+use crate::server::limits::LimitSettings;
 use crate::server::sqlite::SqliteStore;
 use crate::server::transport::{ServeOptions, serve_on};
 
@@ -29,6 +30,10 @@ pub struct ServeArgs {
     /// Commit each message's writes on their own instead of together (for measurements).
     #[arg(long, hide = true)]
     pub no_group_commit: bool,
+    /// No limits per address or player (connections, games and sign-ins a minute, open
+    /// challenges): for a bench or a private server. Default: a public server's limits.
+    #[arg(long)]
+    pub no_limits: bool,
 }
 
 /// The database `serve` uses: `--db`, else `server.sqlite` in the data folder
@@ -66,6 +71,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         web: web.clone(),
         group_commit: !args.no_group_commit,
         until_signal: true,
+        limits: if args.no_limits { LimitSettings::off() } else { LimitSettings::default() },
         ..ServeOptions::default()
     };
     let server = serve_on(args.addr, store, options).map_err(|e| CliError::failure(e.to_string()))?;

@@ -28,6 +28,7 @@ use crate::ai::derive_seed;
 use crate::net::position::{Position, start};
 use crate::net::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
 use crate::rules::{Rng, random_index, rng_from_seed};
+use crate::server::limits::LimitSettings;
 use crate::server::sqlite::{SqliteStore, remove_database};
 use crate::server::transport::{ServeOptions, serve_on};
 
@@ -148,8 +149,17 @@ async fn play_game(url: String, id: &'static str, seed: u64, think_ms: u64) -> P
 async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &mut Played) -> Result<(), String> {
     let mut rng = rng_from_seed(seed);
     let mut clients = [Client::connect(url, id).await?, Client::connect(url, id).await?];
-    let create =
-        ClientMessage::Create { game: id.into(), options: Value::Null, seat: 0, clock: None, allow_tools: false };
+    let create = ClientMessage::Create {
+        game: id.into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated: false,
+        lobby: false,
+        bots: Vec::new(),
+        request_id: None,
+    };
     clients[0].send(&create).await?;
     let (game_id, code, token) = clients[0]
         .until(|m| match m {
@@ -165,7 +175,7 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
     // Seats are taken in turn by the joiner and the creator until the game starts.
     let mut joiner = 1;
     loop {
-        clients[joiner].send(&ClientMessage::Join { code: code.clone() }).await?;
+        clients[joiner].send(&ClientMessage::Join { code: code.clone(), request_id: None }).await?;
         let joined = clients[joiner]
             .until(|m| match m {
                 ServerMessage::Joined { seat, token, .. } => Some(Ok((*seat, token.clone()))),
@@ -268,7 +278,7 @@ impl Drop for TempDb {
 /// Starts a server in-process on 127.0.0.1:0 (its own threads) on database `db`.
 fn start_server(db: &std::path::Path, group_commit: bool) -> Result<SocketAddr, CliError> {
     let store = SqliteStore::open(db).map_err(|e| CliError::failure(format!("{}: {e}", db.display())))?;
-    let options = ServeOptions { group_commit, ..ServeOptions::default() };
+    let options = ServeOptions { group_commit, limits: LimitSettings::off(), ..ServeOptions::default() };
     let server = serve_on(SocketAddr::from(([127, 0, 0, 1], 0)), store, options)
         .map_err(|e| CliError::failure(e.to_string()))?;
     Ok(server.addr)

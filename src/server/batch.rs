@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use super::connection::{ConnId, Event};
 use super::hub::{Conn, Hub, Outbox};
-use super::service::{Broadcast, Service};
+use super::service::{Broadcast, Caller, Reply, Service};
 use super::sqlite::SqliteStore;
 use super::store::now_ms;
 use crate::net::protocol::{ClientMessage, ServerMessage, encode_server};
@@ -22,7 +22,12 @@ pub const SWEEP_MS: u64 = 250;
 const MAX_BATCH: usize = 4096;
 
 /// The service thread: takes every waiting event as one batch, answers it, commits, then sends.
-pub fn service_thread(mut service: Service<SqliteStore>, inbox: std_mpsc::Receiver<Event>, group_commit: bool) {
+pub fn service_thread(
+    mut service: Service<SqliteStore>,
+    inbox: std_mpsc::Receiver<Event>,
+    events: std_mpsc::Sender<Event>,
+    group_commit: bool,
+) {
     let _ = service.resume_clocks();
     let mut hub = Hub::default();
     let sweep_every = Duration::from_millis(SWEEP_MS);
@@ -47,12 +52,17 @@ pub fn service_thread(mut service: Service<SqliteStore>, inbox: std_mpsc::Receiv
         let mut senders = Vec::new();
         for event in batch {
             match event {
-                Event::Open { conn, out, kill } => {
-                    hub.conns.insert(conn, Conn::new(out, kill));
+                Event::Open { conn, out, kill, addr } => {
+                    hub.conns.insert(conn, Conn::new(out, kill, addr));
                 }
                 Event::Message { conn, message } => {
                     senders.push(conn);
-                    answer(&mut service, &mut hub, conn, message, now, &mut outbox);
+                    answer(&mut service, &mut hub, conn, message, now, &mut outbox, &events);
+                }
+                Event::Password { conn, done } => {
+                    senders.push(conn);
+                    let reply = service.finish_password(done, now);
+                    deliver_reply(&mut hub, conn, &reply, &mut outbox);
                 }
                 Event::Close { conn } => {
                     for game_id in hub.close(conn) {
@@ -69,6 +79,9 @@ pub fn service_thread(mut service: Service<SqliteStore>, inbox: std_mpsc::Receiv
                 }
             }
         }
+        if service.take_lobby_changed() || hub.take_lobby_joined() {
+            announce_lobby(&mut service, &hub, &mut outbox);
+        }
         if batched && let Err(refusal) = service.commit_batch() {
             // Nothing of the batch is stored: nothing of it may be acknowledged.
             let error = encode_server(&refusal.into_message());
@@ -78,7 +91,32 @@ pub fn service_thread(mut service: Service<SqliteStore>, inbox: std_mpsc::Receiv
     }
 }
 
-/// Answers one message of connection `conn`, queueing the answers, broadcasts and presence.
+/// Queues the lobby for everyone in it.
+fn announce_lobby(service: &mut Service<SqliteStore>, hub: &Hub, outbox: &mut Outbox) {
+    if hub.lobby.is_empty() {
+        return;
+    }
+    if let Ok(view) = service.lobby_view(hub.lobby.len() as u32) {
+        let text = encode_server(&ServerMessage::Lobby(view));
+        for &conn in &hub.lobby {
+            outbox.push((conn, text.clone()));
+        }
+    }
+}
+
+/// Queues a reply that names no game (a sign-in's end): its messages, and the connection's
+/// account.
+fn deliver_reply(hub: &mut Hub, conn: ConnId, reply: &Reply, outbox: &mut Outbox) {
+    if let (Some(account), Some(c)) = (reply.account, hub.conns.get_mut(&conn)) {
+        c.account = account;
+    }
+    for m in &reply.messages {
+        outbox.push((conn, encode_server(m)));
+    }
+}
+
+/// Answers one message of connection `conn`, queueing the answers, broadcasts and presence; a
+/// password job goes to a thread of its own, whose end comes back as an [`Event::Password`].
 fn answer(
     service: &mut Service<SqliteStore>,
     hub: &mut Hub,
@@ -86,12 +124,33 @@ fn answer(
     message: ClientMessage,
     now: u64,
     outbox: &mut Outbox,
+    events: &std_mpsc::Sender<Event>,
 ) {
     let game_id = message.game_id().map(str::to_string);
     let token = message.token().map(str::to_string);
     // A sync is a client coming (back) to the board: it gets the presence with the game.
     let sync = matches!(message, ClientMessage::Sync { .. });
-    let reply = service.handle_at(message, now);
+    if matches!(message, ClientMessage::Lobby {}) {
+        hub.enter_lobby(conn);
+        return;
+    }
+    let caller = hub.conns.get(&conn).map_or_else(Caller::default, |c| Caller { account: c.account, addr: c.addr });
+    let mut reply = service.handle_for(message, &caller, now);
+    if let Some(job) = reply.job.take() {
+        let events = events.clone();
+        let spawned = std::thread::Builder::new().name("triboard-password".into()).spawn(move || {
+            let _ = events.send(Event::Password { conn, done: job.run() });
+        });
+        if spawned.is_err() {
+            let refusal = crate::net::protocol::Refusal::new(
+                crate::net::protocol::ErrorCode::Storage,
+                "the server is too busy to check a password: try again",
+            );
+            outbox.push((conn, encode_server(&refusal.into_message())));
+        }
+        return;
+    }
+    deliver_reply(hub, conn, &Reply { messages: Vec::new(), ..reply.clone() }, outbox);
     let refused = reply.error().is_some();
     // The games this connection now follows, and the seats it holds.
     let mut follows: Vec<String> = Vec::new();

@@ -2,17 +2,20 @@
 //! checks each connection's rate limit ([`RateLimit`], a token bucket), decodes the JSON off the
 //! service thread and queues the messages to it as [`Event`]s; it writes what the thread answers.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use axum::extract::State;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::{SinkExt as _, StreamExt as _};
 use tokio::sync::{Notify, mpsc};
 
+use super::passwords::PasswordDone;
 use crate::net::protocol::{ClientMessage, ErrorCode, MAX_MESSAGE_BYTES, Refusal, decode_client, encode_server};
 
 /// The largest WebSocket message or frame read at all, in bytes (128 KiB): larger ones close the
@@ -42,8 +45,10 @@ pub type ConnId = u64;
 
 /// What the connections tell the service thread.
 pub enum Event {
-    /// A connection opened: where its answers go, and how to close it.
-    Open { conn: ConnId, out: mpsc::Sender<String>, kill: Arc<Notify> },
+    /// A connection opened: where its answers go, how to close it, and its address.
+    Open { conn: ConnId, out: mpsc::Sender<String>, kill: Arc<Notify>, addr: Option<IpAddr> },
+    /// A sign-up's or sign-in's password job, done off the service thread.
+    Password { conn: ConnId, done: PasswordDone },
     /// A message read from a connection.
     Message { conn: ConnId, message: ClientMessage },
     /// A connection closed.
@@ -59,13 +64,51 @@ pub struct Shared {
     pub next_conn: Arc<AtomicU64>,
     /// Each connection's rate limit.
     pub rate: RateLimit,
+    /// The connections open from each address, and how many one address may have.
+    pub per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// The most connections one address may have open.
+    pub max_per_address: usize,
 }
 
 /// Upgrades an HTTP request at `/ws` to a WebSocket [`connection`].
-pub async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    State(shared): State<Shared>,
+) -> Response {
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| connection(socket, shared))
+        .on_upgrade(move |socket| connection(socket, shared, peer.ip()))
+}
+
+/// Counts a connection from `addr` while it lives, if the address has room for one more.
+struct AddressSlot {
+    addr: IpAddr,
+    table: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl AddressSlot {
+    fn take(shared: &Shared, addr: IpAddr) -> Option<AddressSlot> {
+        let mut table = shared.per_address.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let open = table.entry(addr).or_insert(0);
+        if *open >= shared.max_per_address {
+            return None;
+        }
+        *open += 1;
+        Some(AddressSlot { addr, table: shared.per_address.clone() })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut table = self.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(open) = table.get_mut(&self.addr) {
+            *open -= 1;
+            if *open == 0 {
+                table.remove(&self.addr);
+            }
+        }
+    }
 }
 
 /// A token bucket ([`RateLimit`]).
@@ -97,16 +140,34 @@ impl Bucket {
 
 /// One WebSocket connection: reads, checks and decodes its messages for the service thread, and
 /// writes what the thread answers.
-async fn connection(socket: WebSocket, shared: Shared) {
+async fn connection(mut socket: WebSocket, shared: Shared, addr: IpAddr) {
+    let Some(_slot) = AddressSlot::take(&shared, addr) else {
+        let max = shared.max_per_address;
+        let refusal = Refusal::new(ErrorCode::Limit, format!("{max} connections at once from one address: close one"));
+        let _ = socket.send(Message::Text(encode_server(&refusal.into_message()).into())).await;
+        let _ = socket.send(Message::Close(Some(CloseFrame { code: close_code::POLICY, reason: "".into() }))).await;
+        return;
+    };
     let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = mpsc::channel::<String>(OUTBOX);
     let kill = Arc::new(Notify::new());
-    if shared.events.send(Event::Open { conn, out: out.clone(), kill: kill.clone() }).is_err() {
+    if shared.events.send(Event::Open { conn, out: out.clone(), kill: kill.clone(), addr: Some(addr) }).is_err() {
         return; // The service thread is gone.
     }
+    let too_big = Arc::new(Notify::new());
+    let close_too_big = too_big.clone();
     let writer = tokio::spawn(async move {
-        while let Some(text) = outbox.recv().await {
+        loop {
+            let text = tokio::select! {
+                text = outbox.recv() => text,
+                () = close_too_big.notified() => {
+                    let frame = CloseFrame { code: close_code::SIZE, reason: "message too big".into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            };
+            let Some(text) = text else { break };
             if sink.send(Message::Text(text.into())).await.is_err() {
                 break;
             }
@@ -127,7 +188,17 @@ async fn connection(socket: WebSocket, shared: Shared) {
                 break;
             }
         };
-        let Some(Ok(frame)) = frame else { break };
+        let frame = match frame {
+            Some(Ok(frame)) => frame,
+            Some(Err(e)) => {
+                // Over MAX_FRAME_BYTES: closed with 1009 (message too big), as RFC 6455 says.
+                if format!("{e:?}").contains("Capacity") {
+                    too_big.notify_one();
+                }
+                break;
+            }
+            None => break,
+        };
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {

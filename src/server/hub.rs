@@ -2,10 +2,12 @@
 //! addresses and the games' presence (`docs/design.md` §Network play).
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use tokio::sync::{Notify, mpsc};
 
+use super::account_store::AccountId;
 use super::connection::ConnId;
 use crate::net::protocol::{ServerMessage, encode_server};
 
@@ -19,6 +21,10 @@ pub struct Conn {
     games: HashSet<String>,
     /// The seats it holds: (game, seat).
     seats: HashSet<(String, u8)>,
+    /// The account it signed in as.
+    pub account: Option<AccountId>,
+    /// Its address.
+    pub addr: Option<IpAddr>,
 }
 
 /// Who follows which game and who holds which seat.
@@ -28,6 +34,10 @@ pub struct Hub {
     pub conns: HashMap<ConnId, Conn>,
     followers: HashMap<String, HashSet<ConnId>>,
     holders: HashMap<(String, u8), HashSet<ConnId>>,
+    /// The connections in the lobby.
+    pub lobby: HashSet<ConnId>,
+    /// Whether someone entered or left the lobby since [`Hub::take_lobby_joined`].
+    lobby_joined: bool,
 }
 
 /// Messages waiting for the end of the batch: each to one connection.
@@ -75,9 +85,24 @@ impl Hub {
         }
     }
 
+    /// Puts `conn` in the lobby: it gets the lobby at the end of the batch, and whenever it
+    /// changes.
+    pub fn enter_lobby(&mut self, conn: ConnId) {
+        if self.conns.contains_key(&conn) {
+            self.lobby.insert(conn);
+            self.lobby_joined = true;
+        }
+    }
+
+    /// Whether someone entered or left the lobby since last asked.
+    pub fn take_lobby_joined(&mut self) -> bool {
+        std::mem::take(&mut self.lobby_joined)
+    }
+
     /// Forgets a connection; returns the games where a seat lost its last holder.
     pub fn close(&mut self, conn: ConnId) -> Vec<String> {
         let Some(c) = self.conns.remove(&conn) else { return Vec::new() };
+        self.lobby_joined |= self.lobby.remove(&conn);
         for game in &c.games {
             if let Some(followers) = self.followers.get_mut(game) {
                 followers.remove(&conn);
@@ -104,7 +129,7 @@ impl Hub {
 
 impl Conn {
     /// A connection that follows no game and holds no seat yet.
-    pub fn new(out: mpsc::Sender<String>, kill: Arc<Notify>) -> Conn {
-        Conn { out, kill, games: HashSet::new(), seats: HashSet::new() }
+    pub fn new(out: mpsc::Sender<String>, kill: Arc<Notify>, addr: Option<IpAddr>) -> Conn {
+        Conn { out, kill, games: HashSet::new(), seats: HashSet::new(), account: None, addr }
     }
 }

@@ -13,7 +13,7 @@ pub const CODE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 pub const CODE_LENGTH: usize = 8;
 
 /// `N` bytes from the operating system's generator.
-fn random_bytes<const N: usize>() -> Result<[u8; N], Refusal> {
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], Refusal> {
     let mut bytes = [0u8; N];
     OsRng
         .try_fill_bytes(&mut bytes)
@@ -21,7 +21,8 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], Refusal> {
     Ok(bytes)
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// `bytes` as lowercase hex digits, two a byte.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -13,19 +13,26 @@
 
 #![warn(missing_docs)]
 
+pub mod account_store;
+mod accounts;
 mod batch;
 pub mod checkpoint;
 pub mod clock;
 mod connection;
 mod hub;
 pub mod ids;
+pub mod limits;
+mod lobby;
 mod moves;
+pub mod passwords;
+pub mod ratings;
 mod room;
 mod rooms;
 pub mod schema;
-mod seating;
+pub mod seating;
 pub mod service;
 pub mod sqlite;
+mod sqlite_accounts;
 pub mod store;
 pub mod transport;
 

@@ -84,7 +84,11 @@ impl<S: Store> Service<S> {
             });
         }
         self.track(game_id);
-        Ok(Reply { messages: messages.clone(), broadcast: Some(Broadcast { game_id: game_id.to_string(), messages }) })
+        Ok(Reply {
+            messages: messages.clone(),
+            broadcast: Some(Broadcast { game_id: game_id.to_string(), messages }),
+            ..Reply::default()
+        })
     }
 
     /// Ends the game by the resignation of the seat of `token`.
@@ -108,6 +112,7 @@ impl<S: Store> Service<S> {
         Ok(Reply {
             messages: vec![state.clone()],
             broadcast: Some(Broadcast { game_id: game_id.to_string(), messages: vec![state] }),
+            ..Reply::default()
         })
     }
 
@@ -200,5 +205,5 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
             _ => break,
         }
     }
-    Ok(Reply { messages, broadcast: None })
+    Ok(Reply { messages, ..Reply::default() })
 }

@@ -28,6 +28,8 @@ pub struct Room {
     /// The seats whose player came to this rematch's board (synced with its token) while its
     /// clocks waited; kept in memory only (after a restart, the clients' syncs come again).
     pub arrived: Vec<bool>,
+    /// Each seat's account name (none for a free seat or a guest), as the service read them.
+    pub names: Vec<Option<String>>,
 }
 
 impl Room {
@@ -38,7 +40,15 @@ impl Room {
             |e: String| Refusal::new(ErrorCode::Storage, format!("the stored game {game_id} does not replay: {e}"));
         let (Some(clock), Some(started_ms)) = (stored.setup.clock, stored.started_ms) else {
             let position = replay(&record_of(&stored.setup, &stored.moves)).map_err(|e| unreadable(e.to_string()))?;
-            return Ok(Room { stored, position, used: 0, clocks: None, movers: Vec::new(), arrived: Vec::new() });
+            return Ok(Room {
+                stored,
+                position,
+                used: 0,
+                clocks: None,
+                movers: Vec::new(),
+                arrived: Vec::new(),
+                names: Vec::new(),
+            });
         };
         // Step by step, to know each move's seat.
         let mut position = replay(&record_of(&stored.setup, &[])).map_err(|e| unreadable(e.to_string()))?;
@@ -52,7 +62,7 @@ impl Room {
         if let Some(seat) = stored.flagged {
             clocks.flag(seat, stored.move_ms.last().copied().unwrap_or(started_ms));
         }
-        Ok(Room { stored, position, used: 0, clocks: Some(clocks), movers, arrived: Vec::new() })
+        Ok(Room { stored, position, used: 0, clocks: Some(clocks), movers, arrived: Vec::new(), names: Vec::new() })
     }
 
     /// The seat to move while the game runs.
@@ -121,6 +131,7 @@ impl Room {
                 seat: s as u8,
                 name: self.position.player_name(Player(s as u8)).to_string(),
                 taken: setup.seats.get(s).is_some_and(Option::is_some),
+                player: self.names.get(s).cloned().flatten(),
             })
             .collect();
         let outcome = self.result();
@@ -138,6 +149,7 @@ impl Room {
             clock_ms: self.clock_ms(now_ms),
             clock_started: self.clocks.is_some(),
             allow_tools: setup.allow_tools,
+            rated: setup.rated,
             rematch: self.stored.rematch.clone(),
             rematch_of: setup.rematch_of.clone(),
         }

@@ -103,6 +103,10 @@ mod tests {
             code: String::new(),
             seats: vec![None, None],
             rematch_of: None,
+            players: vec![None, None],
+            rated: false,
+            lobby: false,
+            request: None,
         };
         let stored = StoredGame {
             setup,
@@ -112,6 +116,8 @@ mod tests {
             move_ms: Vec::new(),
             started_ms: None,
             flagged: None,
+            created_ms: 0,
+            ended_ms: None,
         };
         Room::load(stored).expect("a new trike game loads")
     }

@@ -5,9 +5,9 @@ use rusqlite::Transaction;
 
 use super::store::{StoreError, now_ms};
 
-/// The schema version this build writes and reads (table `schema_version`). Version 1 (no times)
-/// is migrated to 2 when opened.
-pub const SCHEMA_VERSION: i64 = 2;
+/// The schema version this build writes and reads (table `schema_version`). Older versions are
+/// migrated when opened: 1 (no times) to 2, 2 (no accounts) to 3.
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// The tables of schema version 1.
 const SCHEMA_V1: &str = "
@@ -48,6 +48,55 @@ ALTER TABLE games ADD COLUMN started_ms INTEGER;
 ALTER TABLE games ADD COLUMN flagged INTEGER;
 ";
 
+/// From schema version 2 to 3: accounts and their sessions, each seat's account and the request
+/// that took it, rated and lobby games, when a game was made and ended, ratings and their changes.
+/// Version 2's games were made and, if over, ended before the migration: their times are 0 and
+/// their end is found when they are next loaded.
+const MIGRATE_V2_TO_V3: &str = "
+CREATE TABLE accounts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password TEXT NOT NULL,
+    bot INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    hash TEXT PRIMARY KEY NOT NULL,
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    created_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE ratings (
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    pool TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (account, pool)
+) WITHOUT ROWID;
+CREATE INDEX ratings_by_pool ON ratings(pool, mu);
+CREATE TABLE rating_changes (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    account INTEGER NOT NULL REFERENCES accounts(id),
+    pool TEXT NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+ALTER TABLE seats ADD COLUMN account INTEGER REFERENCES accounts(id);
+ALTER TABLE seats ADD COLUMN request_id TEXT;
+CREATE UNIQUE INDEX seats_by_request ON seats(request_id);
+CREATE INDEX seats_by_account ON seats(account);
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN lobby INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN created_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN ended_ms INTEGER;
+CREATE INDEX games_open ON games(lobby, ended_ms);
+";
+
 /// Creates the tables in an empty database, migrates an older schema or checks the current one,
 /// within `tx` (the caller commits).
 ///
@@ -64,7 +113,11 @@ pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
         let version: Option<i64> = tx.query_row("SELECT MAX(version) FROM schema_version", [], |row| row.get(0))?;
         match version {
             Some(SCHEMA_VERSION) => {}
-            Some(1) => migrate_v1(tx)?,
+            Some(1) => {
+                migrate_v1(tx)?;
+                migrate_v2(tx)?;
+            }
+            Some(2) => migrate_v2(tx)?,
             Some(v) if v > SCHEMA_VERSION => {
                 return Err(StoreError::Failed(format!(
                     "the database has schema version {v}, newer than this server's {SCHEMA_VERSION}"
@@ -82,6 +135,7 @@ pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
         }
         tx.execute_batch(SCHEMA_V1)?;
         tx.execute_batch(MIGRATE_V1_TO_V2)?;
+        tx.execute_batch(MIGRATE_V2_TO_V3)?;
         tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [SCHEMA_VERSION])?;
     }
     Ok(())
@@ -97,6 +151,13 @@ fn migrate_v1(tx: &Transaction<'_>) -> Result<(), StoreError> {
          WHERE seats = (SELECT COUNT(*) FROM seats WHERE seats.game_id = games.id)",
         [now],
     )?;
+    tx.execute("UPDATE schema_version SET version = 2", [])?;
+    Ok(())
+}
+
+/// From version 2 to 3.
+fn migrate_v2(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute_batch(MIGRATE_V2_TO_V3)?;
     tx.execute("UPDATE schema_version SET version = ?1", [SCHEMA_VERSION])?;
     Ok(())
 }

@@ -6,25 +6,47 @@ use serde_json::Value;
 use super::clock::Clocks;
 use super::ids::{new_code, new_game_id, new_token};
 use super::room::{Room, bad_token, record_of, storage};
-use super::service::{Broadcast, Reply, Service};
-use super::store::{GameSetup, Store, StoreError, StoredGame};
+use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
+use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
 use crate::net::position;
 use crate::net::protocol::{Clock, ErrorCode, Refusal, ServerMessage, normalize_code};
 use crate::rules::record::RecordError;
 
+/// A `create` message's request.
+pub struct NewGame {
+    /// The kind of game.
+    pub game: String,
+    /// Its options (`null` for the defaults).
+    pub options: Value,
+    /// The creator's seat.
+    pub seat: u8,
+    /// The clock of a live game.
+    pub clock: Option<Clock>,
+    /// Whether tools may be used while it runs.
+    pub allow_tools: bool,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// Whether it is an open challenge in the lobby.
+    pub lobby: bool,
+    /// Bots to seat at once, by name.
+    pub bots: Vec<String>,
+    /// The client's request id.
+    pub request_id: Option<String>,
+}
+
+/// The longest request id, in bytes.
+pub const MAX_REQUEST_ID: usize = 64;
+
 impl<S: Store> Service<S> {
-    /// Creates a game: its kind and options checked by the rules, the creator seated.
-    pub(super) fn create(
-        &mut self,
-        game: &str,
-        options: Value,
-        seat: u8,
-        clock: Option<Clock>,
-        allow_tools: bool,
-        now_ms: u64,
-    ) -> Result<Reply, Refusal> {
+    /// Creates a game: its kind and options checked by the rules, the creator seated, and the
+    /// bots asked for.
+    pub(super) fn create(&mut self, new: NewGame, caller: &Caller, now_ms: u64) -> Result<Reply, Refusal> {
+        if let Some(reply) = self.retried(new.request_id.as_deref(), true, now_ms)? {
+            return Ok(reply);
+        }
+        let game = new.game.as_str();
         let mut record = record_of(&blank_setup(game), &[]);
-        record.options = options;
+        record.options = new.options;
         let position = position::replay(&record).map_err(|e| match e {
             RecordError::WrongGame { .. } => Refusal::new(
                 ErrorCode::UnknownGameKind,
@@ -33,32 +55,98 @@ impl<S: Store> Service<S> {
             other => Refusal::new(ErrorCode::BadOptions, other.to_string()),
         })?;
         let seats = position.num_players();
+        let seat = new.seat;
         if usize::from(seat) >= seats {
             return Err(Refusal::new(ErrorCode::BadSeat, format!("{game} has seats 0 to {}, not {seat}", seats - 1)));
         }
-        if let Some(clock) = clock {
+        if let Some(clock) = new.clock {
             clock.check().map_err(|why| Refusal::new(ErrorCode::BadClock, why))?;
         }
+        if new.rated && caller.account.is_none() {
+            return Err(Refusal::new(ErrorCode::NotSignedIn, "a rated game needs an account: sign in first"));
+        }
+        if new.bots.len() >= seats {
+            return Err(Refusal::new(ErrorCode::BadSeat, format!("{game} has {seats} seats: one is yours")));
+        }
+        if let Some(unknown) = new.bots.iter().find(|b| !self.bot_names.contains(b)) {
+            return Err(Refusal::new(ErrorCode::UnknownPlayer, format!("no bot is called '{unknown}'")));
+        }
+        if new.lobby {
+            self.check_open_challenges(caller)?;
+        }
+        // Counted last: a refused request does not count.
+        self.limits.game(caller.addr, now_ms)?;
         let token = new_token()?;
         let mut setup = GameSetup {
             id: String::new(),
             game: game.to_string(),
             options: position.options(),
-            clock,
-            allow_tools,
+            clock: new.clock,
+            allow_tools: new.allow_tools,
             code: String::new(),
             seats: vec![None; seats],
             rematch_of: None,
+            players: vec![None; seats],
+            rated: new.rated,
+            lobby: new.lobby,
+            request: new.request_id.clone().map(|id| (seat, id)),
         };
         setup.seats[usize::from(seat)] = Some(token.clone());
+        setup.players[usize::from(seat)] = caller.account;
+        let free = (0..seats).filter(|&s| s != usize::from(seat));
+        let mut bots = Vec::new();
+        for (s, bot) in free.zip(&new.bots) {
+            setup.seats[s] = Some(new_token()?);
+            setup.players[s] = Some(self.ensure_bot(bot, now_ms)?);
+            bots.push((s as u8, bot.clone()));
+        }
         self.insert_new(&mut setup, None, now_ms)?;
+        if let (true, None, Some(addr)) = (new.lobby, caller.account, caller.addr) {
+            self.challenge_addr.insert(setup.id.clone(), addr);
+        }
+        self.lobby_changed |= new.lobby || setup.seats.iter().all(Option::is_some);
+        let bots = bots
+            .into_iter()
+            .map(|(s, bot)| BotSeat {
+                game_id: setup.id.clone(),
+                seat: s,
+                token: setup.seats[usize::from(s)].clone().unwrap_or_default(),
+                bot,
+            })
+            .collect();
         let created = ServerMessage::Created { game_id: setup.id.clone(), code: setup.code.clone(), seat, token };
-        let room = Room::load(new_game(setup, now_ms))?;
+        let mut room = Room::load(new_game(setup, now_ms))?;
+        room.names = self.seat_names(&room.stored.setup.players);
         let state = ServerMessage::State(room.snapshot(0, now_ms));
         let game_id = room.stored.setup.id.clone();
         self.rooms.keep(room);
         self.track(&game_id);
-        Ok(Reply { messages: vec![created, state], broadcast: None })
+        Ok(Reply { messages: vec![created, state], bots, ..Reply::default() })
+    }
+
+    /// The answer to a `create`, `join` or `accept` sent again with a request id already served:
+    /// the same seat and token, and the game as it stands.
+    pub(super) fn retried(
+        &mut self,
+        request_id: Option<&str>,
+        create: bool,
+        now_ms: u64,
+    ) -> Result<Option<Reply>, Refusal> {
+        let Some(request_id) = request_id else { return Ok(None) };
+        if request_id.is_empty() || request_id.len() > MAX_REQUEST_ID {
+            return Err(Refusal::new(ErrorCode::Malformed, format!("a request id has 1 to {MAX_REQUEST_ID} bytes")));
+        }
+        let Some((game_id, seat, token)) = self.store.seat_of_request(request_id).map_err(|e| storage(&e))? else {
+            return Ok(None);
+        };
+        let room = self.room(&game_id)?;
+        let first = if create {
+            ServerMessage::Created { game_id: game_id.clone(), code: room.stored.setup.code.clone(), seat, token }
+        } else {
+            ServerMessage::Joined { game_id: game_id.clone(), seat, token }
+        };
+        let state = ServerMessage::State(room.snapshot(0, now_ms));
+        Ok(Some(Reply { messages: vec![first, state], ..Reply::default() }))
     }
 
     /// Stores a new game (the rematch of `of`, if given) under a fresh id and join code, trying
@@ -81,40 +169,79 @@ impl<S: Store> Service<S> {
     }
 
     /// Seats a newcomer in the first free seat of the game with join code `code`.
-    pub(super) fn join(&mut self, code: &str, now_ms: u64) -> Result<Reply, Refusal> {
+    pub(super) fn join(
+        &mut self,
+        code: &str,
+        request_id: Option<String>,
+        caller: &Caller,
+        now_ms: u64,
+    ) -> Result<Reply, Refusal> {
+        if let Some(reply) = self.retried(request_id.as_deref(), false, now_ms)? {
+            return Ok(reply);
+        }
         let code = normalize_code(code);
         let game_id = self.store.game_of_code(&code).map_err(|e| storage(&e))?;
         let game_id =
             game_id.ok_or_else(|| Refusal::new(ErrorCode::UnknownCode, format!("no game has the code {code}")))?;
-        let room = self.room(&game_id)?;
+        self.take_seat(&game_id, request_id, caller, now_ms)
+    }
+
+    /// Seats the caller in the first free seat of game `game_id` (a join or an accept).
+    pub(super) fn take_seat(
+        &mut self,
+        game_id: &str,
+        request_id: Option<String>,
+        caller: &Caller,
+        now_ms: u64,
+    ) -> Result<Reply, Refusal> {
+        let room = self.room(game_id)?;
         if room.result().is_some() {
             return Err(room.over());
         }
-        let Some(seat) = room.stored.setup.seats.iter().position(Option::is_none) else {
+        let setup = &room.stored.setup;
+        let Some(seat) = setup.seats.iter().position(Option::is_none) else {
             return Err(Refusal::new(ErrorCode::GameFull, "every seat of the game is taken"));
         };
+        if setup.rated && caller.account.is_none() {
+            return Err(Refusal::new(ErrorCode::NotSignedIn, "this game is rated: sign in to take a seat"));
+        }
+        if setup.rated && caller.account.is_some() && setup.players.contains(&caller.account) {
+            return Err(Refusal::new(ErrorCode::BadSeat, "you hold a seat of this rated game already"));
+        }
+        let lobby = setup.lobby;
         let seat = seat as u8;
         let token = new_token()?;
-        if let Err(e) = self.store.add_seat(&game_id, seat, &token, now_ms) {
-            self.rooms.remove(&game_id);
+        let new = NewSeat { seat, token: &token, account: caller.account, request_id: request_id.as_deref() };
+        if let Err(e) = self.store.add_seat(game_id, new, now_ms) {
+            self.rooms.remove(game_id);
             return Err(match e {
                 StoreError::Conflict(_) => Refusal::new(ErrorCode::GameFull, "the seat was taken meanwhile: try again"),
                 e => storage(&e),
             });
         }
-        let room = self.room(&game_id)?;
+        let name = match caller.account {
+            Some(account) => Some(self.account_name(account)?),
+            None => None,
+        };
+        let room = self.room(game_id)?;
         room.stored.setup.seats[usize::from(seat)] = Some(token.clone());
-        if room.stored.setup.seats.iter().all(Option::is_some) {
+        room.stored.setup.players[usize::from(seat)] = caller.account;
+        room.names.resize(room.stored.setup.seats.len(), None);
+        room.names[usize::from(seat)] = name;
+        let full = room.stored.setup.seats.iter().all(Option::is_some);
+        if full {
             // The last seat: the clocks start.
             room.stored.started_ms = Some(now_ms);
             room.clocks = room.stored.setup.clock.map(|c| Clocks::start(c, room.stored.setup.seats.len(), now_ms));
         }
         let state = room.snapshot(0, now_ms);
-        self.track(&game_id);
-        let joined = ServerMessage::Joined { game_id: game_id.clone(), seat, token };
+        self.track(game_id);
+        self.lobby_changed |= lobby || full;
+        let joined = ServerMessage::Joined { game_id: game_id.to_string(), seat, token };
         Ok(Reply {
             messages: vec![joined, ServerMessage::State(state.clone())],
-            broadcast: Some(Broadcast { game_id, messages: vec![ServerMessage::State(state)] }),
+            broadcast: Some(Broadcast { game_id: game_id.to_string(), messages: vec![ServerMessage::State(state)] }),
+            ..Reply::default()
         })
     }
 
@@ -202,6 +329,7 @@ impl<S: Store> Service<S> {
         Ok(Reply {
             messages: vec![rematched.clone()],
             broadcast: Some(Broadcast { game_id: game_id.to_string(), messages: vec![rematched] }),
+            ..Reply::default()
         })
     }
 }
@@ -218,6 +346,8 @@ fn new_game(setup: GameSetup, now_ms: u64) -> StoredGame {
         move_ms: Vec::new(),
         started_ms,
         flagged: None,
+        created_ms: now_ms,
+        ended_ms: None,
     }
 }
 
@@ -232,5 +362,9 @@ fn blank_setup(game: &str) -> GameSetup {
         code: String::new(),
         seats: Vec::new(),
         rematch_of: None,
+        players: Vec::new(),
+        rated: false,
+        lobby: false,
+        request: None,
     }
 }

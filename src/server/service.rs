@@ -20,14 +20,42 @@
 //! the game, whichever comes first; either stores the flag and announces the final state.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 
+use super::account_store::AccountId;
+use super::limits::{LimitSettings, Limits};
+use super::passwords::PasswordJob;
 use super::room::{Room, storage};
 use super::rooms::Rooms;
+use super::seating::NewGame;
 use super::store::{Store, now_ms};
 use crate::net::protocol::{ClientMessage, ErrorCode, Refusal, ServerMessage, decode_client};
 
 /// How many games the service keeps replayed in memory by default ([`Service::with_capacity`]).
 pub const DEFAULT_CAPACITY: usize = 4096;
+
+/// Who sends a message: the account its connection signed in as, and its address (for the limits
+/// per address). The default is a guest with no address (a test, a tool): no limit applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Caller {
+    /// The account signed in, if any.
+    pub account: Option<AccountId>,
+    /// The connection's address.
+    pub addr: Option<IpAddr>,
+}
+
+/// A bot seated by a `create` with `bots`: for the server's bot runner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSeat {
+    /// The game.
+    pub game_id: String,
+    /// The seat.
+    pub seat: u8,
+    /// The seat's token.
+    pub token: String,
+    /// The bot's account name.
+    pub bot: String,
+}
 
 /// What the service answers one message with.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,6 +64,14 @@ pub struct Reply {
     pub messages: Vec<ServerMessage>,
     /// For everybody else following a game (its other seats, its spectators), if anything.
     pub broadcast: Option<Broadcast>,
+    /// The slow half of a sign-up or sign-in, to run off the service thread and finish with
+    /// [`Service::finish_password`] (then `messages` is empty).
+    pub job: Option<PasswordJob>,
+    /// The sender's connection signed in as this account (`Some(Some(_))`) or out
+    /// (`Some(None)`).
+    pub account: Option<Option<AccountId>>,
+    /// Bots seated, for the bot runner.
+    pub bots: Vec<BotSeat>,
 }
 
 /// Messages for everybody following one game.
@@ -50,7 +86,7 @@ pub struct Broadcast {
 impl Reply {
     /// A reply of one error message.
     pub fn refused(refusal: Refusal) -> Reply {
-        Reply { messages: vec![refusal.into_message()], broadcast: None }
+        Reply { messages: vec![refusal.into_message()], ..Reply::default() }
     }
 
     /// The refusal, if the reply is one.
@@ -70,6 +106,16 @@ pub struct Service<S: Store> {
     /// When the running clock of each live game runs out (ms since the epoch), rooms evicted or
     /// not: what [`Service::sweep`] checks.
     pub(super) deadlines: HashMap<String, u64>,
+    /// Account names and whether each is a bot, by account (a cache: names never change).
+    pub(super) names: HashMap<AccountId, (String, bool)>,
+    /// The limits per address and per player.
+    pub(super) limits: Limits,
+    /// Whether the lobby's lists changed since [`Service::take_lobby_changed`].
+    pub(super) lobby_changed: bool,
+    /// The address each guest's open challenge came from (for the open challenges per player).
+    pub(super) challenge_addr: HashMap<String, IpAddr>,
+    /// The bots the server runs, by account name ([`Service::set_bots`]).
+    pub(super) bot_names: Vec<String>,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -86,7 +132,34 @@ impl<S: Store> Service<S> {
 
     /// A service over `store`, keeping up to `capacity` (at least 1) games in memory.
     pub fn with_capacity(store: S, capacity: usize) -> Service<S> {
-        Service { store, rooms: Rooms::new(capacity), deadlines: HashMap::new() }
+        Service {
+            store,
+            rooms: Rooms::new(capacity),
+            deadlines: HashMap::new(),
+            names: HashMap::new(),
+            limits: Limits::new(LimitSettings::off()),
+            lobby_changed: false,
+            challenge_addr: HashMap::new(),
+            bot_names: Vec::new(),
+        }
+    }
+
+    /// Sets the limits per address and per player (none by default: a test's or a tool's service).
+    pub fn set_limits(&mut self, settings: LimitSettings) {
+        self.limits = Limits::new(settings);
+    }
+
+    /// Makes (or finds) the accounts of the bots the server runs, by name, and offers them in the
+    /// lobby.
+    ///
+    /// # Errors
+    /// A storage refusal.
+    pub fn set_bots(&mut self, names: &[String]) -> Result<(), Refusal> {
+        for name in names {
+            self.ensure_bot(name, now_ms())?;
+        }
+        self.bot_names = names.to_vec();
+        Ok(())
     }
 
     /// The store.
@@ -118,25 +191,55 @@ impl<S: Store> Service<S> {
         self.handle_at(message, now_ms())
     }
 
-    /// Answers a message arriving at `now_ms` (ms since the Unix epoch). A refused one is answered
-    /// with one [`ServerMessage::Error`] and changes nothing; an accepted change is stored before
-    /// this returns. A game whose clock ran out by `now_ms` is flagged first: the answer then
-    /// starts with the final [`ServerMessage::State`], which is broadcast too.
+    /// Answers a message from a guest with no address arriving at `now_ms`: [`Service::handle_as`].
     pub fn handle_at(&mut self, message: ClientMessage, now_ms: u64) -> Reply {
+        self.handle_as(message, &Caller::default(), now_ms)
+    }
+
+    /// Answers a message of `caller` at `now_ms` whole: a sign-up's or sign-in's password job is
+    /// run here, on this thread ([`Service::handle_for`] leaves it to the caller).
+    pub fn handle_as(&mut self, message: ClientMessage, caller: &Caller, now_ms: u64) -> Reply {
+        let mut reply = self.handle_for(message, caller, now_ms);
+        if let Some(job) = reply.job.take() {
+            reply = self.finish_password(job.run(), now_ms);
+        }
+        reply
+    }
+
+    /// Answers a message of `caller` arriving at `now_ms` (ms since the Unix epoch). A refused one
+    /// is answered with one [`ServerMessage::Error`] and changes nothing; an accepted change is
+    /// stored before this returns. A game whose clock ran out by `now_ms` is flagged first: the
+    /// answer then starts with the final [`ServerMessage::State`], which is broadcast too. A game
+    /// that ended with the message is settled ([`Service::settle`]): its rating changes follow.
+    /// A sign-up or sign-in returns its [`Reply::job`] unfinished.
+    pub fn handle_for(&mut self, message: ClientMessage, caller: &Caller, now_ms: u64) -> Reply {
         if let Err(refusal) = message.check_sizes() {
             return Reply::refused(refusal);
         }
         let flagged = message.game_id().and_then(|game_id| self.flag_if_due(game_id, now_ms));
+        let settle_id = message.game_id().map(str::to_string);
         let result = match message {
-            ClientMessage::Create { game, options, seat, clock, allow_tools } => {
-                self.create(&game, options, seat, clock, allow_tools, now_ms)
+            ClientMessage::Create { game, options, seat, clock, allow_tools, rated, lobby, bots, request_id } => {
+                let new = NewGame { game, options, seat, clock, allow_tools, rated, lobby, bots, request_id };
+                self.create(new, caller, now_ms)
             }
-            ClientMessage::Join { code } => self.join(&code, now_ms),
+            ClientMessage::Join { code, request_id } => self.join(&code, request_id, caller, now_ms),
+            ClientMessage::Accept { game_id, request_id } => self.accept(&game_id, request_id, caller, now_ms),
+            ClientMessage::Withdraw { game_id, token } => self.withdraw(&game_id, &token),
             ClientMessage::Move { game_id, token, text, ply } => self.play(&game_id, &token, &text, ply, now_ms),
             ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token, now_ms),
             ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token, now_ms),
             ClientMessage::Watch { game_id } => self.state(&game_id, 0, now_ms),
             ClientMessage::Sync { game_id, since_ply, token } => self.sync(&game_id, since_ply, token, now_ms),
+            ClientMessage::Signup { name, password, claim } => self.signup(name, password, claim, caller, now_ms),
+            ClientMessage::Login { name, password, claim } => self.login(&name, password, claim, caller, now_ms),
+            ClientMessage::Resume { session, claim } => self.resume(&session, &claim),
+            ClientMessage::Logout { session } => self.logout(&session),
+            ClientMessage::Lobby {} => {
+                self.lobby_view(0).map(|view| Reply { messages: vec![ServerMessage::Lobby(view)], ..Reply::default() })
+            }
+            ClientMessage::Leaderboard { game } => self.leaderboard(&game),
+            ClientMessage::Profile { name } => self.profile(&name),
         };
         let mut reply = result.unwrap_or_else(Reply::refused);
         if let Some(end) = flagged {
@@ -148,6 +251,15 @@ impl<S: Store> Service<S> {
                     b.messages.splice(0..0, end.messages);
                 }
                 _ => reply.broadcast = Some(end),
+            }
+        }
+        if let Some(game_id) = settle_id.filter(|_| reply.error().is_none())
+            && let Ok(Some(rated)) = self.settle(&game_id, now_ms)
+        {
+            reply.messages.push(rated.clone());
+            match &mut reply.broadcast {
+                Some(b) if b.game_id == game_id => b.messages.push(rated),
+                _ => reply.broadcast = Some(Broadcast { game_id, messages: vec![rated] }),
             }
         }
         reply
@@ -168,7 +280,17 @@ impl<S: Store> Service<S> {
     pub fn sweep(&mut self, now_ms: u64) -> Vec<Broadcast> {
         let due: Vec<String> =
             self.deadlines.iter().filter(|&(_, &deadline)| deadline <= now_ms).map(|(id, _)| id.clone()).collect();
-        due.into_iter().filter_map(|id| self.flag_if_due(&id, now_ms)).collect()
+        self.limits.prune(now_ms);
+        let mut ended = Vec::new();
+        for id in due {
+            if let Some(mut end) = self.flag_if_due(&id, now_ms) {
+                if let Ok(Some(rated)) = self.settle(&id, now_ms) {
+                    end.messages.push(rated);
+                }
+                ended.push(end);
+            }
+        }
+        ended
     }
 
     /// When the next clock runs out, in ms since the epoch, if a clock runs.
@@ -224,7 +346,7 @@ impl<S: Store> Service<S> {
                 format!("the game has {played} moves, fewer than {since_ply}"),
             ));
         }
-        Ok(Reply { messages: vec![ServerMessage::State(room.snapshot(since, now_ms))], broadcast: None })
+        Ok(Reply { messages: vec![ServerMessage::State(room.snapshot(since, now_ms))], ..Reply::default() })
     }
 
     /// Notes when game `game_id`'s running clock runs out, or that none runs.
@@ -235,13 +357,19 @@ impl<S: Store> Service<S> {
         };
     }
 
+    /// The names of the accounts of `players` (a name that cannot be read shows as none).
+    pub(super) fn seat_names(&mut self, players: &[Option<AccountId>]) -> Vec<Option<String>> {
+        players.iter().map(|p| p.and_then(|a| self.account_name(a).ok())).collect()
+    }
+
     /// The room of a game, replayed from the store if it is not in memory.
     pub(super) fn room(&mut self, game_id: &str) -> Result<&mut Room, Refusal> {
         if !self.rooms.contains(game_id) {
             let stored = self.store.load_game(game_id).map_err(|e| storage(&e))?;
             let stored =
                 stored.ok_or_else(|| Refusal::new(ErrorCode::UnknownGame, format!("no game has the id {game_id}")))?;
-            let room = Room::load(stored)?;
+            let mut room = Room::load(stored)?;
+            room.names = self.seat_names(&room.stored.setup.players);
             match room.deadline() {
                 Some(deadline) => self.deadlines.insert(game_id.to_string(), deadline),
                 None => self.deadlines.remove(game_id),

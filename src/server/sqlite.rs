@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::checkpoint::Checkpointer;
 use super::schema;
-use super::store::{GameSetup, Store, StoreError, StoredGame};
+use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
 use crate::net::protocol::Clock;
 
 impl From<rusqlite::Error> for StoreError {
@@ -23,7 +23,7 @@ impl From<rusqlite::Error> for StoreError {
 /// A [`Store`] in an SQLite database: a file in write-ahead-log mode with full syncs (a commit is
 /// on disk when it returns), or an in-memory database for tests.
 pub struct SqliteStore {
-    conn: Connection,
+    pub(super) conn: Connection,
     /// Whether a batch ([`Store::begin_batch`]) is open: writes are then savepoints in it.
     in_batch: bool,
     /// The file's checkpoints, off the writers' path (none in memory).
@@ -85,7 +85,7 @@ impl SqliteStore {
 
     /// Runs one write, all or nothing: its own immediate transaction, or a savepoint inside an
     /// open batch.
-    fn write<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+    pub(super) fn write<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
         if self.in_batch {
             let sp = self.conn.savepoint()?;
             let value = f(&sp)?;
@@ -117,8 +117,8 @@ impl SqliteStore {
         let options = serde_json::to_string(&setup.options).map_err(|e| StoreError::Failed(e.to_string()))?;
         tx.execute(
             "INSERT INTO games (id, game, options, seats, clock_minutes, clock_increment_s, allow_tools, code, rematch_of,
-                                started_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                started_ms, rated, lobby, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
                 setup.id,
                 setup.game,
@@ -130,13 +130,18 @@ impl SqliteStore {
                 setup.code,
                 setup.rematch_of,
                 setup.starts_at_creation().then(|| ms_sql(at_ms)),
+                setup.rated,
+                setup.lobby,
+                ms_sql(at_ms),
             ],
         )?;
         for (seat, token) in (0..seats).zip(&setup.seats) {
             if let Some(token) = token {
+                let account = setup.players.get(usize::from(seat)).copied().flatten();
+                let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, id)| id.as_str());
                 tx.execute(
-                    "INSERT INTO seats (game_id, seat, token) VALUES (?1, ?2, ?3)",
-                    params![setup.id, seat, token],
+                    "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![setup.id, seat, token, account, request],
                 )?;
             }
         }
@@ -160,7 +165,7 @@ fn ended(conn: &Connection, game_id: &str) -> Result<Option<String>, StoreError>
 }
 
 /// A time in ms as SQLite's signed integer.
-fn ms_sql(ms: u64) -> i64 {
+pub(super) fn ms_sql(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
@@ -169,7 +174,8 @@ impl Store for SqliteStore {
         self.write(|tx| SqliteStore::insert_game(tx, setup, at_ms))
     }
 
-    fn add_seat(&mut self, game_id: &str, seat: u8, token: &str, at_ms: u64) -> Result<(), StoreError> {
+    fn add_seat(&mut self, game_id: &str, new: NewSeat<'_>, at_ms: u64) -> Result<(), StoreError> {
+        let seat = new.seat;
         self.write(|tx| {
             let seats: Option<u8> =
                 tx.query_row("SELECT seats FROM games WHERE id = ?1", [game_id], |r| r.get(0)).optional()?;
@@ -185,7 +191,10 @@ impl Store for SqliteStore {
             if taken {
                 return Err(StoreError::Conflict(format!("seat {seat} is taken")));
             }
-            tx.execute("INSERT INTO seats (game_id, seat, token) VALUES (?1, ?2, ?3)", params![game_id, seat, token])?;
+            tx.execute(
+                "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![game_id, seat, new.token, new.account, new.request_id],
+            )?;
             let held: u32 = tx.query_row("SELECT COUNT(*) FROM seats WHERE game_id = ?1", [game_id], |r| r.get(0))?;
             if held == u32::from(seats) {
                 tx.execute("UPDATE games SET started_ms = ?1 WHERE id = ?2", params![ms_sql(at_ms), game_id])?;
@@ -297,7 +306,7 @@ impl Store for SqliteStore {
         };
         let options: Value = serde_json::from_str(&row.options)
             .map_err(|e| StoreError::Failed(format!("game {game_id} has unreadable options: {e}")))?;
-        let seats = seat_tokens(&self.conn, game_id, row.seats)?;
+        let (seats, players) = seat_tokens(&self.conn, game_id, row.seats)?;
         let (moves, move_ms) = moves_of(&self.conn, game_id)?;
         if let Some(tx) = tx {
             tx.finish()?;
@@ -311,10 +320,16 @@ impl Store for SqliteStore {
             code: row.code,
             seats,
             rematch_of: row.rematch_of,
+            players,
+            rated: row.rated,
+            lobby: row.lobby,
+            request: None,
         };
-        let started_ms = row.started_ms.map(|ms| u64::try_from(ms).unwrap_or(0));
+        let ms = |ms: i64| u64::try_from(ms).unwrap_or(0);
+        let started_ms = row.started_ms.map(ms);
         let (resigned, rematch, flagged) = (row.resigned, row.rematch, row.flagged);
-        Ok(Some(StoredGame { setup, moves, resigned, rematch, move_ms, started_ms, flagged }))
+        let (created_ms, ended_ms) = (ms(row.created_ms), row.ended_ms.map(ms));
+        Ok(Some(StoredGame { setup, moves, resigned, rematch, move_ms, started_ms, flagged, created_ms, ended_ms }))
     }
 
     fn game_of_code(&self, code: &str) -> Result<Option<String>, StoreError> {
@@ -344,6 +359,10 @@ struct GameRow {
     rematch_of: Option<String>,
     started_ms: Option<i64>,
     flagged: Option<u8>,
+    rated: bool,
+    lobby: bool,
+    created_ms: i64,
+    ended_ms: Option<i64>,
 }
 
 /// The row of game `game_id`, if there is one.
@@ -351,7 +370,7 @@ fn game_row(conn: &Connection, game_id: &str) -> Result<Option<GameRow>, StoreEr
     let row = conn
         .query_row(
             "SELECT game, options, seats, clock_minutes, clock_increment_s, allow_tools, code, resigned, rematch, rematch_of,
-                    started_ms, flagged
+                    started_ms, flagged, rated, lobby, created_ms, ended_ms
              FROM games WHERE id = ?1",
             [game_id],
             |r| {
@@ -371,6 +390,10 @@ fn game_row(conn: &Connection, game_id: &str) -> Result<Option<GameRow>, StoreEr
                     rematch_of: r.get(9)?,
                     started_ms: r.get(10)?,
                     flagged: r.get(11)?,
+                    rated: r.get(12)?,
+                    lobby: r.get(13)?,
+                    created_ms: r.get(14)?,
+                    ended_ms: r.get(15)?,
                 })
             },
         )
@@ -378,19 +401,25 @@ fn game_row(conn: &Connection, game_id: &str) -> Result<Option<GameRow>, StoreEr
     Ok(row)
 }
 
-/// Each of the `seats` seats' token of game `game_id`, `None` for a free seat.
-fn seat_tokens(conn: &Connection, game_id: &str, seats: u8) -> Result<Vec<Option<String>>, StoreError> {
+/// The seats' tokens and accounts.
+type SeatRows = (Vec<Option<String>>, Vec<Option<i64>>);
+
+/// Each of the `seats` seats' token of game `game_id`, `None` for a free seat, and its account.
+fn seat_tokens(conn: &Connection, game_id: &str, seats: u8) -> Result<SeatRows, StoreError> {
     let mut tokens = vec![None; usize::from(seats)];
-    let mut query = conn.prepare("SELECT seat, token FROM seats WHERE game_id = ?1")?;
-    let rows = query.query_map([game_id], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, String>(1)?)))?;
+    let mut accounts = vec![None; usize::from(seats)];
+    let mut query = conn.prepare("SELECT seat, token, account FROM seats WHERE game_id = ?1")?;
+    let rows = query
+        .query_map([game_id], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?)))?;
     for row in rows {
-        let (seat, token) = row?;
+        let (seat, token, account) = row?;
         let slot = tokens
             .get_mut(usize::from(seat))
             .ok_or_else(|| StoreError::Failed(format!("game {game_id} has a token for seat {seat}")))?;
         *slot = Some(token);
+        accounts[usize::from(seat)] = account;
     }
-    Ok(tokens)
+    Ok((tokens, accounts))
 }
 
 /// The moves of game `game_id` in order, and when each was stored (ms since the epoch).

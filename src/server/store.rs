@@ -18,6 +18,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+pub use super::account_store::{Account, AccountId, Accounts, RatingRecord, StoredRating};
 use crate::net::protocol::Clock;
 
 /// How a game was set up: everything about it but what happened in it.
@@ -39,6 +40,27 @@ pub struct GameSetup {
     pub seats: Vec<Option<String>>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
+    /// Each seat's account, `None` for a free seat or a guest's; one entry per seat.
+    pub players: Vec<Option<AccountId>>,
+    /// Whether the game is rated (every seat an account's).
+    pub rated: bool,
+    /// Whether the game is an open challenge, listed in the lobby while a seat is free.
+    pub lobby: bool,
+    /// The creator's seat and the request id it was taken with, if the creator sent one.
+    pub request: Option<(u8, String)>,
+}
+
+/// A seat being taken ([`Store::add_seat`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewSeat<'a> {
+    /// The seat.
+    pub seat: u8,
+    /// Its secret token.
+    pub token: &'a str,
+    /// The account taking it; none for a guest.
+    pub account: Option<AccountId>,
+    /// The client's request id, kept so a retry is answered with the same seat.
+    pub request_id: Option<&'a str>,
 }
 
 impl GameSetup {
@@ -67,6 +89,11 @@ pub struct StoredGame {
     pub started_ms: Option<u64>,
     /// The seat whose clock ran out, if one did (the game is over).
     pub flagged: Option<u8>,
+    /// When it was made, in ms since the Unix epoch (0 for a game older than accounts).
+    pub created_ms: u64,
+    /// When it ended, in ms since the Unix epoch, once the service recorded its end
+    /// ([`Accounts::end_game`](super::account_store::Accounts::end_game)).
+    pub ended_ms: Option<u64>,
 }
 
 /// Why a store refused or failed a request.
@@ -93,9 +120,10 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// The server's storage: games, their seats and their moves. Each write is atomic; a write that
-/// returned `Ok` survives a crash of the process.
-pub trait Store {
+/// The server's storage: games, their seats and their moves, and ([`Accounts`]) accounts, ratings
+/// and the lobby's lists. Each write is atomic; a write that returned `Ok` survives a crash of the
+/// process.
+pub trait Store: Accounts {
     /// Stores a new game with no moves, made at `at_ms` (ms since the Unix epoch: its clocks
     /// start then if every seat is taken already, unless it is a rematch, whose clocks wait for
     /// [`Store::start_clocks`]).
@@ -104,13 +132,13 @@ pub trait Store {
     /// [`StoreError::Conflict`] if its id or join code is in use.
     fn create_game(&mut self, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError>;
 
-    /// Gives seat `seat` of a game the token `token` at `at_ms` (ms since the Unix epoch); the
+    /// Gives `seat.seat` of a game its token (and account, and request id) at `at_ms` (ms since the Unix epoch); the
     /// last seat taken starts the clocks then ([`StoredGame::started_ms`]).
     ///
     /// # Errors
     /// [`StoreError::NotFound`]; [`StoreError::Conflict`] if the game has no such seat or it is
     /// taken.
-    fn add_seat(&mut self, game_id: &str, seat: u8, token: &str, at_ms: u64) -> Result<(), StoreError>;
+    fn add_seat(&mut self, game_id: &str, seat: NewSeat<'_>, at_ms: u64) -> Result<(), StoreError>;
 
     /// Appends `texts` as the moves at plies `ply`, `ply + 1`, …, all or none, each played at
     /// `at_ms` (ms since the Unix epoch): `ply` must be the number of moves stored, so a duplicate

@@ -51,6 +51,7 @@ pub use super::batch::SWEEP_MS;
 use super::batch::service_thread;
 pub use super::connection::{MAX_FRAME_BYTES, OUTBOX, RateLimit};
 use super::connection::{Shared, upgrade};
+use super::limits::LimitSettings;
 use super::service::Service;
 use super::sqlite::SqliteStore;
 
@@ -66,11 +67,22 @@ pub struct ServeOptions {
     /// Whether Ctrl-C or SIGTERM stops the server ([`serve_on`]; default: no, it serves until the
     /// process ends).
     pub until_signal: bool,
+    /// The limits per address and per player (default: a public server's).
+    pub limits: LimitSettings,
+    /// The bots the server runs, by account name (default: none).
+    pub bots: Vec<String>,
 }
 
 impl Default for ServeOptions {
     fn default() -> ServeOptions {
-        ServeOptions { web: None, group_commit: true, rate: RateLimit::default(), until_signal: false }
+        ServeOptions {
+            web: None,
+            group_commit: true,
+            rate: RateLimit::default(),
+            until_signal: false,
+            limits: LimitSettings::default(),
+            bots: Vec::new(),
+        }
     }
 }
 
@@ -83,15 +95,25 @@ impl Default for ServeOptions {
 pub async fn serve(listener: tokio::net::TcpListener, store: SqliteStore, options: ServeOptions) -> io::Result<()> {
     let (events, inbox) = std_mpsc::channel();
     let group_commit = options.group_commit;
+    let mut service = Service::new(store);
+    service.set_limits(options.limits);
+    service.set_bots(&options.bots).map_err(|e| io::Error::other(e.to_string()))?;
+    let thread_events = events.clone();
     std::thread::Builder::new()
         .name("triboard-service".into())
-        .spawn(move || service_thread(Service::new(store), inbox, group_commit))?;
-    let shared = Shared { events, next_conn: Arc::new(AtomicU64::new(1)), rate: options.rate };
+        .spawn(move || service_thread(service, inbox, thread_events, group_commit))?;
+    let shared = Shared {
+        events,
+        next_conn: Arc::new(AtomicU64::new(1)),
+        rate: options.rate,
+        per_address: Arc::default(),
+        max_per_address: options.limits.connections_per_address,
+    };
     let mut router = Router::new().route("/ws", get(upgrade)).with_state(shared);
     if let Some(web) = options.web {
         router = router.fallback_service(ServeDir::new(web));
     }
-    axum::serve(listener, router).await
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await
 }
 
 /// Binds `addr`, the address to print once listening.

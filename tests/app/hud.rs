@@ -428,13 +428,17 @@ fn online_game() -> (OnlineGame, Model<Trike>) {
         since_ply: 0,
         ply: 2,
         moves,
-        players: ["Black", "White"].iter().map(|n| SeatView { seat: 0, name: n.to_string(), taken: true }).collect(),
+        players: ["Black", "White"]
+            .iter()
+            .map(|n| SeatView { seat: 0, name: n.to_string(), taken: true, player: None })
+            .collect(),
         to_move: Some(0),
         outcome: None,
         clock: None,
         clock_ms: None,
         clock_started: false,
         allow_tools: true,
+        rated: false,
         rematch: None,
         rematch_of: None,
     };

@@ -114,6 +114,10 @@ impl Lobby {
             seat: self.seat,
             clock: CLOCKS.get(self.clock).and_then(|c| c.1),
             allow_tools: self.allow_tools,
+            rated: false,
+            lobby: false,
+            bots: Vec::new(),
+            request_id: None,
         });
         self.waiting = Some(Waiting::Create);
         self.said = None;
@@ -131,7 +135,7 @@ impl Lobby {
             return;
         }
         link.want(url);
-        link.send(&ClientMessage::Join { code: code.clone() });
+        link.send(&ClientMessage::Join { code: code.clone(), request_id: None });
         self.waiting = Some(Waiting::Join(code));
         self.said = None;
     }
@@ -330,13 +334,16 @@ mod tests {
             since_ply: 0,
             moves: Vec::new(),
             ply: 0,
-            players: (0..2).map(|s| SeatView { seat: s, name: "Black".into(), taken: taken[s as usize] }).collect(),
+            players: (0..2)
+                .map(|s| SeatView { seat: s, name: "Black".into(), taken: taken[s as usize], player: None })
+                .collect(),
             to_move,
             outcome,
             clock: None,
             clock_ms: None,
             clock_started: false,
             allow_tools: false,
+            rated: false,
             rematch: None,
             rematch_of: None,
         }

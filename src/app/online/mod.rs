@@ -176,7 +176,23 @@ fn pump(
                 let sync = game.sync_message();
                 link.send(&sync);
             }
-            ServerMessage::Created { .. } | ServerMessage::Joined { .. } => {}
+            ServerMessage::Rated { changes, .. } => {
+                let said: Vec<String> = changes
+                    .iter()
+                    .map(|c| {
+                        let q = if c.provisional { "?" } else { "" };
+                        format!("{} {} → {}{q} ({:+})", c.name, c.before, c.after, c.after - c.before)
+                    })
+                    .collect();
+                *board.status = Status::info(format!("Ratings: {}", said.join(", ")));
+            }
+            ServerMessage::Created { .. }
+            | ServerMessage::Joined { .. }
+            | ServerMessage::SignedIn { .. }
+            | ServerMessage::SignedOut {}
+            | ServerMessage::Lobby(_)
+            | ServerMessage::Leaderboard { .. }
+            | ServerMessage::Profile(_) => {}
         }
         // One move a frame: the board plays it (and any move it forces) before the next is read.
         match catch_up(local, &game.moves) {

@@ -73,6 +73,23 @@ error_codes! {
     /// The connection sent messages faster than the server takes them: this one was dropped
     /// unread; slow down and send it again.
     RateLimited = "rate_limited",
+    /// The request needs an account: sign in first (a rated game, a bot's seat, one's page).
+    NotSignedIn = "not_signed_in",
+    /// An account name the server does not take: its length, its characters, a reserved name.
+    BadName = "bad_name",
+    /// The name, or one that reads like it, has an account already.
+    NameTaken = "name_taken",
+    /// The name and password do not match an account (which of the two is not said).
+    BadLogin = "bad_login",
+    /// The session token is unknown or signed out: sign in again.
+    BadSession = "bad_session",
+    /// No account has this name.
+    UnknownPlayer = "unknown_player",
+    /// A limit per address or per player was reached (connections, games or challenges a minute,
+    /// open challenges, sign-in attempts): the message says which and when to try again.
+    Limit = "limit",
+    /// The game is no open challenge (it is not in the lobby, or its seats are taken).
+    NotOpen = "not_open",
 }
 
 impl fmt::Display for ErrorCode {

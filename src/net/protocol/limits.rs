@@ -1,7 +1,8 @@
 //! The protocol's version and its size limits (`docs/design.md` §Network play).
 
-/// The protocol version this build speaks; every message carries it as `version`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version this build speaks; every message carries it as `version`. Version 2
+/// added accounts, ratings and the lobby.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest message read, in bytes of its JSON text (64 KiB).
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;

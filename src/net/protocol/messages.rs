@@ -5,39 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::{ErrorCode, Refusal};
-use super::limits::MAX_FIELD_BYTES;
-
-/// A live game's clock setting: Fischer time, `minutes` each plus `increment_s` seconds per move.
-/// The server keeps time (`docs/design.md` §Network play): a seat whose time runs out loses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Clock {
-    /// Each seat's time at the start, in minutes (1–1440).
-    pub minutes: u32,
-    /// Seconds added to a seat's time after each of its moves (0–3600).
-    pub increment_s: u32,
-}
-
-impl Clock {
-    /// The clock's settings checked against their ranges.
-    ///
-    /// # Errors
-    /// A sentence naming the setting out of range.
-    pub fn check(&self) -> Result<(), String> {
-        if !(1..=1440).contains(&self.minutes) {
-            return Err(format!("a clock of {} minutes is outside 1–1440", self.minutes));
-        }
-        if self.increment_s > 3600 {
-            return Err(format!("an increment of {} s is over 3600", self.increment_s));
-        }
-        Ok(())
-    }
-}
-
-/// Reads a join code as a person may type it: case, spaces and dashes do not matter.
-pub fn normalize_code(code: &str) -> String {
-    code.chars().filter(|c| !c.is_whitespace() && *c != '-').map(|c| c.to_ascii_uppercase()).collect()
-}
+use super::game::{Clock, Snapshot};
+use super::lobby::{LobbyView, ProfileView, RatingChange, RatingView};
 
 /// A message from a client to the server.
 ///
@@ -64,12 +33,94 @@ pub enum ClientMessage {
         /// Whether hints, Show thinking and analysis may be used while the game runs.
         #[serde(default)]
         allow_tools: bool,
+        /// Whether the game is rated: the creator must be signed in, and so must everyone who
+        /// takes a seat.
+        #[serde(default)]
+        rated: bool,
+        /// Whether the game is an open challenge, listed in the lobby for anyone to accept
+        /// ([`ClientMessage::Accept`]) until its seats are taken; else only its join code seats.
+        #[serde(default)]
+        lobby: bool,
+        /// Bots to seat at once in the free seats, in seat order, by account name (one of
+        /// [`LobbyView::bots`]).
+        #[serde(default)]
+        bots: Vec<String>,
+        /// The client's id for this request (up to 64 characters): the same id sent again (a
+        /// retry after a dropped connection) is answered with the same game and token.
+        #[serde(default)]
+        request_id: Option<String>,
     },
     /// Take the first free seat of the game with this join code; answered by
     /// [`ServerMessage::Joined`] and a [`ServerMessage::State`].
     Join {
         /// The join code ([`ServerMessage::Created::code`]); case, spaces and dashes do not matter.
         code: String,
+        /// As [`ClientMessage::Create`]'s: a retry is answered with the same seat and token.
+        #[serde(default)]
+        request_id: Option<String>,
+    },
+    /// Take the first free seat of an open challenge from the lobby; answered like a
+    /// [`ClientMessage::Join`].
+    Accept {
+        /// The challenge's game.
+        game_id: String,
+        /// As [`ClientMessage::Create`]'s.
+        #[serde(default)]
+        request_id: Option<String>,
+    },
+    /// Withdraw one's open challenge before its seats are taken; answered by a
+    /// [`ServerMessage::State`] of the game, over and unrated, and a new lobby.
+    Withdraw {
+        /// The challenge's game.
+        game_id: String,
+        /// The creator's seat token.
+        token: String,
+    },
+    /// Make an account and sign in; answered by [`ServerMessage::SignedIn`].
+    Signup {
+        /// 3–20 letters, digits, `_` or `-`, starting with a letter; no name that reads like one
+        /// taken (case, `0`/`o`, `1`/`l`/`i`, `5`/`s`, `rn`/`m`, `_`/`-` do not tell names apart).
+        name: String,
+        /// 8–128 bytes. Only its Argon2id hash is kept.
+        password: String,
+        /// Seat tokens the client holds: their seats become the account's.
+        #[serde(default)]
+        claim: Vec<String>,
+    },
+    /// Sign in; answered by [`ServerMessage::SignedIn`].
+    Login {
+        /// The account's name (as [`ClientMessage::Signup`] reads names).
+        name: String,
+        /// Its password.
+        password: String,
+        /// As [`ClientMessage::Signup`]'s.
+        #[serde(default)]
+        claim: Vec<String>,
+    },
+    /// Sign in again with a session from [`ServerMessage::SignedIn`] (a new connection).
+    Resume {
+        /// The session token.
+        session: String,
+        /// As [`ClientMessage::Signup`]'s.
+        #[serde(default)]
+        claim: Vec<String>,
+    },
+    /// Sign out: the session ends everywhere; answered by [`ServerMessage::SignedOut`].
+    Logout {
+        /// The session token.
+        session: String,
+    },
+    /// Enter the lobby: answered by a [`ServerMessage::Lobby`], sent again whenever it changes.
+    Lobby {},
+    /// The best ratings of one game; answered by [`ServerMessage::Leaderboard`].
+    Leaderboard {
+        /// The game id (`trike`, `trigon-3`, …).
+        game: String,
+    },
+    /// A player's page; answered by [`ServerMessage::Profile`].
+    Profile {
+        /// The account's name.
+        name: String,
     },
     /// Play a move; answered by a [`ServerMessage::Moved`] for it and one for each move the rules
     /// then force (Trigon's passes), which the server plays itself.
@@ -116,67 +167,6 @@ pub enum ClientMessage {
         #[serde(default)]
         token: Option<String>,
     },
-}
-
-impl ClientMessage {
-    /// Every client message `type`, as sent.
-    pub const TYPES: &'static [&'static str] = &["create", "join", "move", "resign", "rematch", "watch", "sync"];
-
-    /// Checks that no string field is over [`MAX_FIELD_BYTES`]
-    /// ([`decode_client`](super::wire::decode_client) does it, and so does the service for a
-    /// message that did not come as text).
-    ///
-    /// # Errors
-    /// A [`ErrorCode::TooLarge`] refusal naming the field.
-    pub fn check_sizes(&self) -> Result<(), Refusal> {
-        let fields: &[(&str, &str)] = match self {
-            ClientMessage::Create { game, .. } => &[("game", game)],
-            ClientMessage::Join { code } => &[("code", code)],
-            ClientMessage::Move { game_id, token, text, .. } => {
-                &[("game_id", game_id), ("token", token), ("text", text)]
-            }
-            ClientMessage::Resign { game_id, token } | ClientMessage::Rematch { game_id, token } => {
-                &[("game_id", game_id), ("token", token)]
-            }
-            ClientMessage::Watch { game_id } | ClientMessage::Sync { game_id, token: None, .. } => {
-                &[("game_id", game_id)]
-            }
-            ClientMessage::Sync { game_id, token: Some(token), .. } => &[("game_id", game_id), ("token", token)],
-        };
-        for (name, value) in fields {
-            if value.len() > MAX_FIELD_BYTES {
-                let size = value.len();
-                return Err(Refusal::new(
-                    ErrorCode::TooLarge,
-                    format!("the field '{name}' has {size} bytes, over the limit of {MAX_FIELD_BYTES}"),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// The game the message is about: none for a `create` or a `join`, which name no game yet.
-    pub fn game_id(&self) -> Option<&str> {
-        match self {
-            ClientMessage::Create { .. } | ClientMessage::Join { .. } => None,
-            ClientMessage::Move { game_id, .. }
-            | ClientMessage::Resign { game_id, .. }
-            | ClientMessage::Rematch { game_id, .. }
-            | ClientMessage::Watch { game_id }
-            | ClientMessage::Sync { game_id, .. } => Some(game_id),
-        }
-    }
-
-    /// The seat token the message shows, if any.
-    pub fn token(&self) -> Option<&str> {
-        match self {
-            ClientMessage::Create { .. } | ClientMessage::Join { .. } | ClientMessage::Watch { .. } => None,
-            ClientMessage::Move { token, .. }
-            | ClientMessage::Resign { token, .. }
-            | ClientMessage::Rematch { token, .. } => Some(token),
-            ClientMessage::Sync { token, .. } => token.as_deref(),
-        }
-    }
 }
 
 /// A message from the server to a client.
@@ -242,6 +232,38 @@ pub enum ServerMessage {
         /// The asking token's seat in the new game.
         seat: u8,
     },
+    /// Signed in ([`ClientMessage::Signup`], [`ClientMessage::Login`], [`ClientMessage::Resume`]):
+    /// the connection acts for the account until it closes or signs out.
+    SignedIn {
+        /// The account's name, as it was made.
+        name: String,
+        /// The session token (128 random bits, hex) to keep and send with
+        /// [`ClientMessage::Resume`]; only its hash is stored.
+        session: String,
+        /// How many of the claimed seats became the account's.
+        claimed: u32,
+    },
+    /// Signed out ([`ClientMessage::Logout`]).
+    SignedOut {},
+    /// The lobby as it stands ([`ClientMessage::Lobby`], and whenever it changes).
+    Lobby(LobbyView),
+    /// The best ratings of one game, best first ([`ClientMessage::Leaderboard`]).
+    Leaderboard {
+        /// The game id.
+        game: String,
+        /// Up to 100 ratings, settled ones (not provisional) first, then by rating.
+        rows: Vec<RatingView>,
+    },
+    /// A player's page ([`ClientMessage::Profile`]).
+    Profile(ProfileView),
+    /// A rated game ended and changed its players' ratings; sent to its followers after the final
+    /// state.
+    Rated {
+        /// The game.
+        game_id: String,
+        /// One entry per seat.
+        changes: Vec<RatingChange>,
+    },
     /// A message was refused and nothing changed.
     Error {
         /// What kind of refusal, for programs.
@@ -269,79 +291,30 @@ impl ServerMessage {
             | ServerMessage::Created { game_id, .. }
             | ServerMessage::Joined { game_id, .. } => Some(game_id),
             ServerMessage::Rematched { rematch_of, .. } => Some(rematch_of),
-            ServerMessage::Error { .. } => None,
+            ServerMessage::Rated { game_id, .. } => Some(game_id),
+            ServerMessage::Error { .. }
+            | ServerMessage::SignedIn { .. }
+            | ServerMessage::SignedOut {}
+            | ServerMessage::Lobby(_)
+            | ServerMessage::Leaderboard { .. }
+            | ServerMessage::Profile(_) => None,
         }
     }
 
     /// Every server message `type`, as sent.
-    pub const TYPES: &'static [&'static str] =
-        &["created", "joined", "state", "moved", "presence", "rematched", "error"];
-}
-
-/// A game as it stands: what a client needs to show it and carry on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Snapshot {
-    /// The game.
-    pub game_id: String,
-    /// The kind of game (`trike`, …).
-    pub game: String,
-    /// Its options, complete, as its rules serialise them.
-    pub options: Value,
-    /// The ply of the first of `moves`: 0 for the whole game, or the `since_ply` of a
-    /// [`ClientMessage::Sync`].
-    pub since_ply: u32,
-    /// The moves from `since_ply` on, in the game's notation.
-    pub moves: Vec<String>,
-    /// How many moves the game has.
-    pub ply: u32,
-    /// One entry per seat, in seat order.
-    pub players: Vec<SeatView>,
-    /// The seat to move, or `None` once the game is over.
-    pub to_move: Option<u8>,
-    /// The result once the game is over.
-    pub outcome: Option<GameResult>,
-    /// The clock setting of a live game; none for correspondence.
-    pub clock: Option<Clock>,
-    /// A live game's clocks now: each seat's time left, in ms, the seat to move's counting down
-    /// from this message on (clocks start once every seat is taken). None for correspondence.
-    #[serde(default)]
-    pub clock_ms: Option<Vec<u64>>,
-    /// Whether the clocks started: once every seat is taken, and in a rematch once every
-    /// player came back to its board (synced with its token). False for correspondence.
-    #[serde(default)]
-    pub clock_started: bool,
-    /// Whether the creator allowed hints, Show thinking and analysis while the game runs.
-    pub allow_tools: bool,
-    /// The rematch of this game, once one was asked for.
-    pub rematch: Option<String>,
-    /// The game this one is a rematch of.
-    pub rematch_of: Option<String>,
-}
-
-/// One seat of a game, as everybody may see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SeatView {
-    /// The seat, `0..players`.
-    pub seat: u8,
-    /// What the seat is called in the position (Trike: its colour, which the pie rule may swap).
-    pub name: String,
-    /// Whether somebody holds the seat.
-    pub taken: bool,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameResult {
-    /// The winning seats (several for a shared first place).
-    pub winners: Vec<u8>,
-    /// The rules' score per seat; empty when a seat resigned.
-    pub scores: Vec<i32>,
-    /// The seat that resigned, if the game ended so (every other seat then wins).
-    pub resigned: Option<u8>,
-    /// The seat whose clock ran out, if the game ended so (every other seat then wins).
-    #[serde(default)]
-    pub flagged: Option<u8>,
+    pub const TYPES: &'static [&'static str] = &[
+        "created",
+        "joined",
+        "state",
+        "moved",
+        "presence",
+        "rematched",
+        "error",
+        "signed_in",
+        "signed_out",
+        "lobby",
+        "leaderboard",
+        "profile",
+        "rated",
+    ];
 }

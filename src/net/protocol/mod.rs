@@ -20,11 +20,16 @@
 //! [`Refusal`]) and the [`wire`] form (encoding and the checked decoding).
 
 pub mod error;
+pub mod fields;
+pub mod game;
 pub mod limits;
+pub mod lobby;
 pub mod messages;
 pub mod wire;
 
 pub use error::{ErrorCode, Refusal};
+pub use game::{Clock, GameResult, SeatView, Snapshot, normalize_code};
 pub use limits::{MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
-pub use messages::{ClientMessage, Clock, GameResult, SeatView, ServerMessage, Snapshot, normalize_code};
+pub use lobby::{GameListing, LobbyView, PROVISIONAL_SIGMA, ProfileView, RATING_SCALE, RatingChange, RatingView};
+pub use messages::{ClientMessage, ServerMessage};
 pub use wire::{decode_client, decode_server, encode_client, encode_server};

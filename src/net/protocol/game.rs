@@ -1,0 +1,111 @@
+//! The values that describe one game on the wire: its [`Clock`] setting, the [`Snapshot`] of it
+//! as it stands with its seats ([`SeatView`]) and its result ([`GameResult`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A live game's clock setting: Fischer time, `minutes` each plus `increment_s` seconds per move.
+/// The server keeps time (`docs/design.md` §Network play): a seat whose time runs out loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    /// Each seat's time at the start, in minutes (1–1440).
+    pub minutes: u32,
+    /// Seconds added to a seat's time after each of its moves (0–3600).
+    pub increment_s: u32,
+}
+
+impl Clock {
+    /// The clock's settings checked against their ranges.
+    ///
+    /// # Errors
+    /// A sentence naming the setting out of range.
+    pub fn check(&self) -> Result<(), String> {
+        if !(1..=1440).contains(&self.minutes) {
+            return Err(format!("a clock of {} minutes is outside 1–1440", self.minutes));
+        }
+        if self.increment_s > 3600 {
+            return Err(format!("an increment of {} s is over 3600", self.increment_s));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a join code as a person may type it: case, spaces and dashes do not matter.
+pub fn normalize_code(code: &str) -> String {
+    code.chars().filter(|c| !c.is_whitespace() && *c != '-').map(|c| c.to_ascii_uppercase()).collect()
+}
+
+/// A game as it stands: what a client needs to show it and carry on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    /// The game.
+    pub game_id: String,
+    /// The kind of game (`trike`, …).
+    pub game: String,
+    /// Its options, complete, as its rules serialise them.
+    pub options: Value,
+    /// The ply of the first of `moves`: 0 for the whole game, or the `since_ply` of a
+    /// [`ClientMessage::Sync`].
+    pub since_ply: u32,
+    /// The moves from `since_ply` on, in the game's notation.
+    pub moves: Vec<String>,
+    /// How many moves the game has.
+    pub ply: u32,
+    /// One entry per seat, in seat order.
+    pub players: Vec<SeatView>,
+    /// The seat to move, or `None` once the game is over.
+    pub to_move: Option<u8>,
+    /// The result once the game is over.
+    pub outcome: Option<GameResult>,
+    /// The clock setting of a live game; none for correspondence.
+    pub clock: Option<Clock>,
+    /// A live game's clocks now: each seat's time left, in ms, the seat to move's counting down
+    /// from this message on (clocks start once every seat is taken). None for correspondence.
+    #[serde(default)]
+    pub clock_ms: Option<Vec<u64>>,
+    /// Whether the clocks started: once every seat is taken, and in a rematch once every
+    /// player came back to its board (synced with its token). False for correspondence.
+    #[serde(default)]
+    pub clock_started: bool,
+    /// Whether the creator allowed hints, Show thinking and analysis while the game runs.
+    pub allow_tools: bool,
+    /// Whether the game changes its players' ratings when it ends (every seat an account's).
+    #[serde(default)]
+    pub rated: bool,
+    /// The rematch of this game, once one was asked for.
+    pub rematch: Option<String>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+}
+
+/// One seat of a game, as everybody may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatView {
+    /// The seat, `0..players`.
+    pub seat: u8,
+    /// What the seat is called in the position (Trike: its colour, which the pie rule may swap).
+    pub name: String,
+    /// Whether somebody holds the seat.
+    pub taken: bool,
+    /// The account that holds it, by name; none for a free seat or a guest (playing by link).
+    #[serde(default)]
+    pub player: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameResult {
+    /// The winning seats (several for a shared first place).
+    pub winners: Vec<u8>,
+    /// The rules' score per seat; empty when a seat resigned.
+    pub scores: Vec<i32>,
+    /// The seat that resigned, if the game ended so (every other seat then wins).
+    pub resigned: Option<u8>,
+    /// The seat whose clock ran out, if the game ended so (every other seat then wins).
+    #[serde(default)]
+    pub flagged: Option<u8>,
+}

@@ -1,0 +1,252 @@
+//! Accounts, ratings and the lobby through the service (`docs/design.md` §Lobby): sign-up and
+//! sign-in, rated challenges accepted from the lobby, ratings after two- and three-player games,
+//! leaderboards and players' pages, request ids, withdrawals and the limits.
+
+use serde_json::Value;
+use triboard::net::protocol::{ClientMessage, ErrorCode, LobbyView, ServerMessage};
+use triboard::server::account_store::Accounts;
+use triboard::server::limits::LimitSettings;
+use triboard::server::service::{Caller, Reply};
+use triboard::server::{Service, SqliteStore};
+
+type Server = Service<SqliteStore>;
+
+fn server() -> Server {
+    Service::new(SqliteStore::open_in_memory().unwrap())
+}
+
+/// Signs `name` up and returns its caller and session.
+fn signup(server: &mut Server, name: &str) -> (Caller, String) {
+    let reply = server.handle_as(
+        ClientMessage::Signup { name: name.into(), password: format!("{name} secret pw"), claim: Vec::new() },
+        &Caller::default(),
+        1000,
+    );
+    let Some(Some(account)) = reply.account else { panic!("{reply:?}") };
+    let ServerMessage::SignedIn { session, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    (Caller { account: Some(account), addr: None }, session.clone())
+}
+
+fn challenge(game: &str, rated: bool, request_id: Option<&str>) -> ClientMessage {
+    new_game(game, rated, true, request_id)
+}
+
+fn new_game(game: &str, rated: bool, lobby: bool, request_id: Option<&str>) -> ClientMessage {
+    ClientMessage::Create {
+        game: game.into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated,
+        lobby,
+        bots: Vec::new(),
+        request_id: request_id.map(str::to_string),
+    }
+}
+
+/// The game id and token of a `created` or `joined` reply.
+fn seat_of(reply: &Reply) -> (String, String) {
+    match &reply.messages[0] {
+        ServerMessage::Created { game_id, token, .. } | ServerMessage::Joined { game_id, token, .. } => {
+            (game_id.clone(), token.clone())
+        }
+        other => panic!("not a seat: {other:?}"),
+    }
+}
+
+fn lobby(server: &mut Server) -> LobbyView {
+    match server.handle_at(ClientMessage::Lobby {}, 0).messages.remove(0) {
+        ServerMessage::Lobby(view) => view,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn code_of(reply: &Reply) -> ErrorCode {
+    reply.error().unwrap_or_else(|| panic!("not refused: {reply:?}")).0
+}
+
+#[test]
+fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings() {
+    let mut s = server();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    assert_eq!(code_of(&s.handle_at(challenge("trike", true, None), 0)), ErrorCode::NotSignedIn, "a guest");
+    let made = s.handle_as(challenge("trike", true, None), &ann, 2000);
+    let (game_id, ann_token) = seat_of(&made);
+    let view = lobby(&mut s);
+    assert_eq!(view.challenges.len(), 1);
+    let listed = &view.challenges[0];
+    assert_eq!((listed.game_id.as_str(), listed.rated), (game_id.as_str(), true));
+    assert_eq!(listed.players, [Some("Ann".to_string()), None]);
+    let guest = s.handle_at(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, 2500);
+    assert_eq!(code_of(&guest), ErrorCode::NotSignedIn, "a rated seat needs an account");
+    let again = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, &ann, 2500);
+    assert_eq!(code_of(&again), ErrorCode::BadSeat, "nobody plays themselves rated");
+    let accepted = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, &bob, 3000);
+    let ServerMessage::State(state) = &accepted.messages[1] else { panic!("{accepted:?}") };
+    assert_eq!(state.players[1].player.as_deref(), Some("Bob"));
+    assert!(state.rated);
+    let view = lobby(&mut s);
+    assert!(view.challenges.is_empty(), "taken: no longer open");
+    assert_eq!(view.live.len(), 1, "and live, to watch");
+    // Ann resigns: Bob wins, both ratings move.
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: ann_token }, 4000);
+    let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
+    assert_eq!(changes.len(), 2);
+    assert!(changes[0].after < changes[0].before && changes[1].after > changes[1].before, "{changes:?}");
+    assert!(changes.iter().all(|c| c.provisional));
+    let broadcast = resigned.broadcast.expect("the followers hear it");
+    assert!(matches!(broadcast.messages.last(), Some(ServerMessage::Rated { .. })));
+    let board = s.handle_at(ClientMessage::Leaderboard { game: "trike".into() }, 5000);
+    let ServerMessage::Leaderboard { rows, .. } = &board.messages[0] else { panic!("{board:?}") };
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["Bob", "Ann"]);
+    assert!(rows[0].shown().ends_with('?') && rows[0].rating > 1500 && rows[1].rating < 1500);
+    let page = s.handle_at(ClientMessage::Profile { name: "bob".into() }, 5000);
+    let ServerMessage::Profile(profile) = &page.messages[0] else { panic!("{page:?}") };
+    assert_eq!((profile.name.as_str(), profile.games.len(), profile.ratings.len()), ("Bob", 1, 1));
+    assert_eq!(profile.games[0].winners, [1]);
+    assert!(lobby(&mut s).live.is_empty(), "over: not live");
+}
+
+#[test]
+fn a_rated_three_player_trigon_game_changes_three_ratings_by_place() {
+    let mut s = server();
+    let callers: Vec<Caller> = ["Ann", "Bob", "Cyd"].iter().map(|n| signup(&mut s, n).0).collect();
+    let (game_id, token) = seat_of(&s.handle_as(challenge("trigon-3", true, None), &callers[0], 0));
+    for caller in &callers[1..] {
+        let reply = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, caller, 10);
+        assert!(reply.error().is_none(), "{reply:?}");
+    }
+    let resigned = s.handle_at(ClientMessage::Resign { game_id, token }, 20);
+    let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
+    assert_eq!(changes.len(), 3);
+    assert!(changes[0].after < changes[0].before, "the resigner is last: {changes:?}");
+    assert!(changes[1].after > changes[1].before && changes[2].after > changes[2].before);
+}
+
+#[test]
+fn names_sessions_and_passwords() {
+    let mut s = server();
+    let (ann, session) = signup(&mut s, "Ann_1e");
+    let taken = s.handle_at(
+        ClientMessage::Signup { name: "annie".into(), password: "another password".into(), claim: Vec::new() },
+        0,
+    );
+    assert_eq!(code_of(&taken), ErrorCode::NameTaken, "a look-alike");
+    let bad =
+        s.handle_at(ClientMessage::Signup { name: "x y".into(), password: "long enough".into(), claim: Vec::new() }, 0);
+    assert_eq!(code_of(&bad), ErrorCode::BadName);
+    let wrong = ClientMessage::Login { name: "Ann_1e".into(), password: "not it at all".into(), claim: Vec::new() };
+    assert_eq!(code_of(&s.handle_at(wrong, 0)), ErrorCode::BadLogin);
+    let right = ClientMessage::Login { name: "ANN_1E".into(), password: "Ann_1e secret pw".into(), claim: Vec::new() };
+    let login = s.handle_at(right, 0);
+    assert_eq!(login.account, Some(ann.account));
+    let ServerMessage::SignedIn { session: second, .. } = &login.messages[0] else { panic!("{login:?}") };
+    assert_ne!(second, &session, "a new session each sign-in");
+    // Sessions act for their own account only; a signed-out one for none.
+    let (bob, bob_session) = signup(&mut s, "Bob");
+    let resumed = s.handle_at(ClientMessage::Resume { session: bob_session.clone(), claim: Vec::new() }, 0);
+    assert_eq!(resumed.account, Some(bob.account));
+    assert!(matches!(&resumed.messages[0], ServerMessage::SignedIn { name, .. } if name == "Bob"));
+    s.handle_at(ClientMessage::Logout { session: bob_session.clone() }, 0);
+    let gone = s.handle_at(ClientMessage::Resume { session: bob_session, claim: Vec::new() }, 0);
+    assert_eq!(code_of(&gone), ErrorCode::BadSession);
+    let still = s.handle_at(ClientMessage::Resume { session: session.clone(), claim: Vec::new() }, 0);
+    assert_eq!(still.account, Some(ann.account), "Bob's sign-out ends Bob's session only");
+    let fake = s.handle_at(ClientMessage::Resume { session: "0".repeat(32), claim: Vec::new() }, 0);
+    assert_eq!(code_of(&fake), ErrorCode::BadSession);
+}
+
+#[test]
+fn signing_in_claims_the_seats_a_guest_held() {
+    let mut s = server();
+    let (game_id, token) = seat_of(&s.handle_at(challenge("trike", false, None), 0));
+    let reply = s.handle_at(
+        ClientMessage::Signup { name: "Dee".into(), password: "dee's password".into(), claim: vec![token] },
+        0,
+    );
+    assert!(matches!(reply.messages[0], ServerMessage::SignedIn { claimed: 1, .. }), "{reply:?}");
+    let watched = s.handle_at(ClientMessage::Watch { game_id }, 0);
+    let ServerMessage::State(state) = &watched.messages[0] else { panic!("{watched:?}") };
+    assert_eq!(state.players[0].player.as_deref(), Some("Dee"));
+}
+
+#[test]
+fn a_request_sent_again_is_answered_again_not_doubled() {
+    let mut s = server();
+    let first = s.handle_at(challenge("trike", false, Some("req-1")), 0);
+    let again = s.handle_at(challenge("trike", false, Some("req-1")), 5);
+    assert_eq!(seat_of(&first), seat_of(&again));
+    assert_eq!(lobby(&mut s).challenges.len(), 1, "one game");
+    let (game_id, _) = seat_of(&first);
+    let accept = || ClientMessage::Accept { game_id: game_id.clone(), request_id: Some("req-2".into()) };
+    let joined = s.handle_at(accept(), 10);
+    let rejoined = s.handle_at(accept(), 20);
+    assert_eq!(seat_of(&joined), seat_of(&rejoined), "the same seat, not game_full");
+}
+
+#[test]
+fn a_challenge_is_withdrawn_by_its_creator_only() {
+    let mut s = server();
+    let (game_id, token) = seat_of(&s.handle_at(challenge("tricore", false, None), 0));
+    let stranger = s.handle_at(ClientMessage::Withdraw { game_id: game_id.clone(), token: "f".repeat(32) }, 0);
+    assert_eq!(code_of(&stranger), ErrorCode::BadToken);
+    assert_eq!(lobby(&mut s).challenges.len(), 1);
+    assert!(s.handle_at(ClientMessage::Withdraw { game_id: game_id.clone(), token }, 0).error().is_none());
+    assert!(lobby(&mut s).challenges.is_empty());
+    let gone = s.handle_at(ClientMessage::Accept { game_id, request_id: None }, 0);
+    assert_eq!(code_of(&gone), ErrorCode::UnknownGame);
+}
+
+#[test]
+fn each_limit_refuses_with_its_error_and_changes_nothing() {
+    let mut s = server();
+    s.set_limits(LimitSettings {
+        games_per_minute: 3,
+        logins_per_name_per_minute: 2,
+        open_challenges: 2,
+        ..LimitSettings::default()
+    });
+    let guest = Caller { account: None, addr: Some("10.1.2.3".parse().unwrap()) };
+    assert!(s.handle_as(challenge("trike", false, None), &guest, 0).error().is_none());
+    assert!(s.handle_as(challenge("trike", false, None), &guest, 1).error().is_none());
+    let third = s.handle_as(challenge("trike", false, None), &guest, 2);
+    assert_eq!(code_of(&third), ErrorCode::Limit, "two open challenges a player");
+    assert!(third.error().unwrap().1.contains("withdraw"));
+    let mut private = |at| s.handle_as(new_game("trike", false, false, None), &guest, at);
+    assert!(private(3).error().is_none());
+    let over = private(4);
+    assert_eq!(code_of(&over), ErrorCode::Limit, "three games a minute: {over:?}");
+    assert!(over.error().unwrap().1.contains("a minute"));
+    assert_eq!(lobby(&mut s).challenges.len(), 2, "nothing changed");
+    signup(&mut s, "Eve");
+    let login = |s: &mut Server| {
+        let wrong = ClientMessage::Login { name: "eve".into(), password: "guessing it".into(), claim: Vec::new() };
+        s.handle_at(wrong, 100)
+    };
+    assert_eq!(code_of(&login(&mut s)), ErrorCode::BadLogin);
+    assert_eq!(code_of(&login(&mut s)), ErrorCode::BadLogin);
+    assert_eq!(code_of(&login(&mut s)), ErrorCode::Limit, "two attempts a minute for one name");
+}
+
+#[test]
+fn no_password_is_stored_and_only_session_hashes_are() {
+    let db = std::env::temp_dir().join(format!("triboard-lobby-{}.db", std::process::id()));
+    triboard::server::sqlite::remove_database(&db);
+    let mut s = Service::new(SqliteStore::open(&db).unwrap());
+    let (_, session) = signup(&mut s, "Fay");
+    drop(s);
+    let bytes: Vec<u8> = ["", "-wal"]
+        .iter()
+        .flat_map(|suffix| std::fs::read(format!("{}{suffix}", db.display())).unwrap_or_default())
+        .collect();
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("$argon2id$"), "the hash is there");
+    assert!(!text.contains("Fay secret pw"), "the password is not");
+    assert!(!text.contains(&session), "nor the session token");
+    let store = SqliteStore::open(&db).unwrap();
+    assert!(store.account_by_id(1).unwrap().is_some());
+    triboard::server::sqlite::remove_database(&db);
+}
