@@ -164,6 +164,9 @@ async fn connection(mut socket: WebSocket, shared: Shared, addr: IpAddr) {
                 () = close_too_big.notified() => {
                     let frame = CloseFrame { code: close_code::SIZE, reason: "message too big".into() };
                     let _ = sink.send(Message::Close(Some(frame))).await;
+                    // The message's unread rest makes closing the socket a reset: give the client a
+                    // moment to read the close frame first.
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
                     break;
                 }
             };
