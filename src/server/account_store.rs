@@ -3,7 +3,7 @@
 //! `server::lobby` keep (`docs/design.md` §Lobby). Like the games, every write is one
 //! transaction (or part of the transport's batch).
 
-use super::store::StoreError;
+use super::store_error::StoreError;
 
 /// An account's number in the store.
 pub type AccountId = i64;

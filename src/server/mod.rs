@@ -34,6 +34,7 @@ pub mod service;
 pub mod sqlite;
 mod sqlite_accounts;
 pub mod store;
+mod store_error;
 pub mod transport;
 
 pub use service::{Reply, Service};

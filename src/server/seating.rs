@@ -6,33 +6,11 @@ use serde_json::Value;
 use super::clock::Clocks;
 use super::ids::{new_code, new_game_id, new_token};
 use super::room::{Room, bad_token, record_of, storage};
-use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
+use super::service::{BotSeat, Broadcast, Caller, NewGame, Reply, Service};
 use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
 use crate::net::position;
-use crate::net::protocol::{Clock, ErrorCode, Refusal, ServerMessage, normalize_code};
+use crate::net::protocol::{ErrorCode, Refusal, ServerMessage, normalize_code};
 use crate::rules::record::RecordError;
-
-/// A `create` message's request.
-pub struct NewGame {
-    /// The kind of game.
-    pub game: String,
-    /// Its options (`null` for the defaults).
-    pub options: Value,
-    /// The creator's seat.
-    pub seat: u8,
-    /// The clock of a live game.
-    pub clock: Option<Clock>,
-    /// Whether tools may be used while it runs.
-    pub allow_tools: bool,
-    /// Whether it is rated.
-    pub rated: bool,
-    /// Whether it is an open challenge in the lobby.
-    pub lobby: bool,
-    /// Bots to seat at once, by name.
-    pub bots: Vec<String>,
-    /// The client's request id.
-    pub request_id: Option<String>,
-}
 
 /// The longest request id, in bytes.
 pub const MAX_REQUEST_ID: usize = 64;

@@ -27,9 +27,10 @@ use super::limits::{LimitSettings, Limits};
 use super::passwords::PasswordJob;
 use super::room::{Room, storage};
 use super::rooms::Rooms;
-use super::seating::NewGame;
 use super::store::{Store, now_ms};
-use crate::net::protocol::{ClientMessage, ErrorCode, Refusal, ServerMessage, decode_client};
+use serde_json::Value;
+
+use crate::net::protocol::{ClientMessage, Clock, ErrorCode, Refusal, ServerMessage, decode_client};
 
 /// How many games the service keeps replayed in memory by default ([`Service::with_capacity`]).
 pub const DEFAULT_CAPACITY: usize = 4096;
@@ -55,6 +56,28 @@ pub struct BotSeat {
     pub token: String,
     /// The bot's account name.
     pub bot: String,
+}
+
+/// A `create` message's request.
+pub struct NewGame {
+    /// The kind of game.
+    pub game: String,
+    /// Its options (`null` for the defaults).
+    pub options: Value,
+    /// The creator's seat.
+    pub seat: u8,
+    /// The clock of a live game.
+    pub clock: Option<Clock>,
+    /// Whether tools may be used while it runs.
+    pub allow_tools: bool,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// Whether it is an open challenge in the lobby.
+    pub lobby: bool,
+    /// Bots to seat at once, by name.
+    pub bots: Vec<String>,
+    /// The client's request id.
+    pub request_id: Option<String>,
 }
 
 /// What the service answers one message with.

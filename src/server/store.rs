@@ -14,11 +14,10 @@
 //! Times are in ms since the Unix epoch: each move's (`moves.at_ms`) and the moment every seat was
 //! taken (`games.started_ms`), so that a live game's clocks are recomputed exactly after a restart.
 
-use std::fmt;
-
 use serde_json::Value;
 
 pub use super::account_store::{Account, AccountId, Accounts, RatingRecord, StoredRating};
+pub use super::store_error::StoreError;
 use crate::net::protocol::Clock;
 
 /// How a game was set up: everything about it but what happened in it.
@@ -95,30 +94,6 @@ pub struct StoredGame {
     /// ([`Accounts::end_game`](super::account_store::Accounts::end_game)).
     pub ended_ms: Option<u64>,
 }
-
-/// Why a store refused or failed a request.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StoreError {
-    /// No game with that id.
-    NotFound,
-    /// The write does not fit what is stored (a move at another ply than the next, a seat taken,
-    /// an id or code in use, a finished game); nothing was written.
-    Conflict(String),
-    /// The database failed (disk full, file unreadable, a newer schema); nothing was written.
-    Failed(String),
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StoreError::NotFound => f.write_str("no such game"),
-            StoreError::Conflict(why) => write!(f, "refused: {why}"),
-            StoreError::Failed(why) => write!(f, "the database failed: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
 
 /// The server's storage: games, their seats and their moves, and ([`Accounts`]) accounts, ratings
 /// and the lobby's lists. Each write is atomic; a write that returned `Ok` survives a crash of the
