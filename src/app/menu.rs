@@ -75,7 +75,7 @@ fn start_screen(
     (mut commands, mut next): (Commands, ResMut<NextState<Screen>>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let online = super::online::lobby::summary(&lobby, &settings);
+    let online = super::online::words::summary(&lobby, &settings);
     let kept = suspended.game.as_ref().map(|g| (g.name.as_str(), g.moves));
     let held = settings.online.games.len();
     let mut input = StartIn { choices: &mut choices, kept, online, held, status: &status };

@@ -48,8 +48,8 @@ pub struct Settings {
     pub online: OnlineSettings,
 }
 
-/// What online play remembers: the server last used and every seat held in an online game, with
-/// its secret token (`docs/design.md` §Network play: a seat's token is its only key).
+/// What online play remembers: the server last used, every seat held in an online game, with
+/// its secret token, and the session of the account signed in on each server (`docs/design.md` §Network play: a seat's token is its only key).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct OnlineSettings {
     /// The server's WebSocket address (`ws://127.0.0.1:8080/ws`); empty for the default (the
@@ -59,6 +59,34 @@ pub struct OnlineSettings {
     /// The seats held, newest last.
     #[serde(default)]
     pub games: Vec<OnlineSeat>,
+    /// The account signed in on each server (`docs/design.md` §Lobby): its session token, never
+    /// its password.
+    #[serde(default)]
+    pub sessions: Vec<OnlineSession>,
+}
+
+impl OnlineSettings {
+    /// The session kept for the server at `server`, if signed in there.
+    pub fn session(&self, server: &str) -> Option<&OnlineSession> {
+        self.sessions.iter().find(|s| s.server == server)
+    }
+
+    /// The seat tokens held on the server at `server`: what a sign-in claims for the account.
+    pub fn tokens(&self, server: &str) -> Vec<String> {
+        self.games.iter().filter(|s| s.server == server).map(|s| s.token.clone()).collect()
+    }
+}
+
+/// An account signed in on one server: the name and the session token that signs a new
+/// connection in again (`resume`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnlineSession {
+    /// The server's WebSocket address.
+    pub server: String,
+    /// The account's name, as the server spells it.
+    pub name: String,
+    /// The session token (secret: it signs in as the account until signed out).
+    pub session: String,
 }
 
 /// One seat held in an online game.

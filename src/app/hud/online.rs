@@ -1,13 +1,14 @@
 //! The side panel's online box, in an online game: the connection (connected, reconnecting,
 //! the opponent away), the invitation while a seat is free, the clocks of a live game, and
-//! Resign or Rematch.
+//! Resign or Rematch — or, for a spectator, "Watching".
 
 use bevy_egui::egui;
 
 use super::action::PanelAction;
 use super::windows::PanelWindows;
+use crate::app::online::invitation::invitation;
 use crate::app::online::link::LinkState;
-use crate::app::online::lobby::{invitation, link_words};
+use crate::app::online::words::link_words;
 use crate::app::online::{OnlineGame, OnlineOrder};
 use crate::app::ui::{GREEN, RED, UiRects};
 
@@ -21,10 +22,11 @@ pub(super) fn online_box<M>(
     (windows, rects): (&mut PanelWindows, &mut UiRects),
     actions: &mut Vec<PanelAction<M>>,
 ) {
-    let others: Vec<usize> = (0..game.online.len()).filter(|&s| s != usize::from(game.seat.seat)).collect();
+    let others: Vec<usize> = (0..game.online.len()).filter(|&s| !game.mine(s as u8)).collect();
     let free = !game.full();
     let (words, colour) = match &game.connection {
         LinkState::Open if free => ("connected", ui.visuals().text_color()),
+        LinkState::Open if game.watching => ("connected", ui.visuals().text_color()),
         LinkState::Open if others.iter().all(|&s| game.online[s]) => ("opponent here", GREEN),
         LinkState::Open => ("opponent away", ui.visuals().weak_text_color()),
         other => (link_words(other), RED),
@@ -37,8 +39,7 @@ pub(super) fn online_box<M>(
             .iter()
             .enumerate()
             .map(|(seat, ms)| {
-                let who =
-                    if seat == usize::from(game.seat.seat) { "you".to_string() } else { game.seat_label(seat as u8) };
+                let who = game.seat_label(seat as u8);
                 (format!("{who} {}", clock_text(*ms)), Some(seat as u8) == running)
             })
             .collect(),
@@ -74,21 +75,28 @@ pub(super) fn online_box<M>(
     let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
     ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
         let ended = over || game.over();
-        let offered = game.state.as_ref().and_then(|s| s.rematch.as_ref()).is_some();
-        let label = if offered { "Play the rematch" } else { "Rematch" };
-        let rematch = ui
-            .add_enabled(ended, egui::Button::new(label))
-            .on_hover_text("The same game again online, the seats moved round by one");
-        rects.set("online rematch", rematch.rect);
-        if rematch.clicked() {
-            actions.push(PanelAction::Online(OnlineOrder::Rematch));
-        }
-        let resign = ui
-            .add_enabled(!ended, egui::Button::new("Resign"))
-            .on_hover_text("Give up this online game: the other players win");
-        rects.set("online resign", resign.rect);
-        if resign.clicked() {
-            windows.resign = true;
+        if game.watching {
+            // A spectator has nothing to resign or ask: the box says so where the buttons stand.
+            let label = ui.label(egui::RichText::new("Watching").strong().color(GREEN));
+            rects.set("online watching", label.rect);
+            label.on_hover_text("You follow this game without a seat: its players' moves come from the server");
+        } else {
+            let offered = game.state.as_ref().and_then(|s| s.rematch.as_ref()).is_some();
+            let label = if offered { "Play the rematch" } else { "Rematch" };
+            let rematch = ui
+                .add_enabled(ended, egui::Button::new(label))
+                .on_hover_text("The same game again online, the seats moved round by one");
+            rects.set("online rematch", rematch.rect);
+            if rematch.clicked() {
+                actions.push(PanelAction::Online(OnlineOrder::Rematch));
+            }
+            let resign = ui
+                .add_enabled(!ended, egui::Button::new("Resign"))
+                .on_hover_text("Give up this online game: the other players win");
+            rects.set("online resign", resign.rect);
+            if resign.clicked() {
+                windows.resign = true;
+            }
         }
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
             if one_row {
@@ -107,7 +115,10 @@ pub(super) fn online_box<M>(
                 .on_hover_text(format!("Online, {}: {}.\n{tools}", game.seat.server, link_words(&game.connection)));
         });
     });
-    if free && let Some(link) = invitation(&game.seat) {
+    if free
+        && !game.watching
+        && let Some(link) = invitation(&game.seat)
+    {
         let code = &game.seat.code;
         let spaced = if code.len() == 8 { format!("{}-{}", &code[..4], &code[4..]) } else { code.clone() };
         ui.horizontal_wrapped(|ui| {

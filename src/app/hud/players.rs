@@ -7,11 +7,13 @@ use bevy_egui::egui;
 use super::windows::PanelWindows;
 use crate::app::games::AppGame;
 use crate::app::model::Model;
+use crate::app::online::OnlineGame;
 use crate::app::ui::{short, stone, title};
 use crate::rules::{Outcome, Player};
 
-/// One row per seat: its colours, name, who plays it, and its score or "to move".
-pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
+/// One row per seat: its colours, name, who plays it (in an online game, the players' accounts
+/// and ratings, [`OnlineGame::player_label`]), and its score or "to move".
+pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, online: Option<&OnlineGame>) {
     let game = model.game();
     let outcome = game.outcome();
     // A game ended off the board (a resignation, a flag): the loser's row says how.
@@ -64,9 +66,11 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) {
                 ui.add(egui::Label::new(if to_move { name.strong() } else { name }).truncate());
                 // The record's name for the player where it gave one ("Alice", "Pentobi"): a
                 // person plays the seat under it.
-                let name = model.seat_name(seat);
+                let name = online.map_or_else(|| model.seat_name(seat), |o| o.player_label(seat as u8));
                 let who = ui.add(egui::Label::new(egui::RichText::new(short(&name, NAME_CHARS)).weak()).truncate());
-                if model.names().get(seat).is_some_and(Option::is_some) {
+                if online.is_some() {
+                    who.on_hover_text(format!("{name}: who plays this seat on the server"));
+                } else if model.names().get(seat).is_some_and(Option::is_some) {
                     who.on_hover_text(format!("{name}: the player the record names; a person plays this seat"));
                 }
             });
@@ -81,8 +85,14 @@ const NAME_CHARS: usize = 16;
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
 
 /// The result once the game is over, in the panel (it covers neither the board nor the move list),
-/// foldable.
-pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &Outcome, windows: &mut PanelWindows) {
+/// foldable; a rated online game's rating changes (`ratings`, one line a seat) under it.
+pub(super) fn result<G: AppGame>(
+    ui: &mut egui::Ui,
+    model: &Model<G>,
+    outcome: &Outcome,
+    ratings: &[String],
+    windows: &mut PanelWindows,
+) {
     let game = model.game();
     let winners = outcome.winners();
     let names: Vec<String> =
@@ -132,6 +142,9 @@ pub(super) fn result<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, outcome: &
             }
             None if open => model.game().game_over(ui, outcome),
             None => {}
+        }
+        for line in ratings {
+            ui.label(egui::RichText::new(line).strong()).on_hover_text("The rating before and after this game");
         }
     });
 }

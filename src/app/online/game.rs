@@ -1,6 +1,7 @@
-//! The online game on the board ([`OnlineGame`]: the seat held, the server's moves, clocks and
-//! who is connected) and what the side panel asks of it ([`OnlineOrder`]), apart from the systems
-//! that keep it (`online`), so the panel and the title read it without importing those.
+//! The online game on the board ([`OnlineGame`]: the seat held — or none, for a spectator — the
+//! server's moves, clocks, who is connected, the players' names and ratings) and what the side
+//! panel asks of it ([`OnlineOrder`]), apart from the systems that keep it (`online`), so the panel
+//! and the title read it without importing those.
 
 use std::collections::VecDeque;
 
@@ -11,14 +12,22 @@ use super::link;
 use crate::ai::Seat;
 use crate::app::flow::{Command, Gate};
 use crate::app::settings::OnlineSeat;
-use crate::net::protocol::{ClientMessage, GameResult, ServerMessage, Snapshot};
+use crate::net::protocol::{ClientMessage, GameResult, LobbyView, RatingChange, ServerMessage, Snapshot};
 use crate::rules::record::Record;
 
 /// The online game on the board.
 #[derive(Resource, Debug, Clone)]
 pub struct OnlineGame {
-    /// The seat held: server, game, token.
+    /// The seat held: server, game, token (for a spectator, [`OnlineGame::watching`], the server
+    /// and game only).
     pub seat: OnlineSeat,
+    /// Watched without a seat: every seat is the server's players', no move is the person's.
+    pub watching: bool,
+    /// Each seat's rating in this game as the lobby last listed it (none for a guest, or when
+    /// the lobby did not list the game).
+    pub ratings: Vec<Option<i32>>,
+    /// The ratings' changes once a rated game ended (the server's `rated`).
+    pub rated: Vec<RatingChange>,
     /// The server's moves, as stored there.
     pub moves: Vec<String>,
     /// The game as the server last described it (players, clock setting, tools allowed, rematch).
@@ -51,6 +60,9 @@ impl OnlineGame {
     pub fn new(seat: OnlineSeat, state: Snapshot) -> OnlineGame {
         let mut game = OnlineGame {
             seat,
+            watching: false,
+            ratings: Vec::new(),
+            rated: Vec::new(),
             moves: Vec::new(),
             state: None,
             online: Vec::new(),
@@ -68,28 +80,63 @@ impl OnlineGame {
         game
     }
 
+    /// Game `state` on the server at `server`, watched without a seat.
+    pub fn watching(server: &str, state: Snapshot) -> OnlineGame {
+        let seat = OnlineSeat {
+            server: server.to_string(),
+            game_id: state.game_id.clone(),
+            game: state.game.clone(),
+            ..OnlineSeat::default()
+        };
+        OnlineGame { watching: true, ..OnlineGame::new(seat, state) }
+    }
+
+    /// Whether `seat` is the person's own.
+    pub fn mine(&self, seat: u8) -> bool {
+        !self.watching && seat == self.seat.seat
+    }
+
+    /// Who plays `seat`, as the side panel names them: the account's name with its rating
+    /// ("Ann 1536"), "guest" for a player without one, "waiting for a player" while free; the
+    /// person's own seat "You" (with the account's name).
+    pub fn player_label(&self, seat: u8) -> String {
+        let view = self.state.as_ref().and_then(|s| s.players.get(usize::from(seat)));
+        let rating = self.ratings.get(usize::from(seat)).copied().flatten();
+        let name = match (view.and_then(|v| v.player.as_deref()), rating) {
+            (Some(name), Some(rating)) => Some(format!("{name} {rating}")),
+            (Some(name), None) => Some(name.to_string()),
+            (None, _) => None,
+        };
+        match (self.mine(seat), name) {
+            (true, Some(name)) => format!("You ({name})"),
+            (true, None) => "You".to_string(),
+            (false, Some(name)) => name,
+            (false, None) if view.is_some_and(|v| !v.taken) => "waiting for a player".to_string(),
+            (false, None) => "guest".to_string(),
+        }
+    }
+
     /// The kind of game (`trike`, …).
     pub fn kind(&self) -> &str {
         self.state.as_ref().map_or(&self.seat.game, |s| &s.game)
     }
 
-    /// The record of the server's game, the person's seat named "You" (the others are the
-    /// board's online players).
+    /// The record of the server's game, each seat named by who plays it (the person's "You").
     pub fn record(&self) -> Record {
         let (game, options) = match &self.state {
             Some(s) => (s.game.clone(), s.options.clone()),
             None => (self.seat.game.clone(), serde_json::Value::Null),
         };
         let mut record = Record::of_texts(&game, options, self.moves.clone());
-        record.players =
-            self.seats().iter().map(|s| if *s == Seat::Human { "You".to_string() } else { s.label() }).collect();
+        record.players = (0..self.seats().len() as u8).map(|s| self.player_label(s)).collect();
         record
     }
 
-    /// The board's seats: the person at their seat, the server's players at the others.
+    /// The board's seats: the person at their seat, the server's players at the others (at every
+    /// one, for a spectator).
     pub fn seats(&self) -> Vec<Seat> {
         let n = self.state.as_ref().map_or(2, |s| s.players.len());
-        (0..n).map(|s| if s == usize::from(self.seat.seat) { Seat::Human } else { Seat::Remote }).collect()
+        (0..n).map(|s| if self.mine(s as u8) { Seat::Human } else { Seat::Remote }).collect()
     }
 
     /// Whether the creator allowed hints, Show thinking and analysis during the game.
@@ -127,6 +174,10 @@ impl OnlineGame {
 
     /// What the status line says when the game is put on the board.
     pub fn greeting(&self) -> String {
+        if self.watching {
+            let names: Vec<String> = (0..self.seats().len() as u8).map(|s| self.player_label(s)).collect();
+            return format!("Watching {}", names.join(" – "));
+        }
         let seat = self
             .state
             .as_ref()
@@ -149,7 +200,7 @@ impl OnlineGame {
 
     /// "you" for the person's seat, else the seat's name.
     pub fn seat_label(&self, seat: u8) -> String {
-        if seat == self.seat.seat {
+        if self.mine(seat) {
             return "you".to_string();
         }
         self.state
@@ -162,8 +213,10 @@ impl OnlineGame {
     /// server ended it, takebacks and other lines always (the server keeps every move; the
     /// arrows review them), and hints where its creator did not allow them.
     pub fn gate(&self) -> Gate {
+        let watching =
+            self.watching.then(|| "you are watching this game: its players' moves come from the server".to_string());
         Gate {
-            moves: self.ended(),
+            moves: watching.or_else(|| self.ended()),
             takebacks: Some(
                 "an online game has no takebacks: the server keeps every move (the arrows review them)".to_string(),
             ),
@@ -180,6 +233,16 @@ impl OnlineGame {
         self.gate().allows(order)
     }
 
+    /// Takes the players' ratings from the lobby's listing of this game, if it lists it.
+    pub fn take_listing(&mut self, view: &LobbyView) {
+        let listed = view.challenges.iter().chain(&view.live).find(|l| l.game_id == self.seat.game_id);
+        if let Some(listing) = listed
+            && self.ratings != listing.ratings
+        {
+            self.ratings.clone_from(&listing.ratings);
+        }
+    }
+
     pub(super) fn take_state(&mut self, state: Snapshot) {
         let since = (state.since_ply as usize).min(self.moves.len());
         self.moves.truncate(since);
@@ -192,7 +255,8 @@ impl OnlineGame {
     }
 
     pub(super) fn sync_message(&self) -> ClientMessage {
-        ClientMessage::Sync { game_id: self.seat.game_id.clone(), since_ply: 0, token: Some(self.seat.token.clone()) }
+        let token = (!self.watching).then(|| self.seat.token.clone());
+        ClientMessage::Sync { game_id: self.seat.game_id.clone(), since_ply: 0, token }
     }
 }
 

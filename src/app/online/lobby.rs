@@ -1,32 +1,32 @@
-//! The start screen's Play online… window ([`Lobby`]): the server's address, Create (the game
-//! and options chosen in the start screen's form, the person's seat, a clock or none, whether
-//! hints are allowed), Join (a code or a link), and "Your games": every seat held on this server,
-//! with whose turn it is, to resume. A `#join=CODE` link (the browser's address, or
-//! `TRIBOARD_JOIN` on the desktop) joins at launch — or resumes the seat already held there.
+//! The start screen's Play online… window's state ([`Lobby`]) and what it asks of the server: the
+//! lobby's open challenges and live games (`docs/design.md` §Lobby: accept one, post one and
+//! withdraw it, play a bot, watch a game), Create and invite (the game and options chosen in the
+//! start screen's form, the person's seat, a clock or none, whether hints are allowed, rated or
+//! not), Join (a code or a link), and "Your games": every seat held on this server, to resume. A
+//! game ready for the board comes back from [`Lobby::hear`] as an [`OnlineGame`].
 
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
-use super::link::{Link, LinkState, default_server, join_link, read_invitation, server_url};
-use crate::app::flow::Screen;
+use super::game::OnlineGame;
+use super::link::{Link, default_server, server_url};
 use crate::app::settings::{OnlineSeat, Settings};
-use crate::net::protocol::{ClientMessage, Clock, ServerMessage, Snapshot};
-
-pub(super) fn plugin(app: &mut App) {
-    if !app.world().contains_resource::<JoinAtLaunch>() {
-        app.insert_resource(JoinAtLaunch::from_launch());
-    }
-    app.add_systems(Update, (join_at_launch, want_server.run_if(in_state(Screen::Menu))).chain());
-}
+use crate::net::protocol::{ClientMessage, Clock, LobbyView, ServerMessage, Snapshot};
 
 /// While the Play online window is open, the link goes to the lobby's server (as typed, else the
-/// one a link or the last game used, else the default), so the window shows whether it answers.
-fn want_server(lobby: Res<Lobby>, mut link: NonSendMut<Link>, settings: Res<Settings>) {
-    if lobby.open
-        && let Ok(url) = lobby.server_url(&settings)
-    {
+/// one a link or the last game used, else the default), so the window shows whether it answers,
+/// and the window follows that server's lobby.
+pub(super) fn want_server(mut lobby: ResMut<Lobby>, mut link: NonSendMut<Link>, settings: Res<Settings>) {
+    if !lobby.open {
+        return;
+    }
+    if let Ok(url) = lobby.server_url(&settings) {
         link.want(&url);
+    }
+    if link.is_open() && !lobby.subscribed {
+        link.send(&ClientMessage::Lobby {});
+        lobby.subscribed = true;
     }
 }
 
@@ -40,15 +40,35 @@ pub const CLOCKS: &[(&str, Option<Clock>)] = &[
     ("30 min + 20 s", Some(Clock { minutes: 30, increment_s: 20 })),
 ];
 
+/// The Play online window's parts, one shown at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LobbyTab {
+    /// Open challenges, live games, bots.
+    #[default]
+    Lobby,
+    /// Create and invite, Join by code.
+    Invite,
+    /// The seats held on this server.
+    Games,
+    /// The best players of a game.
+    Leaderboard,
+    /// A player's page.
+    Player,
+}
+
 /// What the lobby waits for from the server.
 #[derive(Clone, Debug, PartialEq)]
 enum Waiting {
     /// A game created: `Created`, then its `State`.
     Create,
-    /// A seat taken by code: `Joined`, then the game's `State`.
+    /// A challenge posted: `Created`; it waits in the lobby until someone accepts it.
+    Post,
+    /// A seat taken by code (or by accepting a challenge: no code): `Joined`, then the `State`.
     Join(String),
     /// The `State` of a game whose seat is known (created, joined, resumed, rematched).
     State(OnlineSeat),
+    /// The `State` of a game to watch.
+    Watch(String),
 }
 
 /// The Play online… window's state.
@@ -56,6 +76,8 @@ enum Waiting {
 pub struct Lobby {
     /// The window is open.
     pub open: bool,
+    /// The part of the window shown.
+    pub tab: LobbyTab,
     /// The server's address as typed.
     pub server: String,
     /// The code or link typed to join.
@@ -66,17 +88,47 @@ pub struct Lobby {
     pub clock: usize,
     /// Hints, Show thinking and analysis allowed during a game created.
     pub allow_tools: bool,
+    /// A game created or posted is rated (only when signed in: the window keeps it so).
+    pub rated: bool,
     /// The last refusal or error, in words.
     pub said: Option<String>,
     waiting: Option<Waiting>,
     /// The games of "Your games" as the server last described them, by game id.
     pub known: BTreeMap<String, Snapshot>,
+    /// The server's lobby as it last sent it.
+    pub view: Option<LobbyView>,
+    /// The challenge posted from here, until it is accepted (its game then opens) or withdrawn.
+    pub posted: Option<OnlineSeat>,
+    /// This connection asked for the lobby (the server sends it again whenever it changes).
+    subscribed: bool,
+    /// The request waiting for its seat, sent again after a reconnection (its request id makes
+    /// the server answer it once).
+    request: Option<ClientMessage>,
+}
+
+/// A fresh request id: a retry of the same request carries the same one.
+fn request_id() -> String {
+    use rand::{Rng as _, SeedableRng as _};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let count = COUNT.fetch_add(1, Ordering::Relaxed);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64((nanos as u64) ^ count.rotate_left(40));
+    format!("{:016x}{:016x}", rng.random::<u64>(), rng.random::<u64>())
 }
 
 impl Lobby {
-    /// True while a create, join or resume waits for the server.
+    /// True while a create, join, accept, watch or resume waits for the server.
     pub fn waiting(&self) -> bool {
         self.waiting.is_some()
+    }
+
+    /// The game waited for to watch, if any.
+    pub fn watching(&self) -> Option<&str> {
+        match &self.waiting {
+            Some(Waiting::Watch(id)) => Some(id),
+            _ => None,
+        }
     }
 
     /// The server's WebSocket address: as typed, else the one last used, else the default.
@@ -90,36 +142,112 @@ impl Lobby {
         Ok(default_server())
     }
 
-    /// The connection (re)opened: asks for the state of every seat held on this server.
+    /// The connection (re)opened: asks for the state of every seat held on this server, for the
+    /// lobby while the window is open, and again for what was waited for.
     pub(super) fn on_open(&mut self, link: &mut Link, settings: &Settings) {
         let url = link.url().to_string();
         for seat in settings.online.games.iter().filter(|s| s.server == url) {
             link.send(&ClientMessage::Watch { game_id: seat.game_id.clone() });
         }
-        if let Some(Waiting::State(seat)) = &self.waiting {
-            link.send(&ClientMessage::Sync {
+        self.subscribed = self.open;
+        if self.open {
+            link.send(&ClientMessage::Lobby {});
+        }
+        match &self.waiting {
+            Some(Waiting::State(seat)) => link.send(&ClientMessage::Sync {
                 game_id: seat.game_id.clone(),
                 since_ply: 0,
                 token: Some(seat.token.clone()),
-            });
+            }),
+            Some(Waiting::Watch(game_id)) => link.send(&ClientMessage::Watch { game_id: game_id.clone() }),
+            Some(_) => {
+                if let Some(request) = &self.request {
+                    link.send(request);
+                }
+            }
+            None => {}
         }
     }
 
-    /// Starts a game on the server at `url`.
-    pub fn create(&mut self, link: &mut Link, url: &str, game: &str, options: serde_json::Value) {
-        link.want(url);
-        link.send(&ClientMessage::Create {
+    /// Sends a request that gives a seat, and waits for its answer.
+    fn ask(&mut self, link: &mut Link, request: ClientMessage, waiting: Waiting) {
+        link.send(&request);
+        self.request = Some(request);
+        self.waiting = Some(waiting);
+        self.said = None;
+    }
+
+    /// A new game of `game` with `options` on the server at `url`: the person's seat, clock,
+    /// tools and rating as the window has them; `lobby` lists it as an open challenge, `bots`
+    /// seats the server's bots at once.
+    fn new_game(&self, game: &str, options: serde_json::Value, lobby: bool, bots: Vec<String>) -> ClientMessage {
+        ClientMessage::Create {
             game: game.to_string(),
             options,
             seat: self.seat,
             clock: CLOCKS.get(self.clock).and_then(|c| c.1),
             allow_tools: self.allow_tools,
-            rated: false,
-            lobby: false,
-            bots: Vec::new(),
-            request_id: None,
-        });
-        self.waiting = Some(Waiting::Create);
+            rated: self.rated,
+            lobby,
+            bots,
+            request_id: Some(request_id()),
+        }
+    }
+
+    /// Starts a game on the server at `url`, to invite a friend to by its code.
+    pub fn create(&mut self, link: &mut Link, url: &str, game: &str, options: serde_json::Value) {
+        link.want(url);
+        let request = self.new_game(game, options, false, Vec::new());
+        self.ask(link, request, Waiting::Create);
+    }
+
+    /// Posts an open challenge in the lobby of the server at `url`: it waits there (with
+    /// Withdraw) until someone accepts it, and then its game opens.
+    pub fn post(&mut self, link: &mut Link, url: &str, game: &str, options: serde_json::Value) {
+        link.want(url);
+        let request = self.new_game(game, options, true, Vec::new());
+        self.ask(link, request, Waiting::Post);
+    }
+
+    /// A game against the server's bot `bot`, which takes every other one of the game's `seats`.
+    pub fn play_bot(&mut self, link: &mut Link, url: &str, (game, options): (&str, serde_json::Value), bot: &str) {
+        link.want(url);
+        let seats =
+            crate::net::position::replay(&crate::rules::record::Record::of_texts(game, options.clone(), vec![]))
+                .map_or(2, |p| p.num_players());
+        let request = self.new_game(game, options, false, vec![bot.to_string(); seats.saturating_sub(1)]);
+        self.ask(link, request, Waiting::Create);
+    }
+
+    /// Accepts the open challenge `game_id`: its first free seat, then its game on the board.
+    pub fn accept(&mut self, link: &mut Link, game_id: &str) {
+        let request = ClientMessage::Accept { game_id: game_id.to_string(), request_id: Some(request_id()) };
+        self.ask(link, request, Waiting::Join(String::new()));
+    }
+
+    /// Withdraws the person's open challenge `game_id` (its seat is forgotten).
+    pub fn withdraw(&mut self, link: &mut Link, game_id: &str, settings: &mut Settings) {
+        let server = link.url().to_string();
+        let held = &mut settings.online.games;
+        if let Some(seat) = held.iter().find(|s| s.server == server && s.game_id == game_id) {
+            link.send(&ClientMessage::Withdraw { game_id: game_id.to_string(), token: seat.token.clone() });
+            held.retain(|s| !(s.server == server && s.game_id == game_id));
+        }
+        if self.posted.as_ref().is_some_and(|p| p.game_id == game_id) {
+            self.posted = None;
+        }
+        self.said = None;
+    }
+
+    /// Watches game `game_id` without a seat (or resumes the seat held in it).
+    pub fn watch(&mut self, link: &mut Link, game_id: &str, settings: &mut Settings) {
+        let server = link.url().to_string();
+        if let Some(held) = settings.online.games.iter().find(|s| s.server == server && s.game_id == game_id).cloned() {
+            self.resume(held, link, settings);
+            return;
+        }
+        link.send(&ClientMessage::Watch { game_id: game_id.to_string() });
+        self.waiting = Some(Waiting::Watch(game_id.to_string()));
         self.said = None;
     }
 
@@ -129,15 +257,13 @@ impl Lobby {
     pub fn join(&mut self, link: &mut Link, url: &str, code: &str, settings: &mut Settings) {
         self.server = url.to_string();
         let code = crate::net::protocol::normalize_code(code);
+        link.want(url);
         if let Some(held) = settings.online.games.iter().find(|s| s.server == url && s.code == code).cloned() {
-            link.want(url);
             self.resume(held, link, settings);
             return;
         }
-        link.want(url);
-        link.send(&ClientMessage::Join { code: code.clone(), request_id: None });
-        self.waiting = Some(Waiting::Join(code));
-        self.said = None;
+        let request = ClientMessage::Join { code: code.clone(), request_id: Some(request_id()) };
+        self.ask(link, request, Waiting::Join(code));
     }
 
     /// Resumes the seat `seat` (held, or just given by a rematch): asks for its game.
@@ -154,14 +280,9 @@ impl Lobby {
         self.said = None;
     }
 
-    /// Hears a message that is not about the game on the board; returns a seat and its game to
-    /// put on the board when one is ready.
-    pub(super) fn hear(
-        &mut self,
-        message: ServerMessage,
-        server: &str,
-        settings: &mut Settings,
-    ) -> Option<(OnlineSeat, Snapshot)> {
+    /// Hears a message that is not about the game on the board; returns the game to put on the
+    /// board when one is ready (a seat's, or one to watch).
+    pub(super) fn hear(&mut self, message: ServerMessage, server: &str, settings: &mut Settings) -> Option<OnlineGame> {
         let server = server.to_string();
         match (message, self.waiting.take()) {
             // A seat granted is kept before anything else happens (its game's kind comes with the
@@ -172,6 +293,13 @@ impl Lobby {
                 self.waiting = Some(Waiting::State(seat));
                 None
             }
+            (ServerMessage::Created { game_id, code, seat, token }, Some(Waiting::Post)) => {
+                let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
+                keep(settings, &seat);
+                self.posted = Some(seat);
+                self.request = None;
+                None
+            }
             (ServerMessage::Joined { game_id, seat, token }, Some(Waiting::Join(code))) => {
                 let seat = OnlineSeat { server, game_id, token, seat, game: String::new(), code };
                 keep(settings, &seat);
@@ -179,6 +307,7 @@ impl Lobby {
                 None
             }
             (ServerMessage::State(state), Some(Waiting::State(mut seat))) if state.game_id == seat.game_id => {
+                self.request = None;
                 seat.game.clone_from(&state.game);
                 keep(settings, &seat);
                 // The server that answered is the one to use next time.
@@ -186,22 +315,44 @@ impl Lobby {
                     settings.online.server.clone_from(&seat.server);
                 }
                 self.known.insert(state.game_id.clone(), state.clone());
-                Some((seat, state))
+                Some(OnlineGame::new(seat, state))
+            }
+            (ServerMessage::State(state), Some(Waiting::Watch(id))) if state.game_id == id => {
+                Some(OnlineGame::watching(&server, state))
             }
             (ServerMessage::Error { message, .. }, Some(_)) => {
+                self.request = None;
                 self.said = Some(message);
+                None
+            }
+            (ServerMessage::Lobby(view), waiting) => {
+                self.waiting = waiting;
+                self.view = Some(view);
                 None
             }
             (ServerMessage::State(state), waiting) => {
                 self.waiting = waiting;
-                self.known.insert(state.game_id.clone(), state);
-                None
+                self.known.insert(state.game_id.clone(), state.clone());
+                self.accepted(state, settings)
             }
             (_, waiting) => {
                 self.waiting = waiting;
                 None
             }
         }
+    }
+
+    /// The game of the challenge posted from here, once its seats are taken.
+    fn accepted(&mut self, state: Snapshot, settings: &mut Settings) -> Option<OnlineGame> {
+        let posted = self.posted.as_ref().filter(|p| p.game_id == state.game_id)?;
+        if state.outcome.is_some() || !state.players.iter().all(|p| p.taken) {
+            return None;
+        }
+        let mut seat = posted.clone();
+        self.posted = None;
+        seat.game.clone_from(&state.game);
+        keep(settings, &seat);
+        Some(OnlineGame::new(seat, state))
     }
 }
 
@@ -218,143 +369,16 @@ fn keep(settings: &mut Settings, seat: &OnlineSeat) {
     }
 }
 
-/// A `#join=CODE` link (or a code) to join at launch: the browser's address, or `TRIBOARD_JOIN`
-/// on the desktop, read when the app is built unless one was inserted before (the tests do).
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct JoinAtLaunch(pub Option<String>);
-
-impl JoinAtLaunch {
-    /// The link the app was launched with, if any.
-    pub fn from_launch() -> JoinAtLaunch {
-        #[cfg(target_arch = "wasm32")]
-        let typed = web_sys::window().and_then(|w| w.location().hash().ok()).filter(|h| h.starts_with("#join="));
-        #[cfg(not(target_arch = "wasm32"))]
-        let typed = std::env::var("TRIBOARD_JOIN").ok().filter(|t| !t.trim().is_empty());
-        JoinAtLaunch(typed)
-    }
-}
-
-/// The [`JoinAtLaunch`] link, on the first frame: joins, or resumes the seat held for its code,
-/// on the server it names.
-fn join_at_launch(
-    mut done: Local<bool>,
-    mut launch: ResMut<JoinAtLaunch>,
-    mut lobby: ResMut<Lobby>,
-    mut link: NonSendMut<Link>,
-    mut settings: ResMut<Settings>,
-) {
-    if *done {
-        return;
-    }
-    *done = true;
-    let Some(typed) = launch.0.take() else {
-        // Seats held: connect now, so the start screen can say where it is your move.
-        if let Some(server) = settings.online.games.last().map(|s| s.server.clone()) {
-            link.want(&server);
-        }
-        return;
-    };
-    let (code, server) = read_invitation(&typed);
-    let url = match server.map_or_else(|| lobby.server_url(&settings), Ok) {
-        Ok(url) => url,
-        Err(e) => {
-            lobby.said = Some(e);
-            lobby.open = true;
-            return;
-        }
-    };
-    lobby.open = true;
-    lobby.join(&mut link, &url, &code, &mut settings);
-}
-
-/// Whose turn it is in a game of "Your games", for the person holding `seat`.
-pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
-    if let Some(outcome) = &state.outcome {
-        return match (outcome.winners.contains(&seat), outcome.flagged == Some(seat)) {
-            (true, _) => "won",
-            (false, true) => "lost on time",
-            (false, false) if outcome.winners.is_empty() => "over",
-            (false, false) => "lost",
-        }
-        .to_string();
-    }
-    if state.players.iter().any(|p| !p.taken) {
-        return "waiting for a player".to_string();
-    }
-    match state.to_move {
-        Some(s) if s == seat => "your move".to_string(),
-        Some(_) => "their move".to_string(),
-        None => "over".to_string(),
-    }
-}
-
-/// The connection's state in a few words.
-pub fn link_words(state: &LinkState) -> &'static str {
-    match state {
-        LinkState::Idle => "not connected",
-        LinkState::Connecting => "connecting…",
-        LinkState::Open => "connected",
-        LinkState::Down { .. } => "reconnecting…",
-    }
-}
-
-/// The invitation to show for a game created: its link, from the server's address.
-pub fn invitation(seat: &OnlineSeat) -> Option<String> {
-    (!seat.code.is_empty()).then(|| join_link(&seat.server, &seat.code))
-}
-
-/// The start screen's line on the seats held: how many games, and in how many it is the
-/// person's move (as the server last said); `None` when none is held.
-pub fn summary(lobby: &Lobby, settings: &Settings) -> Option<String> {
-    let held = &settings.online.games;
-    if held.is_empty() {
-        return None;
-    }
-    let yours = held
-        .iter()
-        .filter(|s| lobby.known.get(&s.game_id).is_some_and(|state| whose_turn(state, s.seat) == "your move"))
-        .count();
-    let games = if held.len() == 1 { "1 online game".to_string() } else { format!("{} online games", held.len()) };
-    Some(match yours {
-        0 => games,
-        n => format!("{games}: your move in {n}"),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::protocol::{GameResult, SeatView};
-
-    fn state(taken: [bool; 2], to_move: Option<u8>, outcome: Option<GameResult>) -> Snapshot {
-        Snapshot {
-            game_id: "g".into(),
-            game: "trike".into(),
-            options: serde_json::json!({"size": 7}),
-            since_ply: 0,
-            moves: Vec::new(),
-            ply: 0,
-            players: (0..2)
-                .map(|s| SeatView { seat: s, name: "Black".into(), taken: taken[s as usize], player: None })
-                .collect(),
-            to_move,
-            outcome,
-            clock: None,
-            clock_ms: None,
-            clock_started: false,
-            allow_tools: false,
-            rated: false,
-            rematch: None,
-            rematch_of: None,
-        }
-    }
 
     #[test]
     fn a_seat_granted_is_kept_before_its_game_arrives() {
         let mut settings = Settings::default();
         let mut lobby = Lobby { waiting: Some(Waiting::Join("ABCD2345".into())), ..Lobby::default() };
         let joined = ServerMessage::Joined { game_id: "g".into(), seat: 1, token: "t".into() };
-        assert_eq!(lobby.hear(joined, "ws://127.0.0.1:8099/ws", &mut settings), None, "the game comes next");
+        assert!(lobby.hear(joined, "ws://127.0.0.1:8099/ws", &mut settings).is_none(), "the game comes next");
         let held = &settings.online.games;
         assert_eq!(held.len(), 1, "the seat's token is kept at once");
         assert_eq!((held[0].server.as_str(), held[0].token.as_str(), held[0].seat), ("ws://127.0.0.1:8099/ws", "t", 1));
@@ -367,23 +391,9 @@ mod tests {
     }
 
     #[test]
-    fn your_games_say_whose_turn_it_is() {
-        assert_eq!(whose_turn(&state([true, false], Some(0), None), 0), "waiting for a player");
-        assert_eq!(whose_turn(&state([true, true], Some(0), None), 0), "your move");
-        assert_eq!(whose_turn(&state([true, true], Some(0), None), 1), "their move");
-        let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None };
-        assert_eq!(whose_turn(&state([true, true], None, Some(won.clone())), 1), "won");
-        assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "lost");
-        let flag = GameResult { winners: vec![0], scores: vec![], resigned: None, flagged: Some(1) };
-        assert_eq!(whose_turn(&state([true, true], None, Some(flag)), 1), "lost on time");
-
-        let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };
-        let mut settings = Settings::default();
-        let mut lobby = Lobby::default();
-        assert_eq!(summary(&lobby, &settings), None);
-        settings.online.games = vec![seat("g", 0), seat("h", 1)];
-        assert_eq!(summary(&lobby, &settings).unwrap(), "2 online games");
-        lobby.known.insert("g".into(), state([true, true], Some(0), None));
-        assert_eq!(summary(&lobby, &settings).unwrap(), "2 online games: your move in 1");
+    fn request_ids_differ() {
+        let ids: std::collections::BTreeSet<String> = (0..100).map(|_| request_id()).collect();
+        assert_eq!(ids.len(), 100);
+        assert!(ids.iter().all(|id| id.len() == 32));
     }
 }

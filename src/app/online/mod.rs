@@ -6,74 +6,104 @@
 //! person's moves go to the server ([`sync::next_to_send`]). After a drop the link reconnects by
 //! itself and the game is asked for again (`sync` with the seat's token).
 //!
-//! The start screen's Play online… window ([`lobby`]) creates, joins and resumes games; the seats
-//! held are kept in the settings ([`OnlineSettings`]).
+//! The start screen's Play online… window ([`lobby`], drawn by [`lobby_window`]) signs in
+//! ([`account`]), lists the lobby's challenges and live games, accepts, posts, plays a bot,
+//! watches, creates, joins and resumes games, and shows leaderboards and players' pages
+//! ([`pages`]); the seats held and the sessions are kept in the settings ([`OnlineSettings`]).
 //!
 //! [`OnlineSettings`]: super::settings::OnlineSettings
 
+pub mod account;
+pub mod account_form;
 pub mod game;
+pub mod invitation;
+pub mod invite_tab;
 pub mod link;
 pub mod lobby;
+pub mod lobby_tab;
 pub mod lobby_window;
+pub mod pages;
+pub mod players_tab;
 pub mod sync;
+pub mod window;
+pub mod window_in;
+pub mod words;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use web_time::Instant;
 
+use self::account::Account;
 pub use self::game::{OnlineGame, OnlineOrder};
 use self::link::{Heard, Link};
 use self::lobby::Lobby;
+use self::pages::{Pages, RecordUse, keep_record};
 use self::sync::{Catch, catch_up, next_to_send, plies};
-use super::flow::{Command, Ending, Gate, ServerMove, Status, Step};
+use super::flow::{Command, Ending, Gate, Screen, ServerMove, Status, Step};
 use super::in_play::InPlay;
 use super::session::{OpenRecord, OpenSeats};
 use super::settings::{OnlineSeat, Settings};
 use crate::ai::Seat;
-use crate::net::protocol::{ClientMessage, ServerMessage, Snapshot};
+use crate::net::protocol::{ClientMessage, ServerMessage};
 
 pub(super) fn plugin(app: &mut App) {
     // wss:// on the desktop: rustls with ring (a second install, as in tests with two apps, is
     // refused and harmless).
     #[cfg(not(target_arch = "wasm32"))]
     let _ = rustls::crypto::ring::default_provider().install_default();
+    if !app.world().contains_resource::<invitation::JoinAtLaunch>() {
+        app.insert_resource(invitation::JoinAtLaunch::from_launch());
+    }
     app.init_non_send::<Link>()
         .init_resource::<Lobby>()
+        .init_resource::<Account>()
+        .init_resource::<Pages>()
         .add_message::<OnlineOrder>()
+        .add_systems(Update, (invitation::join_at_launch, lobby::want_server.run_if(in_state(Screen::Menu))).chain())
         .add_systems(Update, pump.in_set(Step::Intents))
         .init_resource::<Gate>()
         .add_systems(Update, carry_out.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
         .add_systems(Update, keep_gate.in_set(Step::Intents).after(carry_out))
         .add_systems(Update, keep_ending.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
         .add_systems(Update, send_moves.in_set(Step::View).run_if(resource_exists::<OnlineGame>))
-        .add_systems(OnEnter(super::flow::Screen::Menu), leave);
-    lobby::plugin(app);
+        .add_systems(OnEnter(Screen::Menu), leave);
 }
 
-/// Reads the link: the lobby's answers go to the lobby, the game's to the [`OnlineGame`], which
-/// carries out at most one server move a frame (so forced moves the board plays by itself are
-/// seen before the server's copy of them).
+/// Those who read the server's messages besides the game on the board: the lobby, the account,
+/// the players' pages, and the settings they keep.
+#[derive(SystemParam)]
+struct Readers<'w> {
+    lobby: ResMut<'w, Lobby>,
+    account: ResMut<'w, Account>,
+    pages: ResMut<'w, Pages>,
+    settings: ResMut<'w, Settings>,
+}
+
+/// Reads the link: the account's, the pages' and the lobby's answers go to them, the game's to
+/// the [`OnlineGame`], which carries out at most one server move a frame (so forced moves the
+/// board plays by itself are seen before the server's copy of them).
 fn pump(
     mut commands: Commands,
     mut link: NonSendMut<Link>,
-    mut lobby: ResMut<Lobby>,
-    mut settings: ResMut<Settings>,
+    mut readers: Readers,
     game: Option<ResMut<OnlineGame>>,
     in_play: Res<InPlay>,
     mut board: ToBoard,
 ) {
     let mut game = game;
+    let Readers { lobby, account, pages, settings } = &mut readers;
     // A game the lobby put on the board this frame: the rest of this frame's messages about it
     // wait in its inbox.
     let mut fresh: Option<OnlineGame> = None;
     for heard in link.poll() {
         match heard {
             Heard::Opened => {
+                account.on_open(&mut link, settings);
                 if let Some(game) = game.as_deref_mut() {
                     let sync = game.sync_message();
                     link.send(&sync);
                 }
-                lobby.on_open(&mut link, &settings);
+                lobby.on_open(&mut link, settings);
             }
             Heard::Unreadable(why) => {
                 *board.status = Status::error(format!("the server said something unreadable: {why}"))
@@ -81,6 +111,36 @@ fn pump(
             Heard::Message(message) => {
                 let message = *message;
                 let id = message.game_id().map(str::to_string);
+                match &message {
+                    ServerMessage::SignedIn { .. } | ServerMessage::SignedOut {} => {
+                        account.hear(message, link.url(), settings);
+                        continue;
+                    }
+                    ServerMessage::Error { code, .. } if account.hears_error(*code) => {
+                        account.hear(message, link.url(), settings);
+                        continue;
+                    }
+                    ServerMessage::Leaderboard { .. } | ServerMessage::Profile(_) => {
+                        pages.hear(message);
+                        continue;
+                    }
+                    ServerMessage::Error { .. } if pages.waiting() && !lobby.waiting() => {
+                        pages.hear(message);
+                        continue;
+                    }
+                    ServerMessage::State(state) if pages.wants(&state.game_id) => {
+                        if let Some((record, use_)) = pages.hear(message) {
+                            keep_or_open(&mut commands, record, use_, (pages, lobby));
+                        }
+                        continue;
+                    }
+                    ServerMessage::Lobby(view) => {
+                        for game in [game.as_deref_mut(), fresh.as_mut()].into_iter().flatten() {
+                            game.take_listing(view);
+                        }
+                    }
+                    _ => {}
+                }
                 let error = matches!(message, ServerMessage::Error { .. }) && !lobby.waiting();
                 if let Some(fresh) = fresh.as_mut().filter(|g| id.as_deref() == Some(g.seat.game_id.as_str())) {
                     fresh.inbox.push_back(message);
@@ -88,8 +148,11 @@ fn pump(
                     game.as_deref_mut().filter(|g| error || id.as_deref() == Some(g.seat.game_id.as_str()))
                 {
                     game.inbox.push_back(message);
-                } else if let Some((seat, state)) = lobby.hear(message, link.url(), &mut settings) {
-                    fresh = Some(start(&mut commands, seat, state, &in_play, &mut link, &mut lobby));
+                } else if let Some(mut opened) = lobby.hear(message, link.url(), settings) {
+                    if let Some(view) = &lobby.view {
+                        opened.take_listing(view);
+                    }
+                    fresh = Some(start(&mut commands, opened, &in_play, &mut link, lobby));
                 }
             }
         }
@@ -155,13 +218,15 @@ fn pump(
                 }
             }
             ServerMessage::Presence { online, .. } => game.online = online,
+            // A spectator stays with the game watched.
+            ServerMessage::Rematched { .. } if game.watching => {}
             ServerMessage::Rematched { game_id, .. } if game.asked_rematch => {
                 // The server moves every seat's token on by one seat (the message's seat is the
                 // asker's, who may be the other player).
                 let seats = game.online.len().max(1) as u8;
                 let seat = (game.seat.seat + 1) % seats;
                 let next = OnlineSeat { game_id, seat, code: String::new(), ..game.seat.clone() };
-                lobby.resume(next, &mut link, &mut settings);
+                lobby.resume(next, &mut link, settings);
             }
             ServerMessage::Rematched { game_id, .. } => {
                 // The other player asked: Rematch (now "Play the rematch") joins it.
@@ -177,14 +242,9 @@ fn pump(
                 link.send(&sync);
             }
             ServerMessage::Rated { changes, .. } => {
-                let said: Vec<String> = changes
-                    .iter()
-                    .map(|c| {
-                        let q = if c.provisional { "?" } else { "" };
-                        format!("{} {} → {}{q} ({:+})", c.name, c.before, c.after, c.after - c.before)
-                    })
-                    .collect();
+                let said: Vec<String> = changes.iter().map(words::change_words).collect();
                 *board.status = Status::info(format!("Ratings: {}", said.join(", ")));
+                game.rated = changes;
             }
             ServerMessage::Created { .. }
             | ServerMessage::Joined { .. }
@@ -218,22 +278,43 @@ struct ToBoard<'w> {
     orders: MessageWriter<'w, Command>,
 }
 
-/// Puts the online game of `seat`, as `state` describes it, on the board (from the start screen
-/// or over the game in play); returns it, for the caller to insert.
+/// Opens a game fetched from a player's page in review, or keeps it as a file.
+fn keep_or_open(
+    commands: &mut Commands,
+    record: crate::rules::record::Record,
+    use_: RecordUse,
+    (pages, lobby): (&mut Pages, &mut Lobby),
+) {
+    match use_ {
+        RecordUse::Review => {
+            commands.insert_resource(OpenRecord(record));
+            lobby.open = false;
+        }
+        RecordUse::Save(format) => {
+            pages.said = Some(match keep_record(&record, format) {
+                Ok(place) => Status::info(format!("Saved to {place}")),
+                Err(e) => Status::error(e),
+            });
+        }
+    }
+}
+
+/// Puts the online game `game` on the board (from the start screen or over the game in play);
+/// returns it, for the caller to insert.
 fn start(
     commands: &mut Commands,
-    seat: OnlineSeat,
-    state: Snapshot,
+    mut game: OnlineGame,
     in_play: &InPlay,
     link: &mut Link,
     lobby: &mut Lobby,
 ) -> OnlineGame {
-    let mut game = OnlineGame::new(seat, state);
     game.opened_over = in_play.0.as_ref().map(|s| s.revision);
     commands.insert_resource(OpenRecord(game.record()));
     commands.insert_resource(OpenSeats(game.seats()));
     // Present at the seat from now on (the server counts a connection that named its token).
-    link.send(&game.sync_message());
+    if !game.watching {
+        link.send(&game.sync_message());
+    }
     lobby.open = false;
     game
 }
@@ -244,7 +325,7 @@ fn send_moves(mut game: ResMut<OnlineGame>, in_play: Res<InPlay>, mut link: NonS
         return;
     }
     let Some(summary) = &in_play.0 else { return };
-    if catch_up(&summary.record.moves, &game.moves) != Catch::Ahead || game.outcome.is_some() {
+    if game.watching || catch_up(&summary.record.moves, &game.moves) != Catch::Ahead || game.outcome.is_some() {
         return;
     }
     let Some(plies) = plies(&summary.record) else { return };
@@ -281,7 +362,7 @@ fn leave(
     game: Option<Res<OnlineGame>>,
     mut link: NonSendMut<Link>,
 ) {
-    if let Some(game) = game {
+    if let Some(game) = game.filter(|g| !g.watching) {
         link.send(&ClientMessage::Watch { game_id: game.seat.game_id.clone() });
     }
     commands.remove_resource::<OnlineGame>();
@@ -315,6 +396,10 @@ fn carry_out(
     mut status: ResMut<Status>,
 ) {
     for order in orders.read() {
+        if game.watching {
+            *status = Status::error("you are watching this game: only its players resign or ask for a rematch");
+            continue;
+        }
         let (game_id, token) = (game.seat.game_id.clone(), game.seat.token.clone());
         match order {
             OnlineOrder::Resign => {

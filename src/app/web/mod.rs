@@ -4,21 +4,21 @@
 //! records, and a small hook for the page's scripts and tests: `triboard_play(move)`,
 //! `triboard_state()`, `triboard_frame_stats()` and `triboard_reset_frame_stats()`.
 
+pub mod download;
 pub mod file_input;
 mod page;
 pub mod storage;
+
+pub(crate) use download::file_buttons;
 
 use std::cell::RefCell;
 use std::sync::Mutex;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_egui::egui;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::ai_task::{AiThinking, ShownHint};
-use super::files;
 use super::flow::{Status, Step, TextIntent};
 use super::frame_log::FrameTimes;
 use super::games::AppGame;
@@ -46,7 +46,12 @@ pub fn triboard_play(text: &str) {
 
 /// The app's state as JSON: `screen` (`menu` or `playing`), `game` (the record's id), `moves` (in
 /// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`, `asking` (the
-/// question before the game in play is dropped is up).
+/// question before the game in play is dropped is up); `online` (the online game on the board:
+/// `code`, `seat`, `game_id`, `server_moves`, `connection`, `players_online`, `ended`, `watching`,
+/// `players`, `rated`) and `lobby` (the Play online window and the account: `open`, `waiting`,
+/// `said`, `tab`, `challenges`, `challenge_ids`, `live`, `bots`, `people_online`, `posted`,
+/// `signed_in`, `account_said`, `watching`, `rating_change`, `leaderboard`, `profile`,
+/// `pages_said`).
 #[wasm_bindgen]
 pub fn triboard_state() -> String {
     lock(&STATE).clone()
@@ -96,7 +101,10 @@ pub fn triboard_legal() -> String {
 }
 
 /// Where a named widget was drawn last frame (`start`: the start screen's Start button; `undo`,
-/// `redo`, `save`, `load`, `download`, `upload`, `new-game`: the side panel's buttons), as JSON
+/// `redo`, `save`, `load`, `download`, `upload`, `new-game`: the side panel's buttons; the Play
+/// online window's `online name`, `online password`, `online sign in`, `online sign up`,
+/// `online sign out`, `lobby accept N`, `lobby watch N`, `lobby bot N`, `lobby post`,
+/// `leaderboard`, `leaderboard name N`, `profile review N`, …: `app::ui::UiRects`), as JSON
 /// `{x, y, w, h}` in CSS pixels, or `""` when it is not shown.
 #[wasm_bindgen]
 pub fn triboard_ui_rect(name: &str) -> String {
@@ -300,17 +308,30 @@ fn take_played(mut texts: MessageWriter<TextIntent>) {
     }
 }
 
-/// Rebuilt only when the game, the status line or the thinking flag changed.
+/// What the online client shows, for the page's state: the account, the lobby, the pages.
+#[derive(bevy::ecs::system::SystemParam)]
+struct OnlineIn<'w> {
+    game: Option<Res<'w, crate::app::online::OnlineGame>>,
+    lobby: Res<'w, crate::app::online::lobby::Lobby>,
+    account: Res<'w, crate::app::online::account::Account>,
+    pages: Res<'w, crate::app::online::pages::Pages>,
+}
+
+/// Rebuilt only when the game, the status line, the thinking flag or online play changed.
 fn publish_state(
     (in_play, status, thinking, hint): (Res<InPlay>, Res<Status>, Res<AiThinking>, Res<ShownHint>),
     windows: Res<crate::app::hud::windows::PanelWindows>,
-    online: Option<Res<crate::app::online::OnlineGame>>,
-    lobby: Res<crate::app::online::lobby::Lobby>,
+    online: OnlineIn,
     mut was_asking: Local<bool>,
 ) {
+    use crate::app::online::words::{change_words, link_words};
     let asking = windows.confirm.is_some();
     let asked = std::mem::replace(&mut *was_asking, asking) != asking;
-    let online_changed = online.as_ref().is_some_and(|o| o.is_changed()) || lobby.is_changed();
+    let OnlineIn { game, lobby, account, pages } = online;
+    let online_changed = game.as_ref().is_some_and(|o| o.is_changed())
+        || lobby.is_changed()
+        || account.is_changed()
+        || pages.is_changed();
     if !(in_play.is_changed()
         || status.is_changed()
         || thinking.is_changed()
@@ -320,19 +341,46 @@ fn publish_state(
     {
         return;
     }
-    // An online game: its code, the seat held, the server's moves and the connection.
-    let online = online.as_deref().map(|o| {
+    // An online game: its code, the seat held (none when watching), the server's moves, the
+    // connection, the players and the ratings' changes at its end.
+    let online = game.as_deref().map(|o| {
+        let seats = o.seats().len() as u8;
         serde_json::json!({
             "code": o.seat.code,
             "seat": o.seat.seat,
             "game_id": o.seat.game_id,
             "server_moves": o.moves,
-            "connection": crate::app::online::lobby::link_words(&o.connection),
+            "connection": link_words(&o.connection),
             "players_online": o.online,
             "ended": o.ended(),
+            "watching": o.watching,
+            "players": (0..seats).map(|s| o.player_label(s)).collect::<Vec<_>>(),
+            "rated": o.rated.iter().map(change_words).collect::<Vec<_>>(),
         })
     });
-    let lobby = serde_json::json!({ "open": lobby.open, "waiting": lobby.waiting(), "said": lobby.said });
+    let view = lobby.view.as_ref();
+    let lobby = serde_json::json!({
+        "open": lobby.open,
+        "waiting": lobby.waiting(),
+        "said": lobby.said,
+        "tab": format!("{:?}", lobby.tab).to_lowercase(),
+        "challenges": view.map(|v| v.challenges.len()),
+        "challenge_ids": view.map(|v| v.challenges.iter().map(|c| c.game_id.clone()).collect::<Vec<_>>()),
+        "live": view.map(|v| v.live.len()),
+        "bots": view.map(|v| v.bots.clone()),
+        "people_online": view.map(|v| v.online),
+        "posted": lobby.posted.as_ref().map(|p| p.game_id.clone()),
+        "signed_in": account.signed_in,
+        "account_said": account.said.as_ref().map(|s| s.text.clone()),
+        "watching": game.as_deref().filter(|g| g.watching).map(|g| g.seat.game_id.clone()),
+        "rating_change": game.as_deref().and_then(|g| g.rated.first()).map(change_words),
+        "leaderboard": pages.leaderboard.as_ref().map(|(game, rows)| serde_json::json!({
+            "game": game,
+            "names": rows.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+        })),
+        "profile": pages.profile.as_ref().map(|p| serde_json::json!({ "name": p.name, "games": p.games.len() })),
+        "pages_said": pages.said.as_ref().map(|s| s.text.clone()),
+    });
     let state = match &in_play.0 {
         Some(s) => serde_json::json!({
             "screen": "playing",
@@ -373,66 +421,4 @@ fn publish_frames(mut times: ResMut<FrameTimes>, time: Res<Time<Real>>, mut last
         *last = now;
         *lock(&FRAMES) = times.summary().to_string();
     }
-}
-
-/// The browser's extra buttons in the side panel: Download and Upload the record as a file, and
-/// copy the share link.
-pub(crate) fn file_buttons<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, status: &mut Status, rects: &mut UiRects) {
-    // Wrapped: four buttons do not fit one row of a narrow panel.
-    ui.horizontal_wrapped(|ui| {
-        let download_button = ui.button("Download").on_hover_text("Save the game as a JSON file");
-        rects.set("download", download_button.rect);
-        if download_button.clicked() {
-            let record = model.record();
-            *status = match download(&files::new_name_as(&record, files::Format::Json, |_| false), &record.to_json()) {
-                Ok(()) => Status::info("Downloaded the game"),
-                Err(e) => Status::error(e),
-            };
-        }
-        if G::INFO.sgf && ui.button("Download .blksgf").on_hover_text("Save in Pentobi's format").clicked() {
-            let record = model.record();
-            *status = match files::Format::Sgf
-                .text(&record)
-                .and_then(|text| download(&files::new_name_as(&record, files::Format::Sgf, |_| false), &text))
-            {
-                Ok(()) => Status::info("Downloaded the game"),
-                Err(e) => Status::error(e),
-            };
-        }
-        let upload_button = ui.button("Upload…").on_hover_text("Load a game from a JSON or .blksgf file");
-        rects.set("upload", upload_button.rect);
-        if upload_button.clicked()
-            && let Err(e) = file_input::upload()
-        {
-            *status = Status::error(e);
-        }
-        if ui.button("Share link").on_hover_text("Copy a link that opens this game at this move").clicked() {
-            let location = window().location();
-            let link = format!(
-                "{}{}{}",
-                location.origin().unwrap_or_default(),
-                location.pathname().unwrap_or_default(),
-                share::fragment(&model.record())
-            );
-            let _ = window().navigator().clipboard().write_text(&link);
-            *status = Status::info("Link copied — the address bar holds it too");
-        }
-    });
-}
-
-/// Offers `text` as a file download named `name`.
-fn download(name: &str, text: &str) -> Result<(), String> {
-    let fail = |_| "the browser refused the download".to_string();
-    let document = window().document().ok_or("no document")?;
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let anchor: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
 }
