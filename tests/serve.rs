@@ -655,3 +655,132 @@ async fn one_address_gets_32_connections_and_an_oversized_message_closes_with_10
     let frame = closed.expect("a close frame with a code");
     assert_eq!(u16::from(frame.code), 1009);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_bot_plays_a_rated_game_to_its_end_and_gets_a_rating() {
+    let db = temp_db("bot");
+    let server = Server::start(&db.0);
+    let mut ann = Client::connect(&server.url).await;
+    ann.send(&ClientMessage::Lobby {}).await;
+    let bots = ann.until(|m| if let ServerMessage::Lobby(v) = m { Some(v.bots.clone()) } else { None }).await;
+    assert_eq!(bots, ["TriboardAI-1", "TriboardAI-3", "TriboardAI-5"], "serve's default bots");
+    ann.send(&ClientMessage::Signup { name: "Ann".into(), password: "Ann's password".into(), claim: Vec::new() }).await;
+    ann.until(|m| matches!(m, ServerMessage::SignedIn { .. }).then_some(())).await;
+    ann.send(&ClientMessage::Create {
+        game: "trike".into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated: true,
+        lobby: false,
+        bots: vec!["TriboardAI-1".into()],
+        request_id: None,
+    })
+    .await;
+    let (game_id, token) = ann
+        .until(|m| match m {
+            ServerMessage::Created { game_id, token, .. } => Some((game_id.clone(), token.clone())),
+            _ => None,
+        })
+        .await;
+    let state = ann.state().await;
+    assert_eq!(state.players[1].player.as_deref(), Some("TriboardAI-1"));
+    let mut table = start("trike").unwrap();
+    let mut rng = rng_from_seed(38);
+    let mut bot_moves = 0;
+    while table.outcome().is_none() {
+        if table.to_move().map(|p| p.0) == Some(0) {
+            let text = table.random_move_text(&mut rng);
+            let ply = table.ply() as u32;
+            ann.send(&ClientMessage::Move { game_id: game_id.clone(), token: token.clone(), text, ply }).await;
+        }
+        let (ply, text, _) = ann.moved().await;
+        assert_eq!(ply as usize, table.ply());
+        if table.to_move().map(|p| p.0) == Some(1) {
+            bot_moves += 1;
+        }
+        table.play_text(&text).unwrap();
+    }
+    assert!(bot_moves >= 3, "the bot played its moves: {bot_moves}");
+    let changes =
+        ann.until(|m| if let ServerMessage::Rated { changes, .. } = m { Some(changes.clone()) } else { None }).await;
+    assert_eq!(changes[1].name, "TriboardAI-1");
+    assert_ne!(changes[1].after, changes[1].before, "the bot's level has a real rating");
+}
+
+/// Runs `triboard bot` for one game of `trigon-2` with `engine` against the server at `server`,
+/// a person (a client here) accepting its challenge and playing random moves; returns the bot's
+/// JSON summary and how many moves the game had.
+async fn bot_game(server: &Server, engine: &str, name: &str) -> (Value, usize) {
+    let ws = format!("ws://{}/ws", server.addr);
+    let bot = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .args([
+            "--json", "bot", "--server", &ws, "--engine", engine, "--name", name, "--game", "trigon-2", "--games", "1",
+        ])
+        .env("TRIBOARD_BOT_PASSWORD", "the bot's password")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the bot starts");
+    let mut hal = Client::connect(&server.url).await;
+    hal.send(&ClientMessage::Lobby {}).await;
+    let challenge = hal
+        .until(|m| match m {
+            ServerMessage::Lobby(v) => v.challenges.iter().find(|c| c.players[0].as_deref() == Some(name)).cloned(),
+            _ => None,
+        })
+        .await;
+    hal.send(&ClientMessage::Accept { game_id: challenge.game_id.clone(), request_id: None }).await;
+    let token =
+        hal.until(|m| if let ServerMessage::Joined { token, .. } = m { Some(token.clone()) } else { None }).await;
+    let mut table = start("trigon-2").unwrap();
+    let mut rng = rng_from_seed(39);
+    let game_id = challenge.game_id;
+    let mut sent = None;
+    while table.outcome().is_none() {
+        if table.to_move().map(|p| p.0) == Some(1) && table.outcome().is_none() && sent != Some(table.ply()) {
+            sent = Some(table.ply());
+            let (text, ply) = (table.random_move_text(&mut rng), table.ply() as u32);
+            hal.send(&ClientMessage::Move { game_id: game_id.clone(), token: token.clone(), text, ply }).await;
+        }
+        match hal.recv().await {
+            ServerMessage::Moved { ply, text, .. } if ply as usize == table.ply() => {
+                table.play_text(&text).unwrap();
+            }
+            ServerMessage::State(s) if s.outcome.is_some() => break,
+            ServerMessage::Error { message, .. } => panic!("{message}"),
+            _ => {}
+        }
+    }
+    let output = tokio::task::spawn_blocking(move || bot.wait_with_output().unwrap()).await.unwrap();
+    assert!(output.status.success(), "the bot ends after its one game");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let summary: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    (summary, table.ply())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby() {
+    let db = temp_db("gtp-bot");
+    let server = Server::start(&db.0);
+    // A tiny engine made for the test: it answers everything, and resigns when asked for a move.
+    let dir = std::env::temp_dir().join(format!("triboard-tiny-gtp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tiny = dir.join("tiny.sh");
+    std::fs::write(
+        &tiny,
+        "while read -r line; do case \"$line\" in genmove*) printf '= resign\\n\\n';; quit*) printf '=\\n\\n'; exit 0;; \
+         *) printf '=\\n\\n';; esac; done\n",
+    )
+    .unwrap();
+    let (summary, moves) = bot_game(&server, &format!("sh {}", tiny.display()), "Tiny").await;
+    assert_eq!(moves, 0, "it resigned at its first move");
+    assert_eq!(summary["games"][0]["winners"], serde_json::json!([1]), "{summary}");
+    // Our own engine through GTP plays a whole game.
+    let engine = format!("{} gtp --game trigon-2 --level 1", env!("CARGO_BIN_EXE_triboard"));
+    let (summary, moves) = bot_game(&server, &engine, "Engine").await;
+    assert!(moves > 40, "a whole game: {moves} moves");
+    assert_eq!(summary["games"][0]["moves"], serde_json::json!(moves), "{summary}");
+    let _ = std::fs::remove_dir_all(dir);
+}

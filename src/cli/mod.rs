@@ -19,6 +19,8 @@ pub mod ai_flags;
 pub mod analyze;
 pub mod bench;
 pub mod book;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod bot;
 pub mod check_solver;
 pub mod engine_match;
 pub mod error;
@@ -40,6 +42,8 @@ pub mod selfplay;
 pub mod serve;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod serve_bench;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+pub mod ws_client;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -102,6 +106,9 @@ pub enum Command {
     /// Many games at once against a game server over loopback: moves/s, latency, lost moves.
     #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
     ServeBench(serve_bench::ServeBenchArgs),
+    /// Seat an outside GTP engine (Pentobi) on a game server as a bot account.
+    #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+    Bot(bot::BotArgs),
 }
 
 /// Runs one subcommand, writing to stdout and reading stdin (for `play`), and returns the exit
@@ -126,6 +133,8 @@ pub fn run(command: Command, json: bool) -> ExitCode {
         Command::Serve(args) => serve::run(&args, &mut out),
         #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
         Command::ServeBench(args) => serve_bench::run(&args, &mut out),
+        #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+        Command::Bot(args) => bot::run(&args, &mut out),
     };
     finish(result, json, &mut out)
 }

@@ -34,6 +34,16 @@ pub struct ServeArgs {
     /// challenges): for a bench or a private server. Default: a public server's limits.
     #[arg(long)]
     pub no_limits: bool,
+    /// The AI bots offered in the lobby, by level (1–6): accounts `TriboardAI-N`, rated like
+    /// anyone.
+    #[arg(long, value_delimiter = ',', default_value = "1,3,5")]
+    pub bots: Vec<u8>,
+    /// No AI bots.
+    #[arg(long, conflicts_with = "bots")]
+    pub no_bots: bool,
+    /// The threads the bots' searches share.
+    #[arg(long, default_value_t = 1)]
+    pub bot_threads: usize,
 }
 
 /// The database `serve` uses: `--db`, else `server.sqlite` in the data folder
@@ -72,6 +82,8 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         group_commit: !args.no_group_commit,
         until_signal: true,
         limits: if args.no_limits { LimitSettings::off() } else { LimitSettings::default() },
+        bots: if args.no_bots { Vec::new() } else { args.bots.clone() },
+        bot_threads: args.bot_threads,
         ..ServeOptions::default()
     };
     let server = serve_on(args.addr, store, options).map_err(|e| CliError::failure(e.to_string()))?;

@@ -17,16 +17,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use futures_util::{SinkExt as _, StreamExt as _};
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::error::CliError;
+use super::ws_client::WsClient;
 use crate::ai::derive_seed;
 use crate::net::position::{Position, start};
-use crate::net::protocol::{ClientMessage, ServerMessage, decode_server, encode_client};
+use crate::net::protocol::{ClientMessage, ServerMessage};
 use crate::rules::{Rng, random_index, rng_from_seed};
 use crate::server::limits::LimitSettings;
 use crate::server::sqlite::{SqliteStore, remove_database};
@@ -54,53 +51,27 @@ pub struct ServeBenchArgs {
     pub no_group_commit: bool,
 }
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
 /// How long a client waits for an answer before it gives the game up.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// One simulated client connection.
 struct Client {
-    ws: Socket,
+    ws: WsClient,
     /// The game as this connection sees it.
     table: Box<dyn Position>,
 }
 
 impl Client {
     async fn connect(url: &str, id: &str) -> Result<Client, String> {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("cannot connect: {e}"))?;
-        Ok(Client { ws, table: start(id)? })
+        Ok(Client { ws: WsClient::connect(url, TIMEOUT).await?, table: start(id)? })
     }
 
     async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
-        self.ws.send(Message::text(encode_client(message))).await.map_err(|e| format!("cannot send: {e}"))
+        self.ws.send(message).await
     }
 
-    /// The next server message (pings skipped).
-    async fn next(&mut self) -> Result<ServerMessage, String> {
-        loop {
-            let frame = tokio::time::timeout(TIMEOUT, self.ws.next())
-                .await
-                .map_err(|_| "no answer within 60 s".to_string())?
-                .ok_or("the server closed the connection")?
-                .map_err(|e| format!("cannot read: {e}"))?;
-            if let Message::Text(text) = frame {
-                return decode_server(text.as_str()).map_err(|e| format!("unreadable answer: {e}"));
-            }
-        }
-    }
-
-    /// Reads until a message `pick` accepts; errors end the game.
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
-        loop {
-            let message = self.next().await?;
-            if let ServerMessage::Error { code, message } = &message {
-                return Err(format!("{code}: {message}"));
-            }
-            if let Some(value) = pick(&message) {
-                return Ok(value);
-            }
-        }
+    async fn until<T>(&mut self, pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
+        self.ws.until(pick).await
     }
 
     /// Reads `moved` messages, playing them, until the position has `ply` moves; returns their
@@ -241,7 +212,7 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
         }
     }
     for client in &mut clients {
-        let _ = client.ws.close(None).await;
+        client.ws.close().await;
     }
     Ok(())
 }
@@ -304,7 +275,7 @@ async fn watched_moves(url: &str, game_id: &str) -> Result<Vec<(usize, String)>,
             _ => None,
         })
         .await?;
-    let _ = client.ws.close(None).await;
+    client.ws.close().await;
     Ok(moves.into_iter().enumerate().collect())
 }
 

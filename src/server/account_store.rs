@@ -174,7 +174,13 @@ pub trait Accounts {
     /// [`StoreError::Failed`].
     fn games_of_account(&self, account: AccountId, limit: usize) -> Result<Vec<String>, StoreError>;
 
-    /// The names of the bot accounts, in the order they were made.
+    /// The seats `account` holds in games that have not ended: game, seat, token.
+    ///
+    /// # Errors
+    /// [`StoreError::Failed`].
+    fn running_seats(&self, account: AccountId) -> Result<Vec<(String, u8, String)>, StoreError>;
+
+    /// The bot accounts, in the order they were made.
     ///
     /// # Errors
     /// [`StoreError::Failed`].

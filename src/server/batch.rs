@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
+use super::bot_runner::BotEvent;
 use super::connection::{ConnId, Event};
 use super::hub::{Conn, Hub, Outbox};
-use super::service::{Broadcast, Caller, Reply, Service};
+use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
 use super::sqlite::SqliteStore;
 use super::store::now_ms;
 use crate::net::protocol::{ClientMessage, ServerMessage, encode_server};
@@ -26,6 +27,7 @@ pub fn service_thread(
     mut service: Service<SqliteStore>,
     inbox: std_mpsc::Receiver<Event>,
     events: std_mpsc::Sender<Event>,
+    bots: Option<std_mpsc::Sender<BotEvent>>,
     group_commit: bool,
 ) {
     let _ = service.resume_clocks();
@@ -50,6 +52,7 @@ pub fn service_thread(
         let batched = group_commit && service.begin_batch().is_ok();
         let mut outbox = Outbox::new();
         let mut senders = Vec::new();
+        let mut new_bots = Vec::new();
         for event in batch {
             match event {
                 Event::Open { conn, out, kill, addr } => {
@@ -57,7 +60,8 @@ pub fn service_thread(
                 }
                 Event::Message { conn, message } => {
                     senders.push(conn);
-                    answer(&mut service, &mut hub, conn, message, now, &mut outbox, &events);
+                    let seated = answer(&mut service, &mut hub, conn, message, now, &mut outbox, &events);
+                    new_bots.extend(seated);
                 }
                 Event::Password { conn, done } => {
                     senders.push(conn);
@@ -86,6 +90,12 @@ pub fn service_thread(
             // Nothing of the batch is stored: nothing of it may be acknowledged.
             let error = encode_server(&refusal.into_message());
             outbox = senders.into_iter().map(|conn| (conn, error.clone())).collect();
+            new_bots.clear();
+        }
+        if let Some(bots) = &bots {
+            for seat in new_bots {
+                let _ = bots.send(BotEvent::Seat(seat));
+            }
         }
         deliver(&mut service, &mut hub, outbox);
     }
@@ -117,6 +127,7 @@ fn deliver_reply(hub: &mut Hub, conn: ConnId, reply: &Reply, outbox: &mut Outbox
 
 /// Answers one message of connection `conn`, queueing the answers, broadcasts and presence; a
 /// password job goes to a thread of its own, whose end comes back as an [`Event::Password`].
+/// Returns the bots the message seated.
 fn answer(
     service: &mut Service<SqliteStore>,
     hub: &mut Hub,
@@ -125,14 +136,14 @@ fn answer(
     now: u64,
     outbox: &mut Outbox,
     events: &std_mpsc::Sender<Event>,
-) {
+) -> Vec<BotSeat> {
     let game_id = message.game_id().map(str::to_string);
     let token = message.token().map(str::to_string);
     // A sync is a client coming (back) to the board: it gets the presence with the game.
     let sync = matches!(message, ClientMessage::Sync { .. });
     if matches!(message, ClientMessage::Lobby {}) {
         hub.enter_lobby(conn);
-        return;
+        return Vec::new();
     }
     let caller = hub.conns.get(&conn).map_or_else(Caller::default, |c| Caller { account: c.account, addr: c.addr });
     let mut reply = service.handle_for(message, &caller, now);
@@ -148,7 +159,7 @@ fn answer(
             );
             outbox.push((conn, encode_server(&refusal.into_message())));
         }
-        return;
+        return Vec::new();
     }
     deliver_reply(hub, conn, &Reply { messages: Vec::new(), ..reply.clone() }, outbox);
     let refused = reply.error().is_some();
@@ -199,6 +210,7 @@ fn answer(
             outbox.push((conn, hub.presence(game_id, seats)));
         }
     }
+    reply.bots
 }
 
 /// Queues game `game_id`'s presence for all its followers.

@@ -16,6 +16,8 @@
 pub mod account_store;
 mod accounts;
 mod batch;
+pub mod bot_move;
+mod bot_runner;
 pub mod checkpoint;
 pub mod clock;
 mod connection;

@@ -173,16 +173,21 @@ impl<S: Store> Service<S> {
     }
 
     /// Makes (or finds) the accounts of the bots the server runs, by name, and offers them in the
-    /// lobby.
+    /// lobby; returns the seats they hold in games still running (after a restart), for the bot
+    /// runner.
     ///
     /// # Errors
     /// A storage refusal.
-    pub fn set_bots(&mut self, names: &[String]) -> Result<(), Refusal> {
+    pub fn set_bots(&mut self, names: &[String]) -> Result<Vec<BotSeat>, Refusal> {
+        let mut held = Vec::new();
         for name in names {
-            self.ensure_bot(name, now_ms())?;
+            let account = self.ensure_bot(name, now_ms())?;
+            for (game_id, seat, token) in self.store.running_seats(account).map_err(|e| storage(&e))? {
+                held.push(BotSeat { game_id, seat, token, bot: name.clone() });
+            }
         }
         self.bot_names = names.to_vec();
-        Ok(())
+        Ok(held)
     }
 
     /// The store.

@@ -252,6 +252,15 @@ impl Accounts for SqliteStore {
         )
     }
 
+    fn running_seats(&self, account: AccountId) -> Result<Vec<(String, u8, String)>, StoreError> {
+        let mut query = self.conn.prepare(
+            "SELECT s.game_id, s.seat, s.token FROM seats s JOIN games g ON g.id = s.game_id
+             WHERE s.account = ?1 AND g.ended_ms IS NULL AND g.resigned IS NULL AND g.flagged IS NULL ORDER BY g.rowid",
+        )?;
+        let rows = query.query_map([account], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     fn bots(&self) -> Result<Vec<Account>, StoreError> {
         let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.bot = 1 ORDER BY a.id");
         let mut query = self.conn.prepare(&sql)?;

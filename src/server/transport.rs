@@ -40,7 +40,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 
 use axum::Router;
@@ -49,11 +49,15 @@ use tower_http::services::ServeDir;
 
 pub use super::batch::SWEEP_MS;
 use super::batch::service_thread;
+use super::bot_move::bot_name;
+use super::bot_runner::{BotEvent, run_bots};
+use super::connection::{Event, Shared, upgrade};
 pub use super::connection::{MAX_FRAME_BYTES, OUTBOX, RateLimit};
-use super::connection::{Shared, upgrade};
 use super::limits::LimitSettings;
+use super::service::BotSeat;
 use super::service::Service;
 use super::sqlite::SqliteStore;
+use crate::ai::levels::Level;
 
 /// How `triboard serve` runs.
 #[derive(Clone, Debug)]
@@ -69,8 +73,10 @@ pub struct ServeOptions {
     pub until_signal: bool,
     /// The limits per address and per player (default: a public server's).
     pub limits: LimitSettings,
-    /// The bots the server runs, by account name (default: none).
-    pub bots: Vec<String>,
+    /// The AI bots the server runs, by level (default: none): accounts `TriboardAI-N`.
+    pub bots: Vec<u8>,
+    /// The threads the bots' searches share (default 1).
+    pub bot_threads: usize,
 }
 
 impl Default for ServeOptions {
@@ -82,6 +88,7 @@ impl Default for ServeOptions {
             until_signal: false,
             limits: LimitSettings::default(),
             bots: Vec::new(),
+            bot_threads: 1,
         }
     }
 }
@@ -97,14 +104,21 @@ pub async fn serve(listener: tokio::net::TcpListener, store: SqliteStore, option
     let group_commit = options.group_commit;
     let mut service = Service::new(store);
     service.set_limits(options.limits);
-    service.set_bots(&options.bots).map_err(|e| io::Error::other(e.to_string()))?;
+    let mut names = Vec::new();
+    for &level in &options.bots {
+        let level = Level::new(level).map_err(io::Error::other)?;
+        names.push(bot_name(level));
+    }
+    let held = service.set_bots(&names).map_err(|e| io::Error::other(e.to_string()))?;
+    let next_conn = Arc::new(AtomicU64::new(1));
+    let bots = if names.is_empty() { None } else { Some(start_bots(&events, &next_conn, options.bot_threads, held)?) };
     let thread_events = events.clone();
     std::thread::Builder::new()
         .name("triboard-service".into())
-        .spawn(move || service_thread(service, inbox, thread_events, group_commit))?;
+        .spawn(move || service_thread(service, inbox, thread_events, bots, group_commit))?;
     let shared = Shared {
         events,
-        next_conn: Arc::new(AtomicU64::new(1)),
+        next_conn,
         rate: options.rate,
         per_address: Arc::default(),
         max_per_address: options.limits.connections_per_address,
@@ -114,6 +128,37 @@ pub async fn serve(listener: tokio::net::TcpListener, store: SqliteStore, option
         router = router.fallback_service(ServeDir::new(web));
     }
     axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await
+}
+
+/// Starts the bot runner ([`run_bots`]) as a connection of the hub, with the seats its bots hold
+/// already; returns where to tell it of new ones.
+fn start_bots(
+    events: &std_mpsc::Sender<Event>,
+    next_conn: &AtomicU64,
+    threads: usize,
+    held: Vec<BotSeat>,
+) -> io::Result<std_mpsc::Sender<BotEvent>> {
+    let conn = next_conn.fetch_add(1, Ordering::Relaxed);
+    let (out, mut outbox) = tokio::sync::mpsc::channel::<String>(OUTBOX);
+    let kill = Arc::new(tokio::sync::Notify::new());
+    events.send(Event::Open { conn, out, kill, addr: None }).map_err(|_| io::Error::other("no service thread"))?;
+    let (tell, heard) = std_mpsc::channel();
+    let forward = tell.clone();
+    tokio::spawn(async move {
+        while let Some(text) = outbox.recv().await {
+            if forward.send(BotEvent::Text(text)).is_err() {
+                break;
+            }
+        }
+    });
+    for seat in held {
+        let _ = tell.send(BotEvent::Seat(seat));
+    }
+    let (events, found) = (events.clone(), tell.clone());
+    std::thread::Builder::new()
+        .name("triboard-bots".into())
+        .spawn(move || run_bots(conn, events, heard, found, threads))?;
+    Ok(tell)
 }
 
 /// Binds `addr`, the address to print once listening.
