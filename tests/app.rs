@@ -453,6 +453,8 @@ mod every_game;
 mod files;
 #[path = "app/hud.rs"]
 mod hud;
+#[path = "app/lobby.rs"]
+mod lobby;
 #[path = "app/online.rs"]
 mod online;
 #[path = "app/session.rs"]

@@ -20,7 +20,7 @@ type Model = triboard::app::Model<Trike>;
 
 /// A server on 127.0.0.1:0 with an in-memory database, on its own thread for the test's life;
 /// returns its WebSocket address.
-fn server() -> String {
+pub(super) fn server() -> String {
     let store = triboard::server::SqliteStore::open_in_memory().unwrap();
     let server = triboard::server::transport::serve_on("127.0.0.1:0".parse().unwrap(), store, Default::default())
         .expect("the server starts on loopback");
@@ -28,13 +28,13 @@ fn server() -> String {
 }
 
 /// A headless app on its start screen, keeping its settings nowhere.
-fn desktop() -> App {
+pub(super) fn desktop() -> App {
     launched(SettingsFile(None), None)
 }
 
 /// A headless app on its start screen, keeping its settings in `settings`, launched with `join`
 /// (as `TRIBOARD_JOIN` would give it).
-fn launched(settings: SettingsFile, join: Option<String>) -> App {
+pub(super) fn launched(settings: SettingsFile, join: Option<String>) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin)).insert_resource(settings).insert_resource(JoinAtLaunch(join));
     triboard::app::core_plugin(&mut app);
@@ -68,18 +68,18 @@ fn until(a: &mut App, b: &mut App, mut done: impl FnMut(&mut App, &mut App) -> b
     false
 }
 
-fn moves(app: &App) -> Vec<String> {
+pub(super) fn moves(app: &App) -> Vec<String> {
     app.world().get_resource::<Model>().map_or_else(Vec::new, |m| m.record().moves)
 }
 
-fn press(app: &mut App, cell: &str) {
+pub(super) fn press(app: &mut App, cell: &str) {
     let model = app.world().resource::<Model>();
     let at =
         model.game().geometry().parse(cell).unwrap_or_else(|| panic!("{cell} is not a cell of {:?}", model.record()));
     app.world_mut().write_message(MoveIntent { mv: TrikeMove::to(at), from_ai: false });
 }
 
-fn on_board(app: &App) -> bool {
+pub(super) fn on_board(app: &App) -> bool {
     app.world().get_resource::<OnlineGame>().is_some()
         && app.world().get_resource::<Model>().is_some()
         && *app.world().resource::<State<Screen>>().get() == Screen::Playing

@@ -119,6 +119,10 @@ impl Account {
                     sessions.retain(|s| s.server != server);
                     sessions.push(kept);
                 }
+                // The server signed in on is the one to use next time.
+                if settings.online.server != server {
+                    settings.online.server = server.to_string();
+                }
                 self.signed_in = Some(name);
             }
             ServerMessage::SignedOut {} => {

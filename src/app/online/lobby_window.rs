@@ -85,6 +85,13 @@ pub fn carry_out(action: LobbyAction, online: &mut Online, chosen: &Chosen) {
     let Online { lobby, account, pages, settings, link } = online;
     let url = lobby.server_url(settings);
     let game = (chosen.game.as_str(), chosen.options.clone());
+    // The account and the pages are the lobby's server's: the link goes there first (a message
+    // queued for another server would be dropped when it changes).
+    if let Ok(url) = &url
+        && !matches!(action, LobbyAction::Join | LobbyAction::Resume(_))
+    {
+        link.want(url);
+    }
     match action {
         LobbyAction::SignUp => account.sign_up(link, settings),
         LobbyAction::LogIn => account.log_in(link, settings),
