@@ -571,6 +571,20 @@ fn serve_bench_plays_every_game_and_finds_nothing_lost_or_duplicated() {
     assert!(result["p99_ms"].as_f64().unwrap() >= result["p50_ms"].as_f64().unwrap());
 }
 
+#[test]
+fn serve_bench_through_the_lobby_rates_every_game() {
+    let output = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .args(["serve-bench", "--games", "6", "--think-ms", "20", "--seed", "4", "--lobby", "--json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let result: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!((result["lost"].as_u64(), result["duplicated"].as_u64()), (Some(0), Some(0)), "{result}");
+    assert_eq!(result["failed_games"], 0, "{result}");
+    assert_eq!(result["rated_games"], 6, "every game rated once: {result}");
+}
+
 // ---- Accounts, the lobby and the limits over the wire ----
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

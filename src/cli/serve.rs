@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// The threads the bots' searches share.
     #[arg(long, default_value_t = 1)]
     pub bot_threads: usize,
+    /// A reverse proxy in front of the server (repeatable): for connections from it, the limits
+    /// per address count the client named last in its `X-Forwarded-For`.
+    #[arg(long = "trusted-proxy")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// The database `serve` uses: `--db`, else `server.sqlite` in the data folder
@@ -84,6 +88,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         limits: if args.no_limits { LimitSettings::off() } else { LimitSettings::default() },
         bots: if args.no_bots { Vec::new() } else { args.bots.clone() },
         bot_threads: args.bot_threads,
+        trusted_proxies: args.trusted_proxies.clone(),
         ..ServeOptions::default()
     };
     let server = serve_on(args.addr, store, options).map_err(|e| CliError::failure(e.to_string()))?;

@@ -20,6 +20,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::error::CliError;
+use super::serve_bench_lobby::{LobbyStart, seat_through_lobby};
 use super::ws_client::WsClient;
 use crate::ai::derive_seed;
 use crate::net::position::{Position, start};
@@ -49,14 +50,19 @@ pub struct ServeBenchArgs {
     /// Commit each message's writes on their own (the in-process server only).
     #[arg(long)]
     pub no_group_commit: bool,
+    /// Start each game through the lobby as players do: two accounts signed up (all before the
+    /// first move), a rated open challenge, accepted by its game id. The games then cycle
+    /// through the two-seat game ids (a rated game seats an account once).
+    #[arg(long)]
+    pub lobby: bool,
 }
 
 /// How long a client waits for an answer before it gives the game up.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// One simulated client connection.
-struct Client {
-    ws: WsClient,
+pub(super) struct Client {
+    pub ws: WsClient,
     /// The game as this connection sees it.
     table: Box<dyn Position>,
 }
@@ -66,11 +72,11 @@ impl Client {
         Ok(Client { ws: WsClient::connect(url, TIMEOUT).await?, table: start(id)? })
     }
 
-    async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
+    pub async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
         self.ws.send(message).await
     }
 
-    async fn until<T>(&mut self, pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
+    pub async fn until<T>(&mut self, pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
         self.ws.until(pick).await
     }
 
@@ -109,74 +115,29 @@ struct Played {
 }
 
 /// Plays one whole game of `id` with two connections.
-async fn play_game(url: String, id: &'static str, seed: u64, think_ms: u64) -> Played {
+async fn play_game(url: String, id: &'static str, seed: u64, think_ms: u64, lobby: Option<LobbyStart>) -> Played {
     let mut played = Played::default();
-    if let Err(e) = play_game_into(&url, id, seed, think_ms, &mut played).await {
+    if let Err(e) = play_game_into(&url, id, seed, think_ms, lobby, &mut played).await {
         played.error = Some(format!("{id} {}: {e}", played.game_id));
     }
     played
 }
 
-async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &mut Played) -> Result<(), String> {
+async fn play_game_into(
+    url: &str,
+    id: &str,
+    seed: u64,
+    think_ms: u64,
+    lobby: Option<LobbyStart>,
+    played: &mut Played,
+) -> Result<(), String> {
     let mut rng = rng_from_seed(seed);
     let mut clients = [Client::connect(url, id).await?, Client::connect(url, id).await?];
-    let create = ClientMessage::Create {
-        game: id.into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
-        rated: false,
-        lobby: false,
-        bots: Vec::new(),
-        request_id: None,
+    let Seated { game_id, tokens, seat_client } = match lobby {
+        Some(lobby) => seat_through_lobby(&mut clients, id, lobby).await?,
+        None => seat_by_code(&mut clients, id).await?,
     };
-    clients[0].send(&create).await?;
-    let (game_id, code, token) = clients[0]
-        .until(|m| match m {
-            ServerMessage::Created { game_id, code, token, .. } => Some((game_id.clone(), code.clone(), token.clone())),
-            _ => None,
-        })
-        .await?;
     played.game_id = game_id.clone();
-    // Each seat's token and client.
-    let mut tokens = vec![String::new(); crate::rules::MAX_PLAYERS];
-    tokens[0] = token;
-    let mut seat_client = [0usize; crate::rules::MAX_PLAYERS];
-    // Seats are taken in turn by the joiner and the creator until the game starts.
-    let mut joiner = 1;
-    loop {
-        clients[joiner].send(&ClientMessage::Join { code: code.clone(), request_id: None }).await?;
-        let joined = clients[joiner]
-            .until(|m| match m {
-                ServerMessage::Joined { seat, token, .. } => Some(Ok((*seat, token.clone()))),
-                ServerMessage::Error { .. } => Some(Err(())),
-                _ => None,
-            })
-            .await;
-        match joined {
-            Ok(Ok((seat, token))) => {
-                let slot = usize::from(seat);
-                if slot >= tokens.len() {
-                    return Err(format!("a seat {seat} the game cannot have"));
-                }
-                seat_client[slot] = joiner;
-                tokens[slot] = token;
-                let full = clients[joiner]
-                    .until(|m| match m {
-                        ServerMessage::State(s) => Some(s.players.iter().all(|p| p.taken)),
-                        _ => None,
-                    })
-                    .await?;
-                if full {
-                    break;
-                }
-                joiner = 1 - joiner;
-            }
-            // Full already (cannot happen: the state says), or an error: stop.
-            Ok(Err(())) | Err(_) => return Err("joining failed".into()),
-        }
-    }
     let token_of = |seat: u8| tokens.get(usize::from(seat)).cloned().unwrap_or_default();
     while let Some(seat) = clients[0].table.to_move().map(|p| p.0) {
         let mover = seat_client.get(usize::from(seat)).copied().unwrap_or(0);
@@ -215,6 +176,78 @@ async fn play_game_into(url: &str, id: &str, seed: u64, think_ms: u64, played: &
         client.ws.close().await;
     }
     Ok(())
+}
+
+/// A game's seats once every seat is taken: the game, each seat's token and client.
+pub(super) struct Seated {
+    /// The game.
+    pub game_id: String,
+    /// Each seat's token.
+    pub tokens: Vec<String>,
+    /// Each seat's client (0 or 1).
+    pub seat_client: [usize; crate::rules::MAX_PLAYERS],
+}
+
+/// Creates a game of `id` with the first client and seats the rest by its join code, the two
+/// clients taking the seats in turn.
+async fn seat_by_code(clients: &mut [Client; 2], id: &str) -> Result<Seated, String> {
+    let create = ClientMessage::Create {
+        game: id.into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated: false,
+        lobby: false,
+        bots: Vec::new(),
+        request_id: None,
+    };
+    clients[0].send(&create).await?;
+    let (game_id, code, token) = clients[0]
+        .until(|m| match m {
+            ServerMessage::Created { game_id, code, token, .. } => Some((game_id.clone(), code.clone(), token.clone())),
+            _ => None,
+        })
+        .await?;
+    // Each seat's token and client.
+    let mut tokens = vec![String::new(); crate::rules::MAX_PLAYERS];
+    tokens[0] = token;
+    let mut seat_client = [0usize; crate::rules::MAX_PLAYERS];
+    // Seats are taken in turn by the joiner and the creator until the game starts.
+    let mut joiner = 1;
+    loop {
+        clients[joiner].send(&ClientMessage::Join { code: code.clone(), request_id: None }).await?;
+        let joined = clients[joiner]
+            .until(|m| match m {
+                ServerMessage::Joined { seat, token, .. } => Some(Ok((*seat, token.clone()))),
+                ServerMessage::Error { .. } => Some(Err(())),
+                _ => None,
+            })
+            .await;
+        match joined {
+            Ok(Ok((seat, token))) => {
+                let slot = usize::from(seat);
+                if slot >= tokens.len() {
+                    return Err(format!("a seat {seat} the game cannot have"));
+                }
+                seat_client[slot] = joiner;
+                tokens[slot] = token;
+                let full = clients[joiner]
+                    .until(|m| match m {
+                        ServerMessage::State(s) => Some(s.players.iter().all(|p| p.taken)),
+                        _ => None,
+                    })
+                    .await?;
+                if full {
+                    break;
+                }
+                joiner = 1 - joiner;
+            }
+            // Full already (cannot happen: the state says), or an error: stop.
+            Ok(Err(())) | Err(_) => return Err("joining failed".into()),
+        }
+    }
+    Ok(Seated { game_id, tokens, seat_client })
 }
 
 /// A uniform number in `0..n`.
@@ -312,7 +345,12 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         (None, None) => return Err(CliError::failure("no server")),
     };
     let url = format!("ws://{addr}/ws");
-    let ids = crate::rules::game_ids();
+    let mut ids = crate::rules::game_ids();
+    if args.lobby {
+        ids.retain(|id| crate::net::position::start(id).is_ok_and(|p| p.num_players() == 2));
+    }
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(args.games));
+    let prefix = format!("b{:08x}", derive_seed(args.seed, std::process::id().into()) as u32);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -330,7 +368,8 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         let tasks: Vec<_> = (0..args.games)
             .map(|k| {
                 let id = ids[k % ids.len()];
-                tokio::spawn(play_game(url.clone(), id, derive_seed(args.seed, k as u64), args.think_ms))
+                let lobby = args.lobby.then(|| LobbyStart { barrier: barrier.clone(), name: format!("{prefix}{k}") });
+                tokio::spawn(play_game(url.clone(), id, derive_seed(args.seed, k as u64), args.think_ms, lobby))
             })
             .collect();
         let mut results = Vec::with_capacity(tasks.len());
@@ -378,6 +417,16 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         args.games,
         errors.len()
     )?;
+    let rated = match &conn {
+        Some(conn) => Some(
+            conn.query_row("SELECT COUNT(DISTINCT game_id) FROM rating_changes", [], |r| r.get::<_, i64>(0))
+                .map_err(|e| CliError::failure(format!("cannot read the ratings: {e}")))?,
+        ),
+        None => None,
+    };
+    if let Some(rated) = rated {
+        writeln!(out, "rated games: {rated}")?;
+    }
     drop(conn);
     drop(runtime);
     Ok(json!({
@@ -393,5 +442,7 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         "think_ms": args.think_ms,
         "group_commit": if args.addr.is_some() { Value::Null } else { Value::Bool(!args.no_group_commit) },
         "server": if args.addr.is_some() { "external" } else { "in-process" },
+        "lobby": args.lobby,
+        "rated_games": rated,
     }))
 }

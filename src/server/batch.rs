@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use super::bot_runner::BotEvent;
 use super::connection::{ConnId, Event};
 use super::hub::{Conn, Hub, Outbox};
+use super::password_pool::PasswordPool;
 use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
 use super::sqlite::SqliteStore;
 use super::store::now_ms;
@@ -31,6 +32,7 @@ pub fn service_thread(
     group_commit: bool,
 ) {
     let _ = service.resume_clocks();
+    let Ok(passwords) = PasswordPool::start(&events) else { return };
     let mut hub = Hub::default();
     let sweep_every = Duration::from_millis(SWEEP_MS);
     let mut last_sweep = Instant::now();
@@ -60,7 +62,7 @@ pub fn service_thread(
                 }
                 Event::Message { conn, message } => {
                     senders.push(conn);
-                    let seated = answer(&mut service, &mut hub, conn, message, now, &mut outbox, &events);
+                    let seated = answer(&mut service, &mut hub, conn, message, now, &mut outbox, &passwords);
                     new_bots.extend(seated);
                 }
                 Event::Password { conn, done } => {
@@ -126,7 +128,7 @@ fn deliver_reply(hub: &mut Hub, conn: ConnId, reply: &Reply, outbox: &mut Outbox
 }
 
 /// Answers one message of connection `conn`, queueing the answers, broadcasts and presence; a
-/// password job goes to a thread of its own, whose end comes back as an [`Event::Password`].
+/// password job goes to the [`PasswordPool`], whose end comes back as an [`Event::Password`].
 /// Returns the bots the message seated.
 fn answer(
     service: &mut Service<SqliteStore>,
@@ -135,7 +137,7 @@ fn answer(
     message: ClientMessage,
     now: u64,
     outbox: &mut Outbox,
-    events: &std_mpsc::Sender<Event>,
+    passwords: &PasswordPool,
 ) -> Vec<BotSeat> {
     let game_id = message.game_id().map(str::to_string);
     let token = message.token().map(str::to_string);
@@ -148,11 +150,7 @@ fn answer(
     let caller = hub.conns.get(&conn).map_or_else(Caller::default, |c| Caller { account: c.account, addr: c.addr });
     let mut reply = service.handle_for(message, &caller, now);
     if let Some(job) = reply.job.take() {
-        let events = events.clone();
-        let spawned = std::thread::Builder::new().name("triboard-password".into()).spawn(move || {
-            let _ = events.send(Event::Password { conn, done: job.run() });
-        });
-        if spawned.is_err() {
+        if !passwords.submit(conn, job) {
             let refusal = crate::net::protocol::Refusal::new(
                 crate::net::protocol::ErrorCode::Storage,
                 "the server is too busy to check a password: try again",

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt as _, StreamExt as _};
 use tokio::sync::{Notify, mpsc};
@@ -68,17 +69,32 @@ pub struct Shared {
     pub per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
     /// The most connections one address may have open.
     pub max_per_address: usize,
+    /// The reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 /// Upgrades an HTTP request at `/ws` to a WebSocket [`connection`].
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     State(shared): State<Shared>,
 ) -> Response {
+    let addr = client_address(peer.ip(), &headers, &shared.trusted_proxies);
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| connection(socket, shared, peer.ip()))
+        .on_upgrade(move |socket| connection(socket, shared, addr))
+}
+
+/// The address a connection's limits count against: the peer's, or — when the peer is one of the
+/// `trusted` proxies — the last address of its `X-Forwarded-For` (the one the proxy saw connect;
+/// earlier ones the client may have written itself).
+pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let forwarded = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).last();
+    forwarded.and_then(|v| v.rsplit(',').next()).and_then(|a| a.trim().parse().ok()).unwrap_or(peer)
 }
 
 /// Counts a connection from `addr` while it lives, if the address has room for one more.
@@ -235,4 +251,22 @@ async fn connection(mut socket: WebSocket, shared: Shared, addr: IpAddr) {
         writer.abort();
     }
     let _ = writer.await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_trusted_proxy_names_the_client() {
+        let proxy: IpAddr = "127.0.0.1".parse().unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", "6.6.6.6, 203.0.113.7".parse().unwrap());
+        assert_eq!(client_address(proxy, &headers, &[proxy]), "203.0.113.7".parse::<IpAddr>().unwrap());
+        assert_eq!(client_address(proxy, &headers, &[]), proxy, "an untrusted peer is itself");
+        let stranger: IpAddr = "198.51.100.1".parse().unwrap();
+        assert_eq!(client_address(stranger, &headers, &[proxy]), stranger, "a header from anyone else is ignored");
+        headers.insert("x-forwarded-for", "not an address".parse().unwrap());
+        assert_eq!(client_address(proxy, &headers, &[proxy]), proxy, "an unreadable header: the peer");
+    }
 }

@@ -64,6 +64,9 @@ impl<S: Store> Service<S> {
     /// [`LimitSettings::open_challenges`]: super::limits::LimitSettings::open_challenges
     pub(super) fn check_open_challenges(&mut self, caller: &Caller) -> Result<(), Refusal> {
         let max = self.limits.settings.open_challenges;
+        if max == usize::MAX {
+            return Ok(());
+        }
         let open = self.store.open_games(LOBBY_CHALLENGES).map_err(|e| storage(&e))?;
         let mut mine = 0;
         for id in open {

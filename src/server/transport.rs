@@ -77,6 +77,9 @@ pub struct ServeOptions {
     pub bots: Vec<u8>,
     /// The threads the bots' searches share (default 1).
     pub bot_threads: usize,
+    /// Reverse proxies whose `X-Forwarded-For` names the client for the limits per address
+    /// (default: none, every address is the peer's).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for ServeOptions {
@@ -89,6 +92,7 @@ impl Default for ServeOptions {
             limits: LimitSettings::default(),
             bots: Vec::new(),
             bot_threads: 1,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -122,6 +126,7 @@ pub async fn serve(listener: tokio::net::TcpListener, store: SqliteStore, option
         rate: options.rate,
         per_address: Arc::default(),
         max_per_address: options.limits.connections_per_address,
+        trusted_proxies: options.trusted_proxies.clone(),
     };
     let mut router = Router::new().route("/ws", get(upgrade)).with_state(shared);
     if let Some(web) = options.web {
