@@ -455,6 +455,8 @@ mod files;
 mod hud;
 #[path = "app/lobby.rs"]
 mod lobby;
+#[path = "app/lobby_window.rs"]
+mod lobby_window;
 #[path = "app/online.rs"]
 mod online;
 #[path = "app/session.rs"]

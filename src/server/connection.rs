@@ -93,7 +93,7 @@ pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> 
     if !trusted.contains(&peer) {
         return peer;
     }
-    let forwarded = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).last();
+    let forwarded = headers.get_all("x-forwarded-for").iter().rev().find_map(|v| v.to_str().ok());
     forwarded.and_then(|v| v.rsplit(',').next()).and_then(|a| a.trim().parse().ok()).unwrap_or(peer)
 }
 

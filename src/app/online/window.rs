@@ -18,7 +18,8 @@ use crate::app::ui::{RED, UiRects};
 
 /// Draws the Play online window into `ctx`, unless it is closed; returns what was pressed.
 /// Named widgets' rectangles go to `rects` (`online server`, `online name`, `online password`,
-/// `online sign in`, `online sign up`, `online sign out`, the tabs `lobby tab …`, and each part's).
+/// `online sign in`, `online sign up`, `online sign out`, the tabs `lobby tab …`, and each part's;
+/// the window itself, `online window`).
 pub fn online_window(ctx: &egui::Context, input: &mut WindowIn, rects: &mut UiRects) -> Vec<LobbyAction> {
     let mut actions = Vec::new();
     if !input.lobby.open {
@@ -27,7 +28,7 @@ pub fn online_window(ctx: &egui::Context, input: &mut WindowIn, rects: &mut UiRe
     let mut open = true;
     // The window's height within the screen (a 1024×640 screen gives some 570 points).
     let height = (ctx.content_rect().height() - 40.0).clamp(300.0, 640.0);
-    egui::Window::new("Play online")
+    let window = egui::Window::new("Play online")
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
@@ -47,6 +48,9 @@ pub fn online_window(ctx: &egui::Context, input: &mut WindowIn, rects: &mut UiRe
                 LobbyTab::Player => player_tab(ui, input, rects, &mut actions),
             }
         });
+    if let Some(window) = window {
+        rects.set("online window", window.response.rect);
+    }
     if !open {
         input.lobby.open = false;
     }
