@@ -250,3 +250,30 @@ fn no_password_is_stored_and_only_session_hashes_are() {
     assert!(store.account_by_id(1).unwrap().is_some());
     triboard::server::sqlite::remove_database(&db);
 }
+
+fn seek(game: &str, rated: bool) -> ClientMessage {
+    ClientMessage::Seek { game: game.into(), options: Value::Null, clock: None, rated, request_id: None }
+}
+
+#[test]
+fn quick_pairing_meets_the_nearest_seeker_of_the_same_settings() {
+    let mut s = server();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    let (cyd, _) = signup(&mut s, "Cyd");
+    // Nobody waits: Ann's seek is posted as a challenge.
+    let posted = s.handle_as(seek("trike", true), &ann, 0);
+    assert!(matches!(posted.messages[0], ServerMessage::Created { .. }), "{posted:?}");
+    let (game_id, _) = seat_of(&posted);
+    // Other settings do not meet it: another game, casual, and Ann herself.
+    assert!(matches!(s.handle_as(seek("trisq", true), &bob, 1).messages[0], ServerMessage::Created { .. }));
+    assert_eq!(lobby(&mut s).challenges.len(), 2);
+    let own = s.handle_as(seek("trike", true), &ann, 2);
+    assert!(matches!(own.messages[0], ServerMessage::Created { .. }), "one's own challenge is not taken");
+    // Cyd's seek takes Ann's first challenge (the nearest rating, both new; the oldest first).
+    let paired = s.handle_as(seek("trike", true), &cyd, 3);
+    let ServerMessage::Joined { game_id: joined, seat, .. } = &paired.messages[0] else { panic!("{paired:?}") };
+    assert_eq!((joined, *seat), (&game_id, 1));
+    let guest = s.handle_at(seek("trike", true), 4);
+    assert_eq!(code_of(&guest), ErrorCode::NotSignedIn);
+}

@@ -716,6 +716,7 @@ fn messages_have_a_stable_versioned_wire_form() {
         ClientMessage::Watch { game_id: "g".into() },
         ClientMessage::Sync { game_id: "g".into(), since_ply: 0, token: None },
         ClientMessage::Accept { game_id: "g".into(), request_id: Some("r".into()) },
+        ClientMessage::Seek { game: "trike".into(), options: Value::Null, clock: None, rated: true, request_id: None },
         ClientMessage::Withdraw { game_id: "g".into(), token: "t".into() },
         ClientMessage::Signup { name: "ann".into(), password: "p".into(), claim: vec!["t".into()] },
         ClientMessage::Login { name: "ann".into(), password: "p".into(), claim: Vec::new() },

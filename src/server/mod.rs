@@ -26,6 +26,7 @@ pub mod ids;
 pub mod limits;
 mod lobby;
 mod moves;
+mod pairing;
 mod password_pool;
 pub mod passwords;
 pub mod ratings;

@@ -24,6 +24,7 @@ use std::net::IpAddr;
 
 use super::account_store::AccountId;
 use super::limits::{LimitSettings, Limits};
+use super::pairing::Seek;
 use super::passwords::PasswordJob;
 use super::room::{Room, storage};
 use super::rooms::Rooms;
@@ -253,6 +254,9 @@ impl<S: Store> Service<S> {
             }
             ClientMessage::Join { code, request_id } => self.join(&code, request_id, caller, now_ms),
             ClientMessage::Accept { game_id, request_id } => self.accept(&game_id, request_id, caller, now_ms),
+            ClientMessage::Seek { game, options, clock, rated, request_id } => {
+                self.seek(Seek { game, options, clock, rated, request_id }, caller, now_ms)
+            }
             ClientMessage::Withdraw { game_id, token } => self.withdraw(&game_id, &token),
             ClientMessage::Move { game_id, token, text, ply } => self.play(&game_id, &token, &text, ply, now_ms),
             ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token, now_ms),

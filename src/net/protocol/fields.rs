@@ -19,6 +19,7 @@ impl ClientMessage {
         "watch",
         "sync",
         "accept",
+        "seek",
         "withdraw",
         "signup",
         "login",
@@ -45,6 +46,11 @@ impl ClientMessage {
             }
             ClientMessage::Join { code, request_id } => {
                 let mut f = vec![("code", code.as_str())];
+                f.extend(request_id.as_deref().map(|r| ("request_id", r)));
+                f
+            }
+            ClientMessage::Seek { game, request_id, .. } => {
+                let mut f = vec![("game", game.as_str())];
                 f.extend(request_id.as_deref().map(|r| ("request_id", r)));
                 f
             }
@@ -105,6 +111,7 @@ impl ClientMessage {
     pub fn game_id(&self) -> Option<&str> {
         match self {
             ClientMessage::Create { .. }
+            | ClientMessage::Seek { .. }
             | ClientMessage::Join { .. }
             | ClientMessage::Signup { .. }
             | ClientMessage::Login { .. }

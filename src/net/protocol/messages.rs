@@ -68,6 +68,25 @@ pub enum ClientMessage {
         #[serde(default)]
         request_id: Option<String>,
     },
+    /// Quick pairing: take a seat of the open challenge with these settings whose player's rating in
+    /// `game` is nearest the sender's (within 300 points), or else post such a challenge; answered
+    /// like a [`ClientMessage::Join`] or a [`ClientMessage::Create`].
+    Seek {
+        /// The kind of game.
+        game: String,
+        /// Its options (missing: the defaults).
+        #[serde(default)]
+        options: Value,
+        /// The clock of a live game; none for correspondence.
+        #[serde(default)]
+        clock: Option<Clock>,
+        /// Whether the game is rated (the sender must be signed in).
+        #[serde(default)]
+        rated: bool,
+        /// As [`ClientMessage::Create`]'s.
+        #[serde(default)]
+        request_id: Option<String>,
+    },
     /// Withdraw one's open challenge before its seats are taken; answered by a
     /// [`ServerMessage::State`] of the game, over and unrated, and a new lobby.
     Withdraw {
