@@ -300,6 +300,167 @@ async function steadyRect(p, name) {
   }
   throw new Error(`FAILED: the widget "${name}" is not shown (or does not stand still): ${JSON.stringify(before)}`);
 }
+// 12. The lobby (issue 38), three players in three browser contexts: A and B sign up, A posts a
+// rated Trike challenge, B accepts it from the lobby, C watches it from the lobby's live games; they
+// play it to its end (random legal moves through triboard_play), both see their rating change, and
+// the leaderboard lists both. Then a rated Blokus Trigon Three-Player game: A (signing in again in
+// a new context, with that game chosen) posts it, B and C (now signed up) accept it, A resigns, and
+// all three ratings change.
+const LOBBY_SECONDS = 420;
+async function playLobby(browser) {
+  section("lobby: sign up, a rated challenge accepted, watched, rated; three-player Trigon rated");
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`FAILED: the lobby part ran past ${LOBBY_SECONDS} s`)), LOBBY_SECONDS * 1000);
+  });
+  const contexts = [];
+  try {
+    await Promise.race([lobbyGames(browser, contexts), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+  for (const c of contexts) await c.close().catch(() => {});
+  for (const name of Object.keys(onlinePages)) delete onlinePages[name];
+  page = null;
+}
+
+// Opens a page in a new context whose start screen has `game` chosen (with `entries`' options).
+async function lobbyPage(browser, contexts, name, settings) {
+  const c = await browser.newContext({ viewport: { width: W, height: H } });
+  contexts.push(c);
+  if (settings) await c.addInitScript((s) => {
+    if (!localStorage.getItem("triboard-settings")) localStorage.setItem("triboard-settings", s);
+  }, JSON.stringify(settings));
+  const p = (await open(browser, url, c)).p;
+  onlinePages[name] = p;
+  return p;
+}
+
+// Opens Play online and its Lobby tab (from a finished game: back to the start screen first).
+async function openLobby(p, who) {
+  if ((await state(p)).screen === "playing") {
+    await press(p, centre(await steadyRect(p, "new-game")));
+    await p.waitForTimeout(800);
+    if ((await state(p)).asking) await press(p, centre(await steadyRect(p, "drop")));
+    await until(`${who}: back on the start screen`, (s) => s.screen === "menu", 20, p);
+  }
+  await press(p, centre(await steadyRect(p, "menu online")));
+  await until(`${who}: Play online opens`, (s) => s.lobby && s.lobby.open, 20, p);
+  const tab = await uiRect(p, "lobby tab lobby");
+  if (tab) await press(p, centre(tab));
+}
+
+// Types `text` into the egui field `field` (pressed first, so it has the keyboard).
+async function typeInto(p, field, text) {
+  await press(p, centre(await steadyRect(p, field)));
+  await p.keyboard.type(text, { delay: 40 });
+  await p.waitForTimeout(300);
+}
+
+// Signs up (or, with `login`, in) as `name` in the open Play online window.
+async function account(p, name, login) {
+  await typeInto(p, "online name", name);
+  await typeInto(p, "online password", `${name} plays on`);
+  await press(p, centre(await steadyRect(p, login ? "online sign in" : "online sign up")));
+  const s = await until(`${name} is signed in`, (s) => s.lobby && s.lobby.signed_in === name, 40, p);
+  check(!JSON.stringify(s).includes(`${name} plays on`), `${name} ${login ? "signed in" : "signed up"}; the page's state holds no password`);
+}
+
+async function lobbyGames(browser, contexts) {
+  const n = Date.now() % 100000;
+  const [ann, bob, cyd] = [`Ann${n}`, `Bob${n}`, `Cyd${n}`];
+  const trike = { game: "Trike", entries: { Trike: { options: { size: ONLINE_TRIKE_SIZE }, seats: [] } } };
+  const a = await lobbyPage(browser, contexts, "lobby-a", trike);
+  const b = await lobbyPage(browser, contexts, "lobby-b", null);
+  const c = await lobbyPage(browser, contexts, "lobby-c", null);
+  page = a;
+  await openLobby(a, "A");
+  await account(a, ann, false);
+  await openLobby(b, "B");
+  await account(b, bob, false);
+  // A posts a rated challenge.
+  await press(a, centre(await steadyRect(a, "lobby rated")));
+  await press(a, centre(await steadyRect(a, "lobby post")));
+  const posted = await until("A's challenge is posted", (s) => s.lobby && s.lobby.posted, 30, a);
+  const gameId = posted.lobby.posted;
+  check(true, `${ann} posted a rated Trike challenge, game ${gameId}`);
+  // B sees it in the lobby, without asking again, and accepts it.
+  page = b;
+  const seen = await until("B's lobby lists the challenge", (s) => s.lobby.challenge_ids && s.lobby.challenge_ids.includes(gameId), 30, b);
+  const k = seen.lobby.challenge_ids.indexOf(gameId);
+  await press(b, centre(await steadyRect(b, `lobby accept ${k}`)));
+  const joined = await until("B is seated in A's game", (s) => s.screen === "playing" && s.online && s.online.game_id === gameId, 40, b);
+  check(joined.online.seat === 1 && joined.online.rated === true, `${bob} accepted it from the lobby: seat ${joined.online.seat}, rated`);
+  const startedA = await until("A's board has the game, both seats taken", (s) => s.screen === "playing" && s.online && s.online.game_id === gameId && JSON.stringify(s.online.players_online) === "[true,true]", 40, a);
+  check(JSON.stringify(startedA.online.players).includes(bob), `A's panel names ${bob}: ${JSON.stringify(startedA.online.players)}`);
+  // C watches it from the lobby's live games.
+  page = c;
+  await openLobby(c, "C");
+  await until("C's lobby lists a live game", (s) => s.lobby.live >= 1, 30, c);
+  await press(c, centre(await steadyRect(c, "lobby watch 0")));
+  await until("C watches the game", (s) => s.screen === "playing" && s.online && s.online.watching && s.online.game_id === gameId, 40, c);
+  check(true, "C watches it, with no seat");
+  // They play it to its end; C sees every move.
+  const rand = random(n);
+  const boards = [a, b];
+  for (let ply = 0; ply < 200; ply++) {
+    const s = await state(a);
+    if (s.over || (s.online && s.online.ended)) break;
+    const mover = boards[s.to_move];
+    page = mover;
+    const legal = parse(await hook(mover, "triboard_legal"), "triboard_legal()");
+    if (!legal.length) { await a.waitForTimeout(200); continue; }
+    const mv = legal[Math.floor(rand() * legal.length)];
+    await hook(mover, "triboard_play", mv);
+    for (const [who, p] of [["A", a], ["B", b], ["C", c]]) {
+      await until(`${who} sees move ${ply + 1} (${mv})`, (t) => t.moves && t.moves.length > ply, 30, p);
+    }
+  }
+  const endA = await until("A sees the end and the rating change", (s) => s.over && s.lobby.rating_change, 40, a);
+  const endB = await until("B sees the end and the rating change", (s) => s.over && s.lobby.rating_change, 40, b);
+  const endC = await until("C sees the end", (s) => s.over, 40, c);
+  check(JSON.stringify(endC.moves) === JSON.stringify(endA.moves), `C watched all ${endA.moves.length} moves`);
+  check(true, `the ratings moved: A "${endA.lobby.rating_change}", B "${endB.lobby.rating_change}"`);
+  await a.screenshot({ path: `${out}/lobby-rated-end.png` });
+  await c.screenshot({ path: `${out}/lobby-watching.png` });
+  // The leaderboard lists both.
+  page = c;
+  await openLobby(c, "C");
+  await press(c, centre(await steadyRect(c, "leaderboard")));
+  const board = await until("the leaderboard lists both players", (s) => s.lobby.leaderboard && [ann, bob].every((x) => s.lobby.leaderboard.names.includes(x)), 30, c);
+  check(true, `the Trike leaderboard: ${board.lobby.leaderboard.names.join(", ")}`);
+  await c.screenshot({ path: `${out}/lobby-leaderboard.png` });
+  await account(c, cyd, false);
+  // A rated three-player Trigon game: A in a new context, signing in again with that game chosen.
+  const d = await lobbyPage(browser, contexts, "lobby-a2", { game: "Blokus Trigon Three-Player" });
+  page = d;
+  await openLobby(d, "A (again)");
+  await account(d, ann, true);
+  await press(d, centre(await steadyRect(d, "lobby rated")));
+  await press(d, centre(await steadyRect(d, "lobby post")));
+  const trigon = (await until("A's Trigon challenge is posted", (s) => s.lobby && s.lobby.posted && s.lobby.posted !== gameId, 30, d)).lobby.posted;
+  for (const [who, p] of [["B", b], ["C", c]]) {
+    page = p;
+    await openLobby(p, who);
+    const listed = await until(`${who}'s lobby lists the Trigon challenge`, (s) => s.lobby.challenge_ids && s.lobby.challenge_ids.includes(trigon), 30, p);
+    await press(p, centre(await steadyRect(p, `lobby accept ${listed.lobby.challenge_ids.indexOf(trigon)}`)));
+    await until(`${who} is seated in the Trigon game`, (s) => s.screen === "playing" && s.online && s.online.game_id === trigon, 40, p);
+  }
+  page = d;
+  const full = await until("A's Trigon game has its three players", (s) => s.online && s.online.game_id === trigon && JSON.stringify(s.online.players_online) === "[true,true,true]", 40, d);
+  check(full.game === "trigon-3", `a ${full.game} game of ${ann}, ${bob} and ${cyd}, rated`);
+  await press(d, centre(await steadyRect(d, "online resign")));
+  await until("Resign's question", (s) => s.asking === true, 20, d);
+  await press(d, centre(await steadyRect(d, "drop")));
+  const changes = [];
+  for (const [who, p] of [["A", d], ["B", b], ["C", c]]) {
+    const s = await until(`${who} sees the Trigon game's rating change`, (t) => t.over && t.lobby.rating_change && t.online.game_id === trigon, 40, p);
+    changes.push(s.lobby.rating_change);
+  }
+  check(true, `three ratings changed: ${changes.join("; ")}`);
+  await d.screenshot({ path: `${out}/lobby-trigon-3-rated.png` });
+}
+
 // Small seeded random numbers (mulberry32), for a game that can be played again (ONLINE_SEED).
 function random(seed) {
   let a = seed >>> 0;
@@ -819,6 +980,8 @@ async function onlineGame(browser, contexts) {
 
     // 11. Online play.
     await playOnline(browser);
+    // 12. The lobby: accounts, a rated challenge, watching, ratings.
+    await playLobby(browser);
     section(null);
     results.seconds.total = Math.round((Date.now() - t0) / 1000);
     fs.writeFileSync(`${out}/results.json`, JSON.stringify(results, null, 2));
