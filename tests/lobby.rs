@@ -277,3 +277,35 @@ fn quick_pairing_meets_the_nearest_seeker_of_the_same_settings() {
     let guest = s.handle_at(seek("trike", true), 4);
     assert_eq!(code_of(&guest), ErrorCode::NotSignedIn);
 }
+
+#[test]
+fn bots_are_seated_at_once_and_a_rated_game_seats_each_once() {
+    let mut s = server();
+    let bots = vec!["TriboardAI-1".to_string(), "TriboardAI-3".to_string()];
+    assert!(s.set_bots(&bots).unwrap().is_empty(), "no seats held yet");
+    let (ann, _) = signup(&mut s, "Ann");
+    let create = |bots: Vec<String>, rated: bool| ClientMessage::Create {
+        game: "trigon-3".into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated,
+        lobby: false,
+        bots,
+        request_id: None,
+    };
+    let twice = s.handle_as(create(vec![bots[0].clone(), bots[0].clone()], true), &ann, 0);
+    assert_eq!(code_of(&twice), ErrorCode::BadSeat);
+    let unknown = s.handle_as(create(vec!["TriboardAI-6".into()], false), &ann, 0);
+    assert_eq!(code_of(&unknown), ErrorCode::UnknownPlayer);
+    let made = s.handle_as(create(bots.clone(), true), &ann, 0);
+    assert_eq!(made.bots.len(), 2, "{made:?}");
+    assert_eq!((made.bots[0].seat, made.bots[1].seat), (1, 2));
+    let ServerMessage::State(state) = &made.messages[1] else { panic!("{made:?}") };
+    assert!(state.players.iter().all(|p| p.taken), "every seat taken: the game starts");
+    assert_eq!(state.players[2].player.as_deref(), Some("TriboardAI-3"));
+    // After a restart the bots find their seats again.
+    let held = s.set_bots(&bots).unwrap();
+    assert_eq!(held.len(), 2);
+}

@@ -46,6 +46,12 @@ impl<S: Store> Service<S> {
         if new.bots.len() >= seats {
             return Err(Refusal::new(ErrorCode::BadSeat, format!("{game} has {seats} seats: one is yours")));
         }
+        let mut distinct = new.bots.clone();
+        distinct.sort();
+        distinct.dedup();
+        if new.rated && distinct.len() < new.bots.len() {
+            return Err(Refusal::new(ErrorCode::BadSeat, "a rated game seats each bot once"));
+        }
         if let Some(unknown) = new.bots.iter().find(|b| !self.bot_names.contains(b)) {
             return Err(Refusal::new(ErrorCode::UnknownPlayer, format!("no bot is called '{unknown}'")));
         }
