@@ -43,6 +43,8 @@ struct Server {
     child: Child,
     url: String,
     addr: String,
+    /// Where its standard error (its log) goes: removed when dropped.
+    log: std::path::PathBuf,
 }
 
 impl Server {
@@ -53,19 +55,20 @@ impl Server {
 
     /// [`Server::start`] with more arguments.
     fn start_with(db: &Path, more: &[&std::ffi::OsStr]) -> Server {
+        let log = db.with_extension("log");
         let mut child = Command::new(env!("CARGO_BIN_EXE_triboard"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(more)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
             .spawn()
             .expect("the binary starts");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
         assert!(addr.starts_with("127.0.0.1:") && !addr.ends_with(":0"), "{addr}");
-        Server { child, url: format!("ws://{addr}/ws"), addr }
+        Server { child, url: format!("ws://{addr}/ws"), addr, log }
     }
 
     /// SIGKILL: no clean shutdown.
@@ -79,6 +82,7 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.log);
     }
 }
 
@@ -634,6 +638,9 @@ async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings() {
     let stored = String::from_utf8_lossy(&std::fs::read(&db.0).unwrap_or_default()).into_owned()
         + &String::from_utf8_lossy(&std::fs::read(format!("{}-wal", db.0.display())).unwrap_or_default());
     assert!(!stored.contains("Ann's password") && !stored.contains("Bob's password"), "no password is stored");
+    let log = std::fs::read_to_string(&server.log).unwrap();
+    assert!(log.contains("database:"), "the log is read: {log}");
+    assert!(!log.contains("password") && !log.contains("Ann's"), "no password in the log: {log}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
