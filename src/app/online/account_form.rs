@@ -29,7 +29,9 @@ pub fn account_row(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects,
         });
     } else {
         ui.horizontal(|ui| {
-            let name = ui.add(egui::TextEdit::singleline(&mut account.name).hint_text("name").desired_width(140.0));
+            let name = ui
+                .add(egui::TextEdit::singleline(&mut account.name).hint_text("name").desired_width(140.0))
+                .on_hover_text("Optional: an account keeps a rating and a page of your games; links work without one");
             rects.set("online name", name.rect);
             let password = ui.add(
                 egui::TextEdit::singleline(&mut account.password)

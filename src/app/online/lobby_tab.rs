@@ -31,13 +31,15 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
     let mine = |id: &str| input.settings.online.games.iter().any(|s| s.server == server && s.game_id == id);
     let signed_in = input.account.signed_in.is_some();
     let busy = input.lobby.waiting();
-    // The lists share the room the forms leave.
-    let list_height = ((ui.available_height() - 190.0) / 2.0).max(60.0);
+    // The lists share the room the forms below them leave, the challenges a little more.
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let room = (ui.available_height() - 4.0 * row - 24.0).max(4.0 * row);
+    let (challenges_height, live_height) = (room * 0.55 - row, room * 0.45 - row);
     ui.label(egui::RichText::new(format!("Open challenges ({})", view.challenges.len())).strong());
-    if view.challenges.is_empty() {
-        ui.label(egui::RichText::new("None now: post one below, or play a bot").weak());
-    }
-    egui::ScrollArea::vertical().id_salt("challenges").max_height(list_height).show(ui, |ui| {
+    egui::ScrollArea::vertical().id_salt("challenges").max_height(challenges_height).show(ui, |ui| {
+        if view.challenges.is_empty() {
+            ui.label(egui::RichText::new("None now: post one below, or play a bot").weak());
+        }
         for (k, listing) in view.challenges.iter().enumerate() {
             ui.horizontal(|ui| {
                 listing_cells(ui, listing);
@@ -60,15 +62,11 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
             });
         }
     });
-    ui.separator();
-    post(ui, input, rects, actions);
-    bots(ui, input, &view.bots, rects, actions);
-    ui.separator();
     ui.label(egui::RichText::new(format!("Live games ({})", view.live.len())).strong());
-    if view.live.is_empty() {
-        ui.label(egui::RichText::new("No game is being played now").weak());
-    }
-    egui::ScrollArea::vertical().id_salt("live").max_height(list_height).show(ui, |ui| {
+    egui::ScrollArea::vertical().id_salt("live").max_height(live_height).show(ui, |ui| {
+        if view.live.is_empty() {
+            ui.label(egui::RichText::new("No game is being played now").weak());
+        }
         for (k, listing) in view.live.iter().enumerate() {
             ui.horizontal(|ui| {
                 listing_cells(ui, listing);
@@ -80,6 +78,9 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
             });
         }
     });
+    ui.separator();
+    post(ui, input, rects, actions);
+    bots(ui, input, &view.bots, rects, actions);
     if let Some(said) = &input.lobby.said {
         ui.colored_label(RED, said);
     }
@@ -102,12 +103,12 @@ fn post(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, actions: &
     if !signed_in {
         lobby.rated = false;
     }
-    ui.label(egui::RichText::new(format!("Post a challenge, or play a bot: {}", input.chosen.name)).strong())
-        .on_hover_text("The game and options chosen on the start screen");
     ui.horizontal(|ui| {
         let seats = input.chosen.seats;
         lobby.seat = lobby.seat.min(seats.len().saturating_sub(1) as u8);
-        ui.label("You play");
+        ui.label(egui::RichText::new(format!("{}:", input.chosen.name)).strong())
+            .on_hover_text("The game and options chosen on the start screen: post it, or play it against a bot");
+        ui.label("you play");
         egui::ComboBox::from_id_salt("lobby seat")
             .width(90.0)
             .selected_text(seats.get(usize::from(lobby.seat)).copied().unwrap_or("?"))

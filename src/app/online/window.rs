@@ -26,15 +26,18 @@ pub fn online_window(ctx: &egui::Context, input: &mut WindowIn, rects: &mut UiRe
         return actions;
     }
     let mut open = true;
-    // The window's height within the screen (a 1024×640 screen gives some 570 points).
-    let height = (ctx.content_rect().height() - 40.0).clamp(300.0, 640.0);
+    // Its content's height: the screen's less the title bar and margins (a 1024×640 screen gives
+    // some 570 points), at most 640.
+    let height = (ctx.content_rect().height() - 64.0).clamp(260.0, 640.0);
     let window = egui::Window::new("Play online")
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
-        .fixed_size([WIDTH, height - 40.0])
+        .fixed_size([WIDTH, height])
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
+            // The whole height, so the tabs' lists can take what their forms leave.
+            ui.set_min_height(height);
             server_row(ui, input, rects);
             account_row(ui, input, rects, &mut actions);
             ui.separator();
