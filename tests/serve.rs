@@ -805,3 +805,61 @@ async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby()
     assert_eq!(summary["games"][0]["moves"], serde_json::json!(moves), "{summary}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn triboard_bot_accepts_a_challenge_from_the_lobby() {
+    let db = temp_db("accept-bot");
+    let server = Server::start(&db.0);
+    let dir = std::env::temp_dir().join(format!("triboard-accept-gtp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tiny = dir.join("tiny.sh");
+    std::fs::write(&tiny, "while read -r line; do case \"$line\" in genmove*) printf '= resign\\n\\n';; *) printf '=\\n\\n';; esac; done\n")
+        .unwrap();
+    let mut hal = Client::connect(&server.url).await;
+    hal.send(&ClientMessage::Create {
+        game: "trigon-2".into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated: false,
+        lobby: true,
+        bots: Vec::new(),
+        request_id: None,
+    })
+    .await;
+    let (game_id, token) = hal
+        .until(|m| match m {
+            ServerMessage::Created { game_id, token, .. } => Some((game_id.clone(), token.clone())),
+            _ => None,
+        })
+        .await;
+    let ws = format!("ws://{}/ws", server.addr);
+    let engine = format!("sh {}", tiny.display());
+    let bot = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .args(["--json", "bot", "--server", &ws, "--engine", &engine, "--name", "Acceptor", "--accept", "--games", "1"])
+        .env("TRIBOARD_BOT_PASSWORD", "the bot's password")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the bot starts");
+    // Every seat taken: the bot accepted.
+    hal.until(|m| matches!(m, ServerMessage::State(s) if s.players.iter().all(|p| p.taken)).then_some(())).await;
+    let table = start("trigon-2").unwrap();
+    let text = table.random_move_text(&mut rng_from_seed(40));
+    hal.send(&ClientMessage::Move { game_id: game_id.clone(), token, text, ply: 0 }).await;
+    let outcome = hal
+        .until(|m| match m {
+            ServerMessage::State(s) if s.outcome.is_some() => s.outcome.clone(),
+            _ => None,
+        })
+        .await;
+    assert_eq!(outcome.resigned, Some(1), "the bot's engine resigned at its first move");
+    let output = tokio::task::spawn_blocking(move || bot.wait_with_output().unwrap()).await.unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let summary: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["games"][0]["game_id"], serde_json::json!(game_id), "{summary}");
+    assert_eq!(summary["games"][0]["seat"], 1);
+    let _ = std::fs::remove_dir_all(dir);
+}

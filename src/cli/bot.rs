@@ -4,7 +4,7 @@
 //! (`docs/design.md` §Lobby), so engines play people and each other online.
 //!
 //! The bot signs in (making its account the first time), posts an open challenge in the lobby and
-//! waits for someone to accept it; then it plays the game through the engine — `set_game`,
+//! waits for someone to accept it (or, with `--accept`, accepts someone else's); then it plays the game through the engine — `set_game`,
 //! `clear_board`, the others' placements as `play c MOVE`, `genmove c` for its own colours — and
 //! posts the next challenge, until `--games` games were played (default: until stopped). The
 //! server is the referee: it refuses an illegal move (the bot then resigns, as an engine that
@@ -54,6 +54,10 @@ pub struct BotArgs {
     /// Games to play before stopping (0: until stopped).
     #[arg(long, default_value_t = 0)]
     pub games: usize,
+    /// Accept others' open challenges of `--game` from the lobby instead of posting one (so two
+    /// engines can meet: one posts, the other accepts).
+    #[arg(long)]
+    pub accept: bool,
     /// The longest wait for one engine answer, in seconds.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
@@ -136,13 +140,8 @@ async fn sign_in(ws: &mut WsClient, args: &BotArgs) -> Result<(), String> {
     }
 }
 
-/// Posts a challenge, waits for it to be accepted and plays the game to its end.
-async fn play_one(
-    ws: &mut WsClient,
-    engine: &mut Engine,
-    args: &BotArgs,
-    clock: Option<Clock>,
-) -> Result<Played, String> {
+/// Posts an open challenge: its game, the bot's seat and token.
+async fn post(ws: &mut WsClient, args: &BotArgs, clock: Option<Clock>) -> Result<(String, u8, String), String> {
     ws.send(&ClientMessage::Create {
         game: args.game.clone(),
         options: Value::Null,
@@ -155,12 +154,45 @@ async fn play_one(
         request_id: None,
     })
     .await?;
-    let (game_id, seat, token) = ws
+    ws.until(|m| match m {
+        ServerMessage::Created { game_id, seat, token, .. } => Some((game_id.clone(), *seat, token.clone())),
+        _ => None,
+    })
+    .await
+}
+
+/// Waits in the lobby for someone else's open challenge of `--game` and accepts it: its game,
+/// the bot's seat and token.
+async fn accept(ws: &mut WsClient, args: &BotArgs) -> Result<(String, u8, String), String> {
+    ws.send(&ClientMessage::Lobby {}).await?;
+    let name = Some(args.name.as_str());
+    let game_id = ws
         .until(|m| match m {
-            ServerMessage::Created { game_id, seat, token, .. } => Some((game_id.clone(), *seat, token.clone())),
+            ServerMessage::Lobby(view) => view
+                .challenges
+                .iter()
+                .find(|c| c.game == args.game && c.players.iter().all(|p| p.as_deref() != name))
+                .map(|c| c.game_id.clone()),
             _ => None,
         })
         .await?;
+    ws.send(&ClientMessage::Accept { game_id, request_id: None }).await?;
+    ws.until(|m| match m {
+        ServerMessage::Joined { game_id, seat, token } => Some((game_id.clone(), *seat, token.clone())),
+        _ => None,
+    })
+    .await
+}
+
+/// Posts a challenge (or accepts one), waits for every seat to be taken and plays the game to its
+/// end.
+async fn play_one(
+    ws: &mut WsClient,
+    engine: &mut Engine,
+    args: &BotArgs,
+    clock: Option<Clock>,
+) -> Result<Played, String> {
+    let (game_id, seat, token) = if args.accept { accept(ws, args).await? } else { post(ws, args, clock).await? };
     // Every seat taken: the game is on.
     let state: Snapshot = ws
         .until(|m| match m {
