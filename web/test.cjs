@@ -9,7 +9,18 @@
 //                              position shown), review, hint (its text or null), analysed,
 //                              mistakes}
 //   triboard_ui_rect(name)    {x, y, w, h} in CSS pixels of a widget ("start", "download",
-//                              "upload"), or "" when it is not shown
+//                              "upload"; the Play online window's: "online server", "online name",
+//                              "online password", "online sign in", "online sign up", "online sign
+//                              out", "online my page", the tabs "lobby tab lobby", "lobby tab
+//                              invite", "lobby tab games", "leaderboard", "lobby tab player", the
+//                              lobby's "lobby accept N" (Accept, or Withdraw on one's own
+//                              challenge, N its index in challenge_ids), "lobby watch N" (live
+//                              game N), "lobby bot N", "lobby rated", "lobby post", "online create",
+//                              "online code", "online join", "online open 0", "leaderboard name N",
+//                              "profile name", "profile", "profile review N" (Review, or Watch of a
+//                              running game), "profile save N", "online window"; the side panel's
+//                              "online resign", "online rematch", "online watching"), or "" when it
+//                              is not shown
 //   triboard_legal()          [the legal move texts of the player to move]
 //   triboard_click_points(mv) [{x, y}, …] CSS pixels to press in order to make move mv, or a JSON
 //                              string saying why it cannot be clicked
@@ -19,8 +30,17 @@
 //                              in CONFIG below fails it)
 //   triboard_frame_stats(), triboard_reset_frame_stats()
 // and, in an online game, the state's `online`: {code, seat, game_id, server_moves, connection
-// ("connected", "connecting…", "reconnecting…", "not connected"), players_online, ended} (null for a
-// local game), and `lobby`: {open, waiting, said} (the Play online… window, on both screens).
+// ("connected", "connecting…", "reconnecting…", "not connected"), players_online, ended, watching
+// (no seat: a spectator), players (each seat as the panel names it: "You (Ann)", "Bob 1536",
+// "guest", "waiting for a player"), rated (the game is), rating_changes (["Ann 1500? → 1536?
+// (+36)", …] once a rated game ended)} (null for a local game), and `lobby`: {open, waiting, said,
+// tab ("lobby", "invite", "games", "leaderboard", "player"), challenges (how many), challenge_ids
+// (in the lobby's order), live (how many), bots ([names]), people_online, posted (the game id of
+// one's challenge waiting in the lobby, else null), signed_in (the account's name, else null),
+// account_said (the server's answer to a sign-in), watching (the game id watched, else null),
+// rating_change (one's own change at a rated game's end, else null), leaderboard ({game, names} as
+// last shown), profile ({name, games}), pages_said} (the Play online… window, on both screens;
+// the lobby's counts are null until the server sent it).
 // A hook the page lacks fails the test with its name (LENIENT_HOOKS=1: skipped with a note, and
 // fixed coordinates or triboard_play stand in, for a build older than this test).
 //

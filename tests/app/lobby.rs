@@ -242,6 +242,11 @@ fn a_spectator_follows_the_moves_of_a_live_game_and_cannot_move() {
     assert!(watched.watching && watched.seat.token.is_empty());
     assert_eq!(c.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Remote]);
     assert!(c.world().resource::<Settings>().online.games.is_empty(), "no seat is kept for a game watched");
+    // The panel says so where Resign and Rematch stand, and names the players.
+    let text = panel_text(c.world().resource::<Model>(), c.world().resource::<OnlineGame>());
+    assert!(text.lines().any(|l| l == "Watching"), "{text}");
+    assert!(!text.contains("Resign"), "{text}");
+    assert_eq!(text.lines().filter(|l| *l == "guest").count(), 2, "both players are guests: {text}");
     // A's and B's moves arrive on C's board; C's press is refused, and nothing is sent.
     press(&mut a, "d7");
     assert!(until(&mut [&mut a, &mut b, &mut c], |x| moves(x[2]) == ["d7"]), "A's move reaches C");

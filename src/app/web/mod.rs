@@ -48,7 +48,7 @@ pub fn triboard_play(text: &str) {
 /// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`, `asking` (the
 /// question before the game in play is dropped is up); `online` (the online game on the board:
 /// `code`, `seat`, `game_id`, `server_moves`, `connection`, `players_online`, `ended`, `watching`,
-/// `players`, `rated`) and `lobby` (the Play online window and the account: `open`, `waiting`,
+/// `players`, `rated`, `rating_changes`) and `lobby` (the Play online window and the account: `open`, `waiting`,
 /// `said`, `tab`, `challenges`, `challenge_ids`, `live`, `bots`, `people_online`, `posted`,
 /// `signed_in`, `account_said`, `watching`, `rating_change`, `leaderboard`, `profile`,
 /// `pages_said`).
@@ -355,7 +355,8 @@ fn publish_state(
             "ended": o.ended(),
             "watching": o.watching,
             "players": (0..seats).map(|s| o.player_label(s)).collect::<Vec<_>>(),
-            "rated": o.rated.iter().map(change_words).collect::<Vec<_>>(),
+            "rated": o.state.as_ref().is_some_and(|s| s.rated),
+            "rating_changes": o.rated.iter().map(change_words).collect::<Vec<_>>(),
         })
     });
     let view = lobby.view.as_ref();
@@ -373,7 +374,8 @@ fn publish_state(
         "signed_in": account.signed_in,
         "account_said": account.said.as_ref().map(|s| s.text.clone()),
         "watching": game.as_deref().filter(|g| g.watching).map(|g| g.seat.game_id.clone()),
-        "rating_change": game.as_deref().and_then(|g| g.rated.first()).map(change_words),
+        // The person's own change (a spectator's: the first seat's).
+        "rating_change": game.as_deref().and_then(|g| g.rated.iter().find(|c| g.mine(c.seat)).or(g.rated.first())).map(change_words),
         "leaderboard": pages.leaderboard.as_ref().map(|(game, rows)| serde_json::json!({
             "game": game,
             "names": rows.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
