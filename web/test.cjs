@@ -32,7 +32,7 @@
 // and, in an online game, the state's `online`: {code, seat, game_id, server_moves, connection
 // ("connected", "connecting…", "reconnecting…", "not connected"), players_online, ended, watching
 // (no seat: a spectator), players (each seat as the panel names it: "You (Ann)", "Bob 1536",
-// "guest", "waiting for a player"), rated (the game is), rating_changes (["Ann 1500? → 1536?
+// "guest", "waiting for a player"), rated (the game is), rating_changes (["Ann 1500? to 1536?
 // (+36)", …] once a rated game ended)} (null for a local game), and `lobby`: {open, waiting, said,
 // tab ("lobby", "invite", "games", "leaderboard", "player"), challenges (how many), challenge_ids
 // (in the lobby's order), live (how many), bots ([names]), people_online, posted (the game id of
@@ -545,6 +545,7 @@ async function onlineGame(browser, contexts) {
   await until("Play online… opens its window", (s) => s.lobby && s.lobby.open, 10, a);
   const server = await steadyRect(a, "online server");
   check(server.w > 0, `the Play online window shows (its server field empty: the page's own server, ${url}ws)`);
+  await press(a, centre(await steadyRect(a, "lobby tab invite")));
   await press(a, centre(await steadyRect(a, "online create")));
   const created = await until("Create and invite gives a game and its code",
     (s) => s.screen === "playing" && s.online && s.online.code, 30, a);

@@ -334,7 +334,7 @@ fn a_rated_game_shows_the_rating_changes_at_its_end_and_the_pages_list_it() {
     assert!(ann.after > ann.before && ann.provisional, "{ann:?}");
     let text = panel_text(a.world().resource::<Model>(), a.world().resource::<OnlineGame>());
     assert!(text.contains("Game over"), "{text}");
-    let line = format!("Ann {}? → {}? (+{})", ann.before, ann.after, ann.after - ann.before);
+    let line = format!("Ann {}? to {}? (+{})", ann.before, ann.after, ann.after - ann.before);
     assert!(text.lines().any(|l| l == line), "{line} in the Game over box: {text}");
     assert!(text.lines().any(|l| l.starts_with("Bob ") && l.contains("(-")), "Bob's loss too: {text}");
 

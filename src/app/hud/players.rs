@@ -8,6 +8,7 @@ use super::windows::PanelWindows;
 use crate::app::games::AppGame;
 use crate::app::model::Model;
 use crate::app::online::OnlineGame;
+use crate::app::online::words::change_words;
 use crate::app::ui::{short, stone, title};
 use crate::rules::{Outcome, Player};
 
@@ -85,18 +86,20 @@ const NAME_CHARS: usize = 16;
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xf2, 0xc1, 0x4e);
 
 /// The result once the game is over, in the panel (it covers neither the board nor the move list),
-/// foldable; a rated online game's rating changes (`ratings`, one line a seat) under it.
+/// foldable; in an online game the winners are named by their accounts, and a rated game's rating
+/// changes follow, one line a seat.
 pub(super) fn result<G: AppGame>(
     ui: &mut egui::Ui,
     model: &Model<G>,
     outcome: &Outcome,
-    ratings: &[String],
+    online: Option<&OnlineGame>,
     windows: &mut PanelWindows,
 ) {
     let game = model.game();
     let winners = outcome.winners();
-    let names: Vec<String> =
-        winners.iter().map(|w| format!("{} ({})", game.player_name(*w), model.seat_name(w.index()))).collect();
+    let who = |w: Player| online.map_or_else(|| model.seat_name(w.index()), |o| o.who(w.0));
+    let names: Vec<String> = winners.iter().map(|w| format!("{} ({})", game.player_name(*w), who(*w))).collect();
+    let ratings: Vec<String> = online.map_or_else(Vec::new, |o| o.rated.iter().map(change_words).collect());
     let verdict = if winners.len() == 1 {
         format!("{} wins", names[0])
     } else if winners.len() == game.num_players() {
@@ -143,7 +146,7 @@ pub(super) fn result<G: AppGame>(
             None if open => model.game().game_over(ui, outcome),
             None => {}
         }
-        for line in ratings {
+        for line in &ratings {
             ui.label(egui::RichText::new(line).strong()).on_hover_text("The rating before and after this game");
         }
     });

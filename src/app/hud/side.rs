@@ -17,7 +17,6 @@ use crate::app::files::Format;
 use crate::app::flow::{Command, ReviewTo, Status};
 use crate::app::games::AppGame;
 use crate::app::model::Model;
-use crate::app::online::words::change_words;
 use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width};
 
 /// Draws the side panel (and the rules window and the confirmation) into `ctx`; returns the
@@ -109,9 +108,7 @@ pub fn side_panel<G: AppGame>(
             // Over: the result first, then what was said; no hint and no game actions follow, so
             // nothing below can move under the pointer.
             Some(outcome) => {
-                let ratings: Vec<String> =
-                    input.online.map_or_else(Vec::new, |o| o.rated.iter().map(change_words).collect());
-                result(ui, model, &outcome, &ratings, windows);
+                result(ui, model, &outcome, input.online, windows);
                 status_area(ui, input.status, lines);
             }
             None => {

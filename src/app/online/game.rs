@@ -116,6 +116,15 @@ impl OnlineGame {
         }
     }
 
+    /// Who plays `seat`, in a sentence: "you", the account's name, or "guest".
+    pub fn who(&self, seat: u8) -> String {
+        if self.mine(seat) {
+            return "you".to_string();
+        }
+        let view = self.state.as_ref().and_then(|s| s.players.get(usize::from(seat)));
+        view.and_then(|v| v.player.clone()).unwrap_or_else(|| "guest".to_string())
+    }
+
     /// The kind of game (`trike`, …).
     pub fn kind(&self) -> &str {
         self.state.as_ref().map_or(&self.seat.game, |s| &s.game)

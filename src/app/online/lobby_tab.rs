@@ -89,11 +89,12 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
 /// A listed game's columns: the game, the clock, rated or casual, the players with ratings.
 pub fn listing_cells(ui: &mut egui::Ui, listing: &GameListing) {
     let game = game_words(&listing.game, &listing.options);
-    cell(ui, 170.0, game.as_str()).on_hover_text(&game);
-    cell(ui, 58.0, clock_words(listing.clock.as_ref())).on_hover_text("minutes + seconds a move, or no clock");
-    cell(ui, 42.0, if listing.rated { "rated" } else { "casual" });
+    cell(ui, 200.0, game.as_str()).on_hover_text(&game);
+    cell(ui, 66.0, clock_words(listing.clock.as_ref()))
+        .on_hover_text("Fischer: minutes + seconds a move; or no clock, a correspondence game");
+    cell(ui, 46.0, if listing.rated { "rated" } else { "casual" });
     let players = players_words(listing);
-    cell(ui, 200.0, players.as_str()).on_hover_text(&players);
+    cell(ui, 206.0, players.as_str()).on_hover_text(&players);
 }
 
 /// "Post a challenge" of the start screen's game: the seat, the clock, Rated.

@@ -244,6 +244,12 @@ fn pump(
             ServerMessage::Rated { changes, .. } => {
                 let said: Vec<String> = changes.iter().map(words::change_words).collect();
                 *board.status = Status::info(format!("Ratings: {}", said.join(", ")));
+                // The panel's rows show the ratings after the game.
+                for change in &changes {
+                    if let Some(rating) = game.ratings.get_mut(usize::from(change.seat)) {
+                        *rating = Some(change.after);
+                    }
+                }
                 game.rated = changes;
             }
             ServerMessage::Created { .. }

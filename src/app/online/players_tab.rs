@@ -72,8 +72,14 @@ pub fn leaderboard_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRe
             ui.horizontal(|ui| {
                 cell(ui, 40.0, format!("{}", k + 1));
                 let name = if row.bot { format!("{} (bot)", row.name) } else { row.name.clone() };
-                let size = [220.0, ui.spacing().interact_size.y];
-                let link = ui.add_sized(size, egui::Link::new(name)).on_hover_text("Open the player's page");
+                let size = egui::vec2(220.0, ui.spacing().interact_size.y);
+                let link = ui
+                    .allocate_ui_with_layout(size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        ui.set_min_size(size);
+                        ui.add(egui::Link::new(name))
+                    })
+                    .inner
+                    .on_hover_text("Open the player's page");
                 set_nth(rects, NAMES, k, link.rect);
                 if link.clicked() {
                     input.lobby.tab = LobbyTab::Player;

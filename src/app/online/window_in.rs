@@ -89,11 +89,15 @@ pub fn set_nth(rects: &mut UiRects, names: &'static [&'static str], k: usize, re
     }
 }
 
-/// A label cut to `width` points (whole on hover), so rows keep their columns.
+/// A label at the left of `width` points, cut there (whole on hover), so rows keep their columns.
 pub fn cell(ui: &mut egui::Ui, width: f32, text: impl Into<egui::WidgetText>) -> egui::Response {
-    let height = ui.spacing().interact_size.y;
-    ui.add_sized([width, height], egui::Label::new(text).truncate())
+    let size = egui::vec2(width, ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+        ui.set_min_size(size);
+        ui.add(egui::Label::new(text).truncate())
+    })
+    .inner
 }
 
 /// The Play online window's width, in points.
-pub const WIDTH: f32 = 600.0;
+pub const WIDTH: f32 = 660.0;

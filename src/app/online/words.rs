@@ -89,9 +89,10 @@ pub fn game_name(id: &str) -> String {
     for_id(id, Name(id)).flatten().unwrap_or_else(|| id.to_string())
 }
 
-/// A clock setting in a few words: "5+3" (minutes and seconds a move), or "correspondence".
+/// A clock setting in a few words: "5+3" (minutes and seconds a move), or "no clock" (a
+/// correspondence game).
 pub fn clock_words(clock: Option<&Clock>) -> String {
-    clock.map_or_else(|| "correspondence".to_string(), |c| format!("{}+{}", c.minutes, c.increment_s))
+    clock.map_or_else(|| "no clock".to_string(), |c| format!("{}+{}", c.minutes, c.increment_s))
 }
 
 /// A listed game's players with their ratings, seat by seat: "Ann 1536 · Bob · (free)".
@@ -109,11 +110,12 @@ pub fn players_words(listing: &GameListing) -> String {
         .join(" · ")
 }
 
-/// A seat's rating change at a rated game's end: "Ann 1500? → 1536? (+36)" (a rating still
-/// provisional after the game was so before it too).
+/// A seat's rating change at a rated game's end: "Ann 1500? to 1536? (+36)" (a rating still
+/// provisional after the game was so before it too). Words, not an arrow: the app's fonts have
+/// no "→".
 pub fn change_words(change: &RatingChange) -> String {
     let q = if change.provisional { "?" } else { "" };
-    format!("{} {}{q} → {}{q} ({:+})", change.name, change.before, change.after, change.after - change.before)
+    format!("{} {}{q} to {}{q} ({:+})", change.name, change.before, change.after, change.after - change.before)
 }
 
 #[cfg(test)]
@@ -182,7 +184,7 @@ mod tests {
         };
         assert_eq!(players_words(&listing), "Ann 1536 · (free)");
         assert_eq!(clock_words(listing.clock.as_ref()), "5+3");
-        assert_eq!(clock_words(None), "correspondence");
+        assert_eq!(clock_words(None), "no clock");
         assert!(
             game_words("trike", &listing.options).starts_with("Trike"),
             "{}",
@@ -192,7 +194,7 @@ mod tests {
         assert_eq!(game_name("trigon-2"), "Blokus Trigon Two-Player");
         let change =
             |before, after, provisional| RatingChange { seat: 0, name: "Ann".into(), before, after, provisional };
-        assert_eq!(change_words(&change(1500, 1536, true)), "Ann 1500? → 1536? (+36)");
-        assert_eq!(change_words(&change(1610, 1598, false)), "Ann 1610 → 1598 (-12)");
+        assert_eq!(change_words(&change(1500, 1536, true)), "Ann 1500? to 1536? (+36)");
+        assert_eq!(change_words(&change(1610, 1598, false)), "Ann 1610 to 1598 (-12)");
     }
 }
