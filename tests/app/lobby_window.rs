@@ -253,6 +253,8 @@ fn on_a_1024x640_screen_every_part_of_the_window_fits() {
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SMALL);
     let mut parts = lobby_parts();
     parts.account.said = Some(Status::error("name_taken: a name like 'Ann' is taken; choose another"));
+    let limit = "you have 5 open challenges, the most a player may have: withdraw one first";
+    parts.lobby.said = Some(limit.to_string());
     let many = |prefix: &str, n: usize| -> Vec<GameListing> {
         (0..n)
             .map(|k| {
@@ -301,6 +303,9 @@ fn on_a_1024x640_screen_every_part_of_the_window_fits() {
             for name in names.iter().chain(&always) {
                 let rect = rects.get(name).unwrap_or_else(|| panic!("{tab:?}: {name} was drawn"));
                 assert!(window.contains_rect(rect), "{tab:?}: {name} {rect:?} is inside the window {window:?}");
+            }
+            if tab == LobbyTab::Lobby || tab == LobbyTab::Invite {
+                assert!(drawn.iter().any(|(t, whole)| t == limit && *whole), "{tab:?}: the lobby's refusal is whole");
             }
             if !signed_in {
                 let said = "name_taken: a name like 'Ann' is taken; choose another";

@@ -31,10 +31,14 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
     let mine = |id: &str| input.settings.online.games.iter().any(|s| s.server == server && s.game_id == id);
     let signed_in = input.account.signed_in.is_some();
     let busy = input.lobby.waiting();
-    // The lists share the room the forms below them leave, the challenges a little more.
+    // The lists share the room their headings and the forms below them leave (as tall as last
+    // frame measured them), the challenges a little more.
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
-    let room = (ui.available_height() - 4.0 * row - 24.0).max(4.0 * row);
-    let (challenges_height, live_height) = (room * 0.55 - row, room * 0.45 - row);
+    let heading = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let forms = ui.id().with("lobby forms");
+    let below = ui.data(|d| d.get_temp::<f32>(forms)).unwrap_or(3.0 * row + 12.0);
+    let room = (ui.available_height() - below - 2.0 * heading - 2.0 * ui.spacing().item_spacing.y).max(4.0 * row);
+    let (challenges_height, live_height) = (room * 0.55, room * 0.45);
     ui.label(egui::RichText::new(format!("Open challenges ({})", view.challenges.len())).strong());
     egui::ScrollArea::vertical().id_salt("challenges").max_height(challenges_height).show(ui, |ui| {
         if view.challenges.is_empty() {
@@ -78,12 +82,15 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
             });
         }
     });
+    let top = ui.cursor().top();
     ui.separator();
     post(ui, input, rects, actions);
     bots(ui, input, &view.bots, rects, actions);
     if let Some(said) = &input.lobby.said {
         ui.colored_label(RED, said);
     }
+    let height = ui.cursor().top() - top;
+    ui.data_mut(|d| d.insert_temp(forms, height));
 }
 
 /// A listed game's columns: the game, the clock, rated or casual, the players with ratings.
