@@ -267,8 +267,13 @@ fn on_a_1024x640_screen_every_part_of_the_window_fits() {
         view.live = many("l", 12);
     }
     for k in 0..12 {
-        let seat =
-            OnlineSeat { server: URL.into(), game_id: format!("h{k}"), game: "trike".into(), ..Default::default() };
+        let seat = OnlineSeat {
+            server: URL.into(),
+            game_id: format!("h{k}"),
+            game: "a-kind-of-game-this-build-does-not-know-by-a-long-name".into(),
+            code: "ABCD2345".into(),
+            ..Default::default()
+        };
         parts.settings.online.games.push(seat);
     }
     parts.pages.leaderboard =
@@ -297,6 +302,8 @@ fn on_a_1024x640_screen_every_part_of_the_window_fits() {
             let mut rects = UiRects::default();
             let (_, drawn) = settled(&mut parts, &mut rects);
             let window = rects.get("online window").expect("the window was drawn");
+            let width = triboard::app::online::window_in::WIDTH;
+            assert!(window.width() < width + 14.0, "{tab:?}: the window keeps its width: {window:?}");
             assert!(screen.contains_rect(window), "{tab:?}: the window {window:?} is inside the screen");
             let account = if signed_in { "online sign out" } else { "online sign up" };
             let always = ["online server", account, "lobby tab lobby", "leaderboard", "lobby tab player"];

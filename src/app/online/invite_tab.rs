@@ -83,7 +83,7 @@ pub fn your_games(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
                 let game = known.map_or_else(|| seat.game.clone(), |s| game_words(&s.game, &s.options));
                 let code = if seat.code.is_empty() { String::new() } else { format!(" · {}", seat.code) };
                 let line = format!("{game}{code} · {words}");
-                cell(ui, WIDTH - 130.0, line.as_str()).on_hover_text(&line);
+                cell(ui, WIDTH - 180.0, line.as_str()).on_hover_text(&line);
                 let open = ui.small_button("Open");
                 if k == 0 {
                     rects.set("online open 0", open.rect);
