@@ -246,6 +246,13 @@ fn the_leaderboard_opens_a_players_page_whose_games_open_in_review_or_are_kept()
         [LobbyAction::Fetch(Box::new(won), RecordUse::Save(Format::Json))]
     );
     assert_eq!(press(&ctx, &mut parts, &mut rects, "profile review 1"), [LobbyAction::Watch("g2".into())]);
+    // Where a game was kept is said without moving the rows under the pointer.
+    let before = rects.get("profile review 0");
+    parts.pages.said =
+        Some(Status::info("Saved to /home/someone/.local/share/triboard/games/trike-20261127-095132.json"));
+    let (_, drawn) = settled(&mut parts, &mut rects);
+    assert!(text_of(&drawn).contains("Saved to"), "{drawn:?}");
+    assert_eq!(rects.get("profile review 0"), before, "the rows stay where they were");
 }
 
 #[test]

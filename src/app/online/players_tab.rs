@@ -105,14 +105,16 @@ pub fn player_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
         if show.clicked() || (enter && !pages.typed.trim().is_empty()) {
             actions.push(LobbyAction::Profile(pages.typed.trim().to_string()));
         }
+        // What the server said, or where a game was kept, in this row: the rows below never
+        // move under the pointer.
         if pages.waiting() {
             ui.label(egui::RichText::new("asking the server…").weak());
+        } else if let Some(said) = &pages.said {
+            let text = egui::RichText::new(&said.text);
+            ui.add(egui::Label::new(if said.error { text.color(RED) } else { text.weak() }).truncate())
+                .on_hover_text(&said.text);
         }
     });
-    if let Some(said) = &pages.said {
-        let text = egui::RichText::new(&said.text);
-        ui.label(if said.error { text.color(RED) } else { text.weak() });
-    }
     let Some(profile) = &pages.profile else {
         ui.label(egui::RichText::new("Press a name in the leaderboard, or type one").weak());
         return;
