@@ -309,3 +309,29 @@ fn bots_are_seated_at_once_and_a_rated_game_seats_each_once() {
     let held = s.set_bots(&bots).unwrap();
     assert_eq!(held.len(), 2);
 }
+
+#[test]
+fn a_rematch_keeps_each_account_with_its_token_and_its_rating() {
+    let mut s = server();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    let made = s.handle_as(new_game("trike", true, true, Some("ann-req")), &ann, 0);
+    let (game_id, ann_token) = seat_of(&made);
+    let accepted =
+        s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: Some("bob-req".into()) }, &bob, 1);
+    let (_, bob_token) = seat_of(&accepted);
+    s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: bob_token.clone() }, 2);
+    let reply = s.handle_at(ClientMessage::Rematch { game_id: game_id.clone(), token: ann_token.clone() }, 3);
+    let ServerMessage::Rematched { game_id: rematch, seat, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    assert_eq!(*seat, 1, "seats move on by one");
+    let watched = s.handle_at(ClientMessage::Watch { game_id: rematch.clone() }, 4);
+    let ServerMessage::State(state) = &watched.messages[0] else { panic!("{watched:?}") };
+    assert_eq!(state.players[0].player.as_deref(), Some("Bob"));
+    assert_eq!(state.players[1].player.as_deref(), Some("Ann"));
+    assert!(state.rated);
+    assert!(lobby(&mut s).challenges.is_empty(), "a rematch is no open challenge");
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: rematch.clone(), token: ann_token }, 5);
+    let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
+    assert_eq!((changes[0].name.as_str(), changes[1].name.as_str()), ("Bob", "Ann"));
+    assert!(changes[0].after > changes[0].before, "Bob wins the rematch: {changes:?}");
+}

@@ -17,9 +17,11 @@ pub struct GameOptions {
 }
 
 impl GameOptions {
-    /// Game type `G` with `options`.
+    /// Game type `G` with `options`, under the id those options make (`trigon-3` for Blokus
+    /// Trigon's three-player variant, as records and the server name it).
     pub fn of<G: Game>(options: &G::Options) -> GameOptions {
-        GameOptions { game: G::IDS[0].to_string(), options: serde_json::to_value(options).expect("options serialise") }
+        let id = G::new(options).map_or(G::IDS[0], |game| game.id());
+        GameOptions { game: id.to_string(), options: serde_json::to_value(options).expect("options serialise") }
     }
 
     /// The options as game type `G` reads them (`null` or a missing field: the defaults).

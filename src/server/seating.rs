@@ -287,12 +287,25 @@ impl<S: Store> Service<S> {
                 let old = room.stored.setup.clone();
                 let n = old.seats.len();
                 let seats = (0..n).map(|s| old.seats[(s + n - 1) % n].clone()).collect();
-                let mut setup = GameSetup { seats, rematch_of: Some(game_id.to_string()), ..old };
+                // Each account moves on with its token; the rematch is no open challenge, and the
+                // creator's request was the first game's.
+                let players = (0..n).map(|s| old.players.get((s + n - 1) % n).copied().flatten()).collect();
+                let mut setup = GameSetup {
+                    seats,
+                    players,
+                    rematch_of: Some(game_id.to_string()),
+                    lobby: false,
+                    request: None,
+                    ..old
+                };
                 position::replay(&record_of(&setup, &[])).map_err(|e| storage(&StoreError::Failed(e.to_string())))?;
                 match self.insert_new(&mut setup, Some(game_id), now_ms) {
                     Ok(()) => {
                         let id = setup.id.clone();
-                        self.rooms.keep(Room::load(new_game(setup, now_ms))?);
+                        let names = self.seat_names(&setup.players);
+                        let mut room = Room::load(new_game(setup, now_ms))?;
+                        room.names = names;
+                        self.rooms.keep(room);
                         self.track(&id);
                         if let Some(old) = self.rooms.get_mut(game_id) {
                             old.stored.rematch = Some(id.clone());
