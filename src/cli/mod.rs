@@ -18,6 +18,8 @@
 pub mod ai_flags;
 pub mod analyze;
 pub mod bench;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+mod bench_client;
 pub mod book;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod bot;

@@ -19,11 +19,11 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 
+use super::bench_client::{Client, Seated};
 use super::error::CliError;
 use super::serve_bench_lobby::{LobbyStart, seat_through_lobby};
-use super::ws_client::WsClient;
 use crate::ai::derive_seed;
-use crate::net::position::{Position, start};
+use crate::net::position::Position;
 use crate::net::protocol::{ClientMessage, ServerMessage};
 use crate::rules::{Rng, random_index, rng_from_seed};
 use crate::server::limits::LimitSettings;
@@ -55,52 +55,6 @@ pub struct ServeBenchArgs {
     /// through the two-seat game ids (a rated game seats an account once).
     #[arg(long)]
     pub lobby: bool,
-}
-
-/// How long a client waits for an answer before it gives the game up.
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-/// One simulated client connection.
-pub(super) struct Client {
-    pub ws: WsClient,
-    /// The game as this connection sees it.
-    table: Box<dyn Position>,
-}
-
-impl Client {
-    async fn connect(url: &str, id: &str) -> Result<Client, String> {
-        Ok(Client { ws: WsClient::connect(url, TIMEOUT).await?, table: start(id)? })
-    }
-
-    pub async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
-        self.ws.send(message).await
-    }
-
-    pub async fn until<T>(&mut self, pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
-        self.ws.until(pick).await
-    }
-
-    /// Reads `moved` messages, playing them, until the position has `ply` moves; returns their
-    /// texts and when the first arrived.
-    async fn catch_up(&mut self, ply: usize) -> Result<(Vec<(usize, String)>, Instant), String> {
-        let mut got = Vec::new();
-        let mut first = None;
-        while self.table.ply() < ply {
-            let (at, text) = self
-                .until(|m| match m {
-                    ServerMessage::Moved { ply, text, .. } => Some((*ply as usize, text.clone())),
-                    _ => None,
-                })
-                .await?;
-            if at != self.table.ply() {
-                continue; // Seen already.
-            }
-            first.get_or_insert_with(Instant::now);
-            self.table.play_text(&text).map_err(|e| e.reason)?;
-            got.push((at, text));
-        }
-        Ok((got, first.unwrap_or_else(Instant::now)))
-    }
 }
 
 /// What one game gave.
@@ -176,16 +130,6 @@ async fn play_game_into(
         client.ws.close().await;
     }
     Ok(())
-}
-
-/// A game's seats once every seat is taken: the game, each seat's token and client.
-pub(super) struct Seated {
-    /// The game.
-    pub game_id: String,
-    /// Each seat's token.
-    pub tokens: Vec<String>,
-    /// Each seat's client (0 or 1).
-    pub seat_client: [usize; crate::rules::MAX_PLAYERS],
 }
 
 /// Creates a game of `id` with the first client and seats the rest by its join code, the two

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio::sync::Barrier;
 
-use super::serve_bench::{Client, Seated};
+use super::bench_client::{Client, Seated};
 use crate::net::protocol::{ClientMessage, ServerMessage};
 
 /// How a game is started through the lobby: the barrier every game's sign-ups wait at (so no

@@ -8,28 +8,14 @@ use serde_json::Value;
 use super::lobby::LOBBY_CHALLENGES;
 use super::ratings::{NEW_RATING, pool, shown};
 use super::room::storage;
-use super::service::{Caller, NewGame, Reply, Service};
+use super::service::{Caller, NewGame, Reply, Seek, Service};
 use super::store::Store;
 use crate::net::position;
-use crate::net::protocol::{Clock, ErrorCode, Refusal};
+use crate::net::protocol::{ErrorCode, Refusal};
 use crate::rules::record::Record;
 
 /// How far apart, in shown rating points, two seekers may be paired.
 pub const PAIR_WINDOW: i32 = 300;
-
-/// A `seek` message's request.
-pub struct Seek {
-    /// The kind of game.
-    pub game: String,
-    /// Its options (`null` for the defaults).
-    pub options: Value,
-    /// The clock of a live game.
-    pub clock: Option<Clock>,
-    /// Whether it is rated.
-    pub rated: bool,
-    /// The client's request id.
-    pub request_id: Option<String>,
-}
 
 impl<S: Store> Service<S> {
     /// Pairs the caller with the nearest open challenge of the same settings, or posts one.

@@ -24,7 +24,6 @@ use std::net::IpAddr;
 
 use super::account_store::AccountId;
 use super::limits::{LimitSettings, Limits};
-use super::pairing::Seek;
 use super::passwords::PasswordJob;
 use super::room::{Room, storage};
 use super::rooms::Rooms;
@@ -77,6 +76,20 @@ pub struct NewGame {
     pub lobby: bool,
     /// Bots to seat at once, by name.
     pub bots: Vec<String>,
+    /// The client's request id.
+    pub request_id: Option<String>,
+}
+
+/// A `seek` message's request.
+pub struct Seek {
+    /// The kind of game.
+    pub game: String,
+    /// Its options (`null` for the defaults).
+    pub options: Value,
+    /// The clock of a live game.
+    pub clock: Option<Clock>,
+    /// Whether it is rated.
+    pub rated: bool,
     /// The client's request id.
     pub request_id: Option<String>,
 }
