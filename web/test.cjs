@@ -384,8 +384,21 @@ async function typeInto(p, field, text) {
 async function account(p, name, login) {
   await typeInto(p, "online name", name);
   await typeInto(p, "online password", `${name} plays on`);
-  await press(p, centre(await steadyRect(p, login ? "online sign in" : "online sign up")));
-  const s = await until(`${name} is signed in`, (s) => s.lobby && s.lobby.signed_in === name, 40, p);
+  // With four pages drawing in SwiftShader, a press may come between two slow frames and be lost:
+  // pressed again while nothing was said (an answer, right or wrong, ends the waiting).
+  const button = login ? "online sign in" : "online sign up";
+  let s = null;
+  for (let attempt = 0; attempt < 3 && !s; attempt++) {
+    await press(p, centre(await steadyRect(p, button)));
+    const end = Date.now() + 30000;
+    while (Date.now() < end) {
+      const t = await state(p);
+      if (t.lobby && t.lobby.signed_in === name) { s = t; break; }
+      if (t.lobby && t.lobby.account_said) throw new Error(`FAILED: ${name}: the server said "${t.lobby.account_said}"`);
+      await p.waitForTimeout(300);
+    }
+  }
+  if (!s) throw new Error(`FAILED: ${name} is not signed in after three presses of ${button}`);
   check(!JSON.stringify(s).includes(`${name} plays on`), `${name} ${login ? "signed in" : "signed up"}; the page's state holds no password`);
 }
 
