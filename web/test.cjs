@@ -326,7 +326,7 @@ async function steadyRect(p, name) {
 // the leaderboard lists both. Then a rated Blokus Trigon Three-Player game: A (signing in again in
 // a new context, with that game chosen) posts it, B and C (now signed up) accept it, A resigns, and
 // all three ratings change.
-const LOBBY_SECONDS = 420;
+const LOBBY_SECONDS = 720;
 async function playLobby(browser) {
   section("lobby: sign up, a rated challenge accepted, watched, rated; three-player Trigon rated");
   let timer;
@@ -370,20 +370,22 @@ async function openLobby(p, who) {
   if (tab) await press(p, centre(tab));
 }
 
-// Types `text` into the egui field `field` (pressed first, so it has the keyboard). With three
-// pages drawing in SwiftShader a frame can take a second: the field must have the focus before the
-// first key, and the last key must be read before another field is pressed.
-async function typeInto(p, field, text) {
-  await press(p, centre(await steadyRect(p, field)));
-  await p.waitForTimeout(1500);
-  await p.keyboard.type(text, { delay: 80 });
-  await p.waitForTimeout(1500);
-}
-
-// Signs up (or, with `login`, in) as `name` in the open Play online window.
+// Signs up (or, with `login`, in) as `name` in the open Play online window. The fields are typed
+// again until the page's state shows them (a key between two slow frames can be lost).
 async function account(p, name, login) {
-  await typeInto(p, "online name", name);
-  await typeInto(p, "online password", `${name} plays on`);
+  for (let attempt = 0; ; attempt++) {
+    const typed = (await state(p)).lobby || {};
+    if (typed.name_typed === name && typed.password_typed) break;
+    if (attempt === 3) throw new Error(`FAILED: ${name}: the form holds ${JSON.stringify(typed.name_typed)} after three tries`);
+    for (const [field, text] of [["online name", name], ["online password", `${name} plays on`]]) {
+      await press(p, centre(await steadyRect(p, field)));
+      await p.waitForTimeout(1000);
+      await p.keyboard.press("Control+A");
+      await p.keyboard.press("Backspace");
+      await p.keyboard.type(text, { delay: 80 });
+      await p.waitForTimeout(1500);
+    }
+  }
   // With four pages drawing in SwiftShader, a press may come between two slow frames and be lost:
   // pressed again while nothing was said (an answer, right or wrong, ends the waiting).
   const button = login ? "online sign in" : "online sign up";

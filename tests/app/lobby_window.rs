@@ -27,6 +27,8 @@ struct Parts {
     account: Account,
     pages: Pages,
     settings: Settings,
+    /// The start screen's game: Trike unless set.
+    chosen: Option<Chosen>,
 }
 
 /// One frame of the window with `events`; returns what was pressed and the text drawn, each piece
@@ -39,12 +41,12 @@ fn frame(
 ) -> (Vec<LobbyAction>, Vec<(String, bool)>) {
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SMALL);
     ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), events, ..Default::default() });
-    let chosen = Chosen {
+    let chosen = parts.chosen.clone().unwrap_or_else(|| Chosen {
         game: "trike".into(),
         options: serde_json::json!({"size": 7}),
         seats: &["Black", "White"],
         name: "Trike",
-    };
+    });
     let mut input = WindowIn {
         lobby: &mut parts.lobby,
         account: &mut parts.account,
@@ -302,8 +304,17 @@ fn on_a_1024x640_screen_every_part_of_the_window_fits() {
         (LobbyTab::Leaderboard, &["leaderboard name 0"][..]),
         (LobbyTab::Player, &["profile", "profile review 0", "profile save 0", "profile name"][..]),
     ];
-    for signed_in in [false, true] {
+    // The longest game name of the start screen's list, whose Post row must wrap, not widen the
+    // window (it did).
+    let trigon = Chosen {
+        game: "trigon-3".into(),
+        options: serde_json::json!({"variant": "trigon-3"}),
+        seats: &["Blue", "Yellow", "Red"],
+        name: "Blokus Trigon Three-Player",
+    };
+    for (signed_in, chosen) in [(false, None), (true, None), (true, Some(trigon))] {
         parts.account.signed_in = signed_in.then(|| "Annabelle-the-long".to_string());
+        parts.chosen = chosen;
         for (tab, names) in tabs {
             parts.lobby.tab = tab;
             let mut rects = UiRects::default();

@@ -111,7 +111,8 @@ fn post(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, actions: &
     if !signed_in {
         lobby.rated = false;
     }
-    ui.horizontal(|ui| {
+    // Wrapped: a long game name ("Blokus Trigon Three-Player") must not push the window wider.
+    ui.horizontal_wrapped(|ui| {
         let seats = input.chosen.seats;
         lobby.seat = lobby.seat.min(seats.len().saturating_sub(1) as u8);
         ui.label(egui::RichText::new(format!("{}:", input.chosen.name)).strong())
