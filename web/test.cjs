@@ -375,7 +375,7 @@ async function openLobby(p, who) {
 async function account(p, name, login) {
   for (let attempt = 0; ; attempt++) {
     const typed = (await state(p)).lobby || {};
-    if (typed.name_typed === name && typed.password_typed) break;
+    if (typed.name_typed === name && typed.password_typed === `${name} plays on`.length) break;
     if (attempt === 3) throw new Error(`FAILED: ${name}: the form holds ${JSON.stringify(typed.name_typed)} after three tries`);
     for (const [field, text] of [["online name", name], ["online password", `${name} plays on`]]) {
       await press(p, centre(await steadyRect(p, field)));

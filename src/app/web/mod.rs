@@ -50,7 +50,7 @@ pub fn triboard_play(text: &str) {
 /// `code`, `seat`, `game_id`, `server_moves`, `connection`, `players_online`, `ended`, `watching`,
 /// `players`, `rated`, `rating_changes`) and `lobby` (the Play online window and the account: `open`, `waiting`,
 /// `said`, `tab`, `challenges`, `challenge_ids`, `live`, `bots`, `people_online`, `posted`,
-/// `signed_in`, `name_typed`, `password_typed` (whether one is typed, never what), `account_said`, `watching`, `rating_change`, `leaderboard`, `profile`,
+/// `signed_in`, `name_typed`, `password_typed` (the password's length, never what), `account_said`, `watching`, `rating_change`, `leaderboard`, `profile`,
 /// `pages_said`).
 #[wasm_bindgen]
 pub fn triboard_state() -> String {
@@ -372,9 +372,10 @@ fn publish_state(
         "people_online": view.map(|v| v.online),
         "posted": lobby.posted.as_ref().map(|p| p.game_id.clone()),
         "signed_in": account.signed_in,
-        // What the form holds (the password only as typed or not).
+        // What the form holds (the password only as its length, for a test to know its keys
+        // arrived; the page's own script could read its memory anyway).
         "name_typed": account.name,
-        "password_typed": !account.password.is_empty(),
+        "password_typed": account.password.chars().count(),
         "account_said": account.said.as_ref().map(|s| s.text.clone()),
         "watching": game.as_deref().filter(|g| g.watching).map(|g| g.seat.game_id.clone()),
         // The person's own change (a spectator's: the first seat's).
