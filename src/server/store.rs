@@ -179,6 +179,35 @@ pub trait Store: Accounts {
         Ok(())
     }
 
+    /// Whether other servers may share this store (PostgreSQL): then a game in memory can be
+    /// stale, and the service checks it against the store before refusing a move
+    /// (`docs/design.md` §Several instances). Default: no (SQLite is one server's).
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// Publishes `payload` (at most [`MAX_PUBLISH_BYTES`] bytes of text) to every server sharing
+    /// the store: PostgreSQL's `NOTIFY` on [`CHANNEL`]. Inside a batch it is sent at the batch's
+    /// commit, and dropped if the batch rolls back; else at once. Default: nothing (no other
+    /// server hears it).
+    ///
+    /// # Errors
+    /// [`StoreError::Failed`]; [`StoreError::Conflict`] if the payload is too long.
+    fn publish(&mut self, _payload: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Tries to make this server the leader, the one of those sharing the store that sweeps for
+    /// clocks that ran out; returns whether it is. PostgreSQL: a session-level advisory lock
+    /// ([`LEADER_LOCK`]), kept until this store's connection closes (the process ending, killed
+    /// or not), so the lead passes to a survivor's next try. Default: always the leader.
+    ///
+    /// # Errors
+    /// [`StoreError::Failed`].
+    fn try_lead(&mut self) -> Result<bool, StoreError> {
+        Ok(true)
+    }
+
     /// The game with this id, or `None`.
     ///
     /// # Errors
@@ -197,6 +226,16 @@ pub trait Store: Accounts {
     /// [`StoreError::Failed`].
     fn games_of_token(&self, token: &str) -> Result<Vec<String>, StoreError>;
 }
+
+/// The `LISTEN`/`NOTIFY` channel on which the servers sharing a PostgreSQL store publish
+/// ([`Store::publish`]).
+pub const CHANNEL: &str = "triboard";
+
+/// The longest payload [`Store::publish`] takes, in bytes (PostgreSQL's limit is 8000).
+pub const MAX_PUBLISH_BYTES: usize = 7900;
+
+/// The advisory lock key whose holder leads ([`Store::try_lead`]): "TRIBOARD" read as ASCII.
+pub const LEADER_LOCK: i64 = 0x5452_4942_4f41_5244;
 
 /// Now, in ms since the Unix epoch (0 if the system clock is before it).
 pub fn now_ms() -> u64 {
