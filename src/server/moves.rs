@@ -127,8 +127,19 @@ impl<S: Store> Service<S> {
         if deadline > now_ms {
             return None;
         }
+        if self.store.shared() {
+            // Another server may have had the move meanwhile: the store says.
+            self.rooms.remove(game_id);
+            let room = self.room(game_id).ok()?;
+            if room.deadline().is_none_or(|deadline| deadline > now_ms) {
+                self.track(game_id);
+                return None;
+            }
+        }
+        let room = self.room(game_id).ok()?;
         let seat = room.seat_to_move()?;
-        if let Err(e) = self.store.flag(game_id, seat) {
+        let ply = u32::try_from(room.stored.moves.len()).unwrap_or(u32::MAX);
+        if let Err(e) = self.store.flag_at(game_id, seat, ply) {
             self.rooms.remove(game_id);
             if !matches!(e, StoreError::Conflict(_)) {
                 return None; // Tried again at the next sweep.

@@ -94,6 +94,17 @@ pub struct Seek {
     pub request_id: Option<String>,
 }
 
+/// The refusals that a game in memory gone stale could give (another server sharing the store
+/// played meanwhile): with a shared store they are checked against the store once more.
+const STALE_CODES: [ErrorCode; 6] = [
+    ErrorCode::PlyAhead,
+    ErrorCode::StalePly,
+    ErrorCode::NotYourTurn,
+    ErrorCode::NotStarted,
+    ErrorCode::GameOver,
+    ErrorCode::BadToken,
+];
+
 /// What the service answers one message with.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Reply {
@@ -258,6 +269,23 @@ impl<S: Store> Service<S> {
         if let Err(refusal) = message.check_sizes() {
             return Reply::refused(refusal);
         }
+        // Several servers share the store: a game in memory may be stale, so a refusal about a
+        // game is checked once more against the store (`docs/design.md` §Several instances).
+        let again = (self.store.shared() && message.game_id().is_some()).then(|| message.clone());
+        let reply = self.handle_once(message, caller, now_ms);
+        match again {
+            Some(message) if reply.error().is_some_and(|(code, _)| STALE_CODES.contains(&code)) => {
+                if let Some(game_id) = message.game_id() {
+                    self.rooms.remove(game_id);
+                }
+                self.handle_once(message, caller, now_ms)
+            }
+            _ => reply,
+        }
+    }
+
+    /// [`Service::handle_for`] once, with the games in memory as they are.
+    fn handle_once(&mut self, message: ClientMessage, caller: &Caller, now_ms: u64) -> Reply {
         let flagged = message.game_id().and_then(|game_id| self.flag_if_due(game_id, now_ms));
         let settle_id = message.game_id().map(str::to_string);
         let result = match message {
@@ -336,6 +364,47 @@ impl<S: Store> Service<S> {
             }
         }
         ended
+    }
+
+    /// Forgets game `game_id` in memory (another server sharing the store changed it): the next
+    /// message about it replays it from the store.
+    pub fn forget(&mut self, game_id: &str) {
+        self.rooms.remove(game_id);
+    }
+
+    /// When the running clock of game `game_id` runs out, in ms since the epoch, as this service
+    /// knows it.
+    pub fn deadline_of(&self, game_id: &str) -> Option<u64> {
+        self.deadlines.get(game_id).copied()
+    }
+
+    /// Notes when the running clock of game `game_id` runs out (ms since the epoch), or that none
+    /// runs: another server's move, for this one's sweeps.
+    pub fn set_deadline(&mut self, game_id: &str, deadline: Option<u64>) {
+        match deadline {
+            Some(deadline) => self.deadlines.insert(game_id.to_string(), deadline),
+            None => self.deadlines.remove(game_id),
+        };
+    }
+
+    /// Forgets the limits' old entries (a server that is not the leader, which does not sweep).
+    pub fn prune(&mut self, now_ms: u64) {
+        self.limits.prune(now_ms);
+    }
+
+    /// The store, to publish to the servers sharing it or to take the lead.
+    pub fn store_mut(&mut self) -> &mut S {
+        &mut self.store
+    }
+
+    /// The game as it stands now, its moves from the first, for everybody following it: what a
+    /// server sends after another server's change it cannot forward whole.
+    ///
+    /// # Errors
+    /// The game cannot be loaded.
+    pub fn snapshot(&mut self, game_id: &str, now_ms: u64) -> Result<ServerMessage, Refusal> {
+        let mut reply = self.state(game_id, 0, now_ms)?;
+        reply.messages.pop().ok_or_else(|| Refusal::new(ErrorCode::Storage, "no state"))
     }
 
     /// When the next clock runs out, in ms since the epoch, if a clock runs.

@@ -137,6 +137,17 @@ pub trait Store: Accounts {
     /// [`StoreError::NotFound`]; [`StoreError::Conflict`] if a seat resigned or flagged already.
     fn flag(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError>;
 
+    /// [`Store::flag`], refused with [`StoreError::Conflict`] unless the game has exactly `ply`
+    /// moves: the flag was decided on that many, and another server sharing the store may have
+    /// stored a move meanwhile. Default: [`Store::flag`] (one server, nobody else writes).
+    ///
+    /// # Errors
+    /// Those of [`Store::flag`]; [`StoreError::Conflict`] if the game has another number of moves.
+    fn flag_at(&mut self, game_id: &str, seat: u8, ply: u32) -> Result<(), StoreError> {
+        let _ = ply;
+        self.flag(game_id, seat)
+    }
+
     /// Stores `setup` as the rematch of game `of` (its `rematch_of` is set to `of`) and links `of`
     /// to it, both or neither; made at `at_ms` (ms since the Unix epoch) like
     /// [`Store::create_game`].
