@@ -1,7 +1,8 @@
 //! The service thread of `triboard serve` (`docs/design.md` §Network play): it takes every event
 //! waiting at one moment as a batch, answers each message with the [`Service`], commits the
 //! batch's writes together (group commit) and only then sends the answers, the broadcasts and
-//! the presence changes; it sweeps for clocks that ran out.
+//! the presence changes; it sweeps for clocks that ran out (the leader only, when several
+//! instances share the store) and tells the other instances what changed (`server::cluster`).
 
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
@@ -9,12 +10,13 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use super::bot_runner::BotEvent;
+use super::cluster::Cluster;
 use super::connection::{ConnId, Event};
 use super::hub::{Conn, Hub, Outbox};
 use super::password_pool::PasswordPool;
+use super::remote::{expire, hear};
 use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
-use super::sqlite::SqliteStore;
-use super::store::now_ms;
+use super::store::{Store, now_ms};
 use crate::net::protocol::{ClientMessage, ServerMessage, encode_server};
 
 /// How often the service thread looks for clocks that ran out, in ms.
@@ -24,14 +26,18 @@ pub const SWEEP_MS: u64 = 250;
 const MAX_BATCH: usize = 4096;
 
 /// The service thread: takes every waiting event as one batch, answers it, commits, then sends.
-pub fn service_thread(
-    mut service: Service<SqliteStore>,
+pub fn service_thread<S: Store>(
+    mut service: Service<S>,
     inbox: std_mpsc::Receiver<Event>,
     events: std_mpsc::Sender<Event>,
     bots: Option<std_mpsc::Sender<BotEvent>>,
     group_commit: bool,
 ) {
-    let _ = service.resume_clocks();
+    let mut cluster = Cluster::new(service.store().shared());
+    if !cluster.shared {
+        cluster.leader = true;
+        let _ = service.resume_clocks();
+    }
     let Ok(passwords) = PasswordPool::start(&events) else { return };
     let mut hub = Hub::default();
     let sweep_every = Duration::from_millis(SWEEP_MS);
@@ -62,7 +68,8 @@ pub fn service_thread(
                 }
                 Event::Message { conn, message } => {
                     senders.push(conn);
-                    let seated = answer(&mut service, &mut hub, conn, message, now, &mut outbox, &passwords);
+                    let at = At { now, passwords: &passwords };
+                    let seated = answer(&mut service, &mut hub, &mut cluster, conn, message, &at, &mut outbox);
                     new_bots.extend(seated);
                 }
                 Event::Password { conn, done } => {
@@ -73,21 +80,24 @@ pub fn service_thread(
                 Event::Close { conn } => {
                     for game_id in hub.close(conn) {
                         announce_presence(&mut service, &hub, &game_id, &mut outbox);
+                        cluster.held(&game_id, hub.local_seats(&game_id));
                     }
                 }
+                Event::Remote(text) => hear(&mut service, &mut hub, &mut cluster, text.as_deref(), &mut outbox),
             }
         }
         if last_sweep.elapsed() >= sweep_every {
             last_sweep = Instant::now();
-            for Broadcast { game_id, messages } in service.sweep(now_ms()) {
-                for message in &messages {
-                    hub.broadcast(&game_id, &encode_server(message), None, &mut outbox);
-                }
-            }
+            sweep(&mut service, &mut hub, &mut cluster, &mut outbox);
         }
-        if service.take_lobby_changed() || hub.take_lobby_joined() {
+        let lobby_changed = service.take_lobby_changed();
+        if lobby_changed {
+            cluster.lobby();
+        }
+        if lobby_changed || hub.take_lobby_joined() {
             announce_lobby(&mut service, &hub, &mut outbox);
         }
+        cluster.flush(service.store_mut());
         if batched && let Err(refusal) = service.commit_batch() {
             // Nothing of the batch is stored: nothing of it may be acknowledged.
             let error = encode_server(&refusal.into_message());
@@ -103,8 +113,31 @@ pub fn service_thread(
     }
 }
 
+/// Flags the games whose clocks ran out, if this instance leads (it tries to, if it does not:
+/// the one that did may be gone); forgets the instances gone silent and the seats they held.
+fn sweep<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Cluster, outbox: &mut Outbox) {
+    let now = now_ms();
+    if !cluster.leader && service.store_mut().try_lead().unwrap_or(false) {
+        cluster.leader = true;
+        // The clocks of every live game, wherever it was played.
+        let _ = service.resume_clocks();
+    }
+    if !cluster.leader {
+        service.prune(now);
+    } else {
+        for Broadcast { game_id, messages } in service.sweep(now) {
+            let texts: Vec<String> = messages.iter().map(encode_server).collect();
+            for text in &texts {
+                hub.broadcast(&game_id, text, None, outbox);
+            }
+            cluster.game(&game_id, service.deadline_of(&game_id), texts);
+        }
+    }
+    expire(service, hub, cluster, outbox);
+}
+
 /// Queues the lobby for everyone in it.
-fn announce_lobby(service: &mut Service<SqliteStore>, hub: &Hub, outbox: &mut Outbox) {
+pub(super) fn announce_lobby<S: Store>(service: &mut Service<S>, hub: &Hub, outbox: &mut Outbox) {
     if hub.lobby.is_empty() {
         return;
     }
@@ -127,18 +160,26 @@ fn deliver_reply(hub: &mut Hub, conn: ConnId, reply: &Reply, outbox: &mut Outbox
     }
 }
 
-/// Answers one message of connection `conn`, queueing the answers, broadcasts and presence; a
-/// password job goes to the [`PasswordPool`], whose end comes back as an [`Event::Password`].
-/// Returns the bots the message seated.
-fn answer(
-    service: &mut Service<SqliteStore>,
+/// The moment a batch is answered at, and where password jobs go.
+struct At<'a> {
+    now: u64,
+    passwords: &'a PasswordPool,
+}
+
+/// Answers one message of connection `conn`, queueing the answers, broadcasts and presence, and
+/// the notes for the other instances; a password job goes to the [`PasswordPool`], whose end
+/// comes back as an [`Event::Password`]. Returns the bots the message seated.
+fn answer<S: Store>(
+    service: &mut Service<S>,
     hub: &mut Hub,
+    cluster: &mut Cluster,
     conn: ConnId,
     message: ClientMessage,
-    now: u64,
+    at: &At<'_>,
     outbox: &mut Outbox,
-    passwords: &PasswordPool,
 ) -> Vec<BotSeat> {
+    let (now, passwords) = (at.now, at.passwords);
+    let writes = !matches!(message, ClientMessage::Watch { .. } | ClientMessage::Sync { .. });
     let game_id = message.game_id().map(str::to_string);
     let token = message.token().map(str::to_string);
     // A sync is a client coming (back) to the board: it gets the presence with the game.
@@ -185,8 +226,19 @@ fn answer(
         outbox.push((conn, encode_server(m)));
     }
     if let Some(Broadcast { game_id, messages }) = &reply.broadcast {
-        for m in messages {
-            hub.broadcast(game_id, &encode_server(m), Some(conn), outbox);
+        let texts: Vec<String> = messages.iter().map(encode_server).collect();
+        for text in &texts {
+            hub.broadcast(game_id, text, Some(conn), outbox);
+        }
+        cluster.game(game_id, service.deadline_of(game_id), texts);
+    }
+    if writes && !refused {
+        // A change without a broadcast (a game made, a seat taken): the others forget their copy.
+        for (game_id, _) in &holds {
+            cluster.game(game_id, service.deadline_of(game_id), Vec::new());
+        }
+        if let Some(game_id) = &game_id {
+            cluster.game(game_id, service.deadline_of(game_id), Vec::new());
         }
     }
     let mut new_follows = Vec::new();
@@ -199,6 +251,7 @@ fn answer(
     changed.dedup();
     for game_id in &changed {
         announce_presence(service, hub, game_id, outbox);
+        cluster.held(game_id, hub.local_seats(game_id));
     }
     if sync && let Some(game_id) = game_id.as_ref().filter(|g| !refused && !new_follows.contains(g)) {
         new_follows.push(game_id.clone());
@@ -212,7 +265,7 @@ fn answer(
 }
 
 /// Queues game `game_id`'s presence for all its followers.
-fn announce_presence(service: &mut Service<SqliteStore>, hub: &Hub, game_id: &str, outbox: &mut Outbox) {
+pub(super) fn announce_presence<S: Store>(service: &mut Service<S>, hub: &Hub, game_id: &str, outbox: &mut Outbox) {
     if let Some(seats) = service.seat_count(game_id) {
         let presence = hub.presence(game_id, seats);
         hub.broadcast(game_id, &presence, None, outbox);
@@ -220,7 +273,7 @@ fn announce_presence(service: &mut Service<SqliteStore>, hub: &Hub, game_id: &st
 }
 
 /// Sends the batch's messages; a connection whose outbox is full is closed as not reading.
-fn deliver(service: &mut Service<SqliteStore>, hub: &mut Hub, outbox: Outbox) {
+fn deliver<S: Store>(service: &mut Service<S>, hub: &mut Hub, outbox: Outbox) {
     let mut stuck = Vec::new();
     for (conn, text) in outbox {
         let Some(c) = hub.conns.get(&conn) else { continue };

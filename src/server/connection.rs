@@ -54,6 +54,9 @@ pub enum Event {
     Message { conn: ConnId, message: ClientMessage },
     /// A connection closed.
     Close { conn: ConnId },
+    /// A note published by another instance sharing the store (`server::cluster`), or `None`
+    /// when the listener reconnected and notes may have been missed.
+    Remote(Option<String>),
 }
 
 /// What the HTTP handlers share.

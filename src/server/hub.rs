@@ -38,6 +38,8 @@ pub struct Hub {
     pub lobby: HashSet<ConnId>,
     /// Whether someone entered or left the lobby since [`Hub::take_lobby_joined`].
     lobby_joined: bool,
+    /// The seats held through the other instances sharing the store: instance → game → seats.
+    remote: HashMap<String, HashMap<String, Vec<u8>>>,
 }
 
 /// Messages waiting for the end of the batch: each to one connection.
@@ -66,10 +68,11 @@ impl Hub {
         holders.len() == 1
     }
 
-    /// The game's presence message: whether each seat is held.
+    /// The game's presence message: whether each seat is held, here or through another instance.
     pub fn presence(&self, game_id: &str, seats: usize) -> String {
+        let remote = |s: u8| self.remote.values().any(|games| games.get(game_id).is_some_and(|held| held.contains(&s)));
         let online = (0..seats)
-            .map(|s| u8::try_from(s).is_ok_and(|s| self.holders.contains_key(&(game_id.to_string(), s))))
+            .map(|s| u8::try_from(s).is_ok_and(|s| self.holders.contains_key(&(game_id.to_string(), s)) || remote(s)))
             .collect();
         encode_server(&ServerMessage::Presence { game_id: game_id.to_string(), online })
     }
@@ -83,6 +86,41 @@ impl Hub {
                 }
             }
         }
+    }
+
+    /// The seats of `game_id` held by this instance's connections.
+    pub fn local_seats(&self, game_id: &str) -> Vec<u8> {
+        let mut seats: Vec<u8> = self.holders.keys().filter(|(g, _)| g == game_id).map(|&(_, s)| s).collect();
+        seats.sort_unstable();
+        seats
+    }
+
+    /// Every game with a seat held by this instance's connections.
+    pub fn held_games(&self) -> Vec<String> {
+        let mut games: Vec<String> = self.holders.keys().map(|(g, _)| g.clone()).collect();
+        games.sort();
+        games.dedup();
+        games
+    }
+
+    /// Every game some connection of this instance follows.
+    pub fn followed_games(&self) -> Vec<String> {
+        self.followers.keys().cloned().collect()
+    }
+
+    /// Notes the seats of `game_id` held through instance `from`; returns whether that changed.
+    pub fn set_remote(&mut self, from: &str, game_id: &str, seats: Vec<u8>) -> bool {
+        let games = self.remote.entry(from.to_string()).or_default();
+        if seats.is_empty() {
+            games.remove(game_id).is_some()
+        } else {
+            games.insert(game_id.to_string(), seats.clone()) != Some(seats)
+        }
+    }
+
+    /// Forgets the seats held through instance `from` (gone); returns their games.
+    pub fn drop_remote(&mut self, from: &str) -> Vec<String> {
+        self.remote.remove(from).map(|games| games.into_keys().collect()).unwrap_or_default()
     }
 
     /// Puts `conn` in the lobby: it gets the lobby at the end of the batch, and whenever it

@@ -56,7 +56,7 @@ pub use super::connection::{MAX_FRAME_BYTES, OUTBOX, RateLimit};
 use super::limits::LimitSettings;
 use super::service::BotSeat;
 use super::service::Service;
-use super::sqlite::SqliteStore;
+use super::store::Store;
 use crate::ai::levels::Level;
 
 /// How `triboard serve` runs.
@@ -80,6 +80,9 @@ pub struct ServeOptions {
     /// Reverse proxies whose `X-Forwarded-For` names the client for the limits per address
     /// (default: none, every address is the peer's).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The PostgreSQL store's URL, when other instances share it: this one listens there for
+    /// their notes (`server::cluster`). Default: none (the only instance).
+    pub listen: Option<String>,
 }
 
 impl Default for ServeOptions {
@@ -93,6 +96,7 @@ impl Default for ServeOptions {
             bots: Vec::new(),
             bot_threads: 1,
             trusted_proxies: Vec::new(),
+            listen: None,
         }
     }
 }
@@ -103,8 +107,18 @@ impl Default for ServeOptions {
 ///
 /// # Errors
 /// The listener's I/O errors; the service thread failing to start.
-pub async fn serve(listener: tokio::net::TcpListener, store: SqliteStore, options: ServeOptions) -> io::Result<()> {
+pub async fn serve<S: Store + Send + 'static>(
+    listener: tokio::net::TcpListener,
+    store: S,
+    options: ServeOptions,
+) -> io::Result<()> {
     let (events, inbox) = std_mpsc::channel();
+    if let Some(url) = &options.listen {
+        // Listening before the service starts: no note published from now on is missed.
+        let heard = events.clone();
+        super::cluster::listen(url, move |note| heard.send(Event::Remote(note)).is_ok())
+            .map_err(|e| io::Error::other(format!("cannot listen to the other instances: {e}")))?;
+    }
     let group_commit = options.group_commit;
     let mut service = Service::new(store);
     service.set_limits(options.limits);
@@ -202,7 +216,7 @@ impl Serving {
 ///
 /// # Errors
 /// The runtime or its thread cannot start; the address cannot be bound (the error says which).
-pub fn serve_on(addr: SocketAddr, store: SqliteStore, options: ServeOptions) -> io::Result<Serving> {
+pub fn serve_on<S: Store + Send + 'static>(addr: SocketAddr, store: S, options: ServeOptions) -> io::Result<Serving> {
     let (ready, listening) = std_mpsc::channel();
     let (stop, stopped) = std_mpsc::channel();
     let context = |what: &str, e: io::Error| io::Error::new(e.kind(), format!("{what}: {e}"));
