@@ -1,10 +1,12 @@
 //! The game server's core, a top layer beside `cli` (`docs/design.md` §Network play): it speaks
 //! the wire protocol of [`crate::net::protocol`] (the app's client speaks it too), keeps its games
 //! in a [`store`] (a small trait; [`sqlite`] is SQLite, its tables in [`schema`], its checkpoints
-//! in [`checkpoint`]) and answers with the server-authoritative [`service`], which checks every
-//! move with the rules and stores it before acknowledging it. The service keeps replayed games in
-//! a cache (`rooms`) of `room`s; its handlers are in `seating` and `moves`; [`ids`] draws the
-//! tokens, join codes and game ids.
+//! in [`checkpoint`]; [`postgres`] is PostgreSQL, which several servers share, its tables in
+//! [`postgres_schema`], the others' notifications heard by [`postgres_listen`]; [`migrate`] moves
+//! an SQLite server's games into it, and [`throwaway_pg`] runs one for the tests) and answers
+//! with the server-authoritative [`service`], which checks every move with the rules and stores it
+//! before acknowledging it. The service keeps replayed games in a cache (`rooms`) of `room`s; its
+//! handlers are in `seating` and `moves`; [`ids`] draws the tokens, join codes and game ids.
 //!
 //! The [`transport`] (`triboard serve`) hands the service the messages of WebSocket connections
 //! (`connection`) on one thread (`batch`), commits their writes together and carries each
@@ -26,10 +28,17 @@ mod hub;
 pub mod ids;
 pub mod limits;
 mod lobby;
+pub mod migrate;
 mod moves;
 mod pairing;
 mod password_pool;
 pub mod passwords;
+pub mod postgres;
+mod postgres_accounts;
+mod postgres_conn;
+pub mod postgres_listen;
+mod postgres_load;
+pub mod postgres_schema;
 pub mod ratings;
 mod remote;
 mod room;
@@ -41,8 +50,10 @@ pub mod sqlite;
 mod sqlite_accounts;
 pub mod store;
 mod store_error;
+pub mod throwaway_pg;
 pub mod transport;
 
+pub use postgres::PgStore;
 pub use service::{Reply, Service};
 pub use sqlite::SqliteStore;
 pub use store::Store;

@@ -1,0 +1,381 @@
+//! [`PgStore`]: the [`Store`] in a PostgreSQL database, which several `triboard serve` instances
+//! share (`docs/design.md` §Several instances): its tables in [`super::postgres_schema`], its
+//! connection in `postgres_conn`, its accounts' part in `postgres_accounts`, a game read whole in
+//! `postgres_load`, and the listener
+//! for the other servers' notifications in [`super::postgres_listen`] ([`listen`]).
+//!
+//! Each write is one transaction (`BEGIN` … `COMMIT`), or inside the transport's batch
+//! ([`Store::begin_batch`]: one transaction) a savepoint, released or rolled back to, so a write
+//! is all or nothing either way and one commit makes a whole batch durable. The database is the
+//! one truth between servers: a write to a game first locks the game's row (`SELECT … FOR
+//! UPDATE`), so its checks (the next ply, a free seat, a game not over) see every other server's
+//! committed writes and no other server's write to the game runs between its check and its
+//! change; and a move's key is its game and ply, so even a writer that skipped the check could not
+//! store a ply twice (the unique key's violation is a [`StoreError::Conflict`]).
+//!
+//! The client is `postgres`'s synchronous one (tokio-postgres on a runtime of its own), which fits
+//! the synchronous [`Store`]: call it from a plain thread (the transport's batch thread), never
+//! from inside an async task. A connection lost outside a batch is made again by the next call
+//! (the call that found it lost fails); this server's lead ([`Store::try_lead`]) is lost with it.
+
+use std::cell::{Cell, RefCell, RefMut};
+use std::fmt;
+
+use super::postgres_conn::{Conn, Target, get, ms_sql, storable};
+pub use super::postgres_listen::{Heard, listen};
+use super::postgres_load::load_game;
+use super::postgres_schema;
+use super::store::{CHANNEL, GameSetup, LEADER_LOCK, MAX_PUBLISH_BYTES, NewSeat, Store, StoreError, StoredGame};
+
+/// How long the leader's check of its connection may take ([`Store::try_lead`]).
+const LEAD_CHECK: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A [`Store`] in a PostgreSQL database: see the module's doc.
+pub struct PgStore {
+    /// Where it connects (to connect again).
+    target: Target,
+    /// The connection; readers take `&self`, and the client needs `&mut` for every query.
+    pub(super) conn: RefCell<Conn>,
+    /// Whether a batch ([`Store::begin_batch`]) is open: writes are then savepoints in it.
+    in_batch: bool,
+    /// Whether this connection holds the leader's lock ([`Store::try_lead`]).
+    leading: Cell<bool>,
+}
+
+impl fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PgStore").field("target", &self.target.describe()).finish()
+    }
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/db?sslmode=…`, or
+    /// libpq's `key=value` form; TLS as `sslmode` says, see `postgres_conn`) and creates or
+    /// migrates its tables.
+    ///
+    /// # Errors
+    /// [`StoreError::Failed`]: the URL cannot be read, the server cannot be reached or refuses
+    /// the login, or the database's schema is newer than this build's
+    /// ([`SCHEMA_VERSION`](super::postgres_schema::SCHEMA_VERSION)) or not triboard's.
+    pub fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let target = Target::parse(url)?;
+        let mut client = target.connect()?;
+        postgres_schema::prepare(&mut client)?;
+        Ok(PgStore { target, conn: RefCell::new(Conn::new(client)), in_batch: false, leading: Cell::new(false) })
+    }
+
+    /// The connection, made again first if it was lost (outside a batch: a batch's transaction
+    /// was lost with it).
+    pub(super) fn conn(&self) -> Result<RefMut<'_, Conn>, StoreError> {
+        let mut conn = self.conn.borrow_mut();
+        if conn.client.is_closed() {
+            if self.in_batch {
+                return Err(StoreError::Failed("the connection to PostgreSQL was lost during a batch".into()));
+            }
+            *conn = Conn::new(self.target.connect()?);
+            self.leading.set(false);
+        }
+        Ok(conn)
+    }
+
+    /// Runs one write, all or nothing: its own transaction, or a savepoint inside an open batch.
+    pub(super) fn write<T>(&mut self, f: impl FnOnce(&mut Conn) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let in_batch = self.in_batch;
+        let mut conn = self.conn()?;
+        let conn = &mut *conn;
+        if in_batch {
+            conn.simple("SAVEPOINT write")?;
+            match f(conn) {
+                Ok(value) => {
+                    conn.simple("RELEASE SAVEPOINT write")?;
+                    Ok(value)
+                }
+                Err(e) => {
+                    conn.simple("ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write")?;
+                    conn.broken = false;
+                    Err(e)
+                }
+            }
+        } else {
+            conn.simple("BEGIN")?;
+            let result = f(conn).and_then(|value| conn.simple("COMMIT").map(|()| value));
+            if result.is_err() {
+                let _ = conn.simple("ROLLBACK");
+            }
+            conn.broken = false;
+            result
+        }
+    }
+}
+
+/// Locks game `game_id`'s row until the transaction ends and returns why it is over outside its
+/// rules, if it is: a seat resigned or flagged.
+///
+/// # Errors
+/// [`StoreError::NotFound`] when there is no such game; the database's errors.
+fn lock_ended(conn: &mut Conn, game_id: &str) -> Result<Option<String>, StoreError> {
+    let row = conn.query_opt("SELECT resigned, flagged FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
+    let row = row.ok_or(StoreError::NotFound)?;
+    Ok(match (get::<Option<i32>>(&row, 0)?, get::<Option<i32>>(&row, 1)?) {
+        (Some(seat), _) => Some(format!("seat {seat} resigned")),
+        (None, Some(seat)) => Some(format!("seat {seat}'s clock ran out")),
+        (None, None) => None,
+    })
+}
+
+/// Inserts a game and its taken seats, refusing a used id or code; started at `at_ms` if every
+/// seat is taken and it is no rematch.
+fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
+    if get(&conn.query_one("SELECT EXISTS (SELECT 1 FROM games WHERE id = $1)", &[&setup.id])?, 0)? {
+        return Err(StoreError::Conflict(format!("the game id {} is in use", setup.id)));
+    }
+    if get(&conn.query_one("SELECT EXISTS (SELECT 1 FROM games WHERE code = $1)", &[&setup.code])?, 0)? {
+        return Err(StoreError::Conflict(format!("the join code {} is in use", setup.code)));
+    }
+    let seats = u8::try_from(setup.seats.len())
+        .map_err(|_| StoreError::Conflict(format!("{} seats are too many", setup.seats.len())))?;
+    let options = serde_json::to_string(&setup.options).map_err(|e| StoreError::Failed(e.to_string()))?;
+    let clock_int = |n: u32| i32::try_from(n).map_err(|_| StoreError::Conflict(format!("{n} is too long a clock")));
+    let minutes = setup.clock.map(|c| clock_int(c.minutes)).transpose()?;
+    let increment = setup.clock.map(|c| clock_int(c.increment_s)).transpose()?;
+    let started = setup.starts_at_creation().then(|| ms_sql(at_ms));
+    conn.execute(
+        "INSERT INTO games (id, game, options, seats, clock_minutes, clock_increment_s, allow_tools, code, rematch_of,
+                            started_ms, rated, lobby, created_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        &[
+            &setup.id,
+            &setup.game,
+            &options,
+            &i32::from(seats),
+            &minutes,
+            &increment,
+            &setup.allow_tools,
+            &setup.code,
+            &setup.rematch_of,
+            &started,
+            &setup.rated,
+            &setup.lobby,
+            &ms_sql(at_ms),
+        ],
+    )?;
+    for (seat, token) in (0..seats).zip(&setup.seats) {
+        if let Some(token) = token {
+            let account = setup.players.get(usize::from(seat)).copied().flatten();
+            let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, id)| id.as_str());
+            insert_seat(conn, &setup.id, NewSeat { seat, token, account, request_id: request })?;
+        }
+    }
+    Ok(())
+}
+
+/// Inserts one seat's row.
+fn insert_seat(conn: &mut Conn, game_id: &str, seat: NewSeat<'_>) -> Result<(), StoreError> {
+    if seat.request_id.is_some_and(|r| !storable(r)) {
+        return Err(StoreError::Conflict("a request id with a NUL character".into()));
+    }
+    conn.execute(
+        "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES ($1, $2, $3, $4, $5)",
+        &[&game_id, &i32::from(seat.seat), &seat.token, &seat.account, &seat.request_id],
+    )?;
+    Ok(())
+}
+
+/// The ids of the first text column of a query's rows.
+pub(super) fn ids(rows: &[postgres::Row]) -> Result<Vec<String>, StoreError> {
+    rows.iter().map(|r| get(r, 0)).collect()
+}
+
+impl Store for PgStore {
+    fn create_game(&mut self, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
+        self.write(|conn| insert_game(conn, setup, at_ms))
+    }
+
+    fn add_seat(&mut self, game_id: &str, new: NewSeat<'_>, at_ms: u64) -> Result<(), StoreError> {
+        self.write(|conn| {
+            let row = conn.query_opt("SELECT seats FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
+            let seats: i32 = get(&row.ok_or(StoreError::NotFound)?, 0)?;
+            if i32::from(new.seat) >= seats {
+                return Err(StoreError::Conflict(format!("the game has no seat {}", new.seat)));
+            }
+            let taken = conn.query_one(
+                "SELECT EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND seat = $2)",
+                &[&game_id, &i32::from(new.seat)],
+            )?;
+            if get(&taken, 0)? {
+                return Err(StoreError::Conflict(format!("seat {} is taken", new.seat)));
+            }
+            insert_seat(conn, game_id, new)?;
+            let held: i64 = get(&conn.query_one("SELECT COUNT(*) FROM seats WHERE game_id = $1", &[&game_id])?, 0)?;
+            if held == i64::from(seats) {
+                conn.execute("UPDATE games SET started_ms = $1 WHERE id = $2", &[&ms_sql(at_ms), &game_id])?;
+            }
+            Ok(())
+        })
+    }
+
+    fn append_moves(&mut self, game_id: &str, ply: u32, texts: &[String], at_ms: u64) -> Result<(), StoreError> {
+        self.write(|conn| {
+            if let Some(why) = lock_ended(conn, game_id)? {
+                return Err(StoreError::Conflict(format!("the game is over: {why}")));
+            }
+            let stored: i64 = get(&conn.query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&game_id])?, 0)?;
+            if stored != i64::from(ply) {
+                return Err(StoreError::Conflict(format!("the game has {stored} moves, so the next ply is not {ply}")));
+            }
+            for (k, text) in (i64::from(ply)..).zip(texts) {
+                if k > i64::from(u32::MAX) {
+                    return Err(StoreError::Conflict("too many moves".into()));
+                }
+                conn.execute(
+                    "INSERT INTO moves (game_id, ply, text, at_ms) VALUES ($1, $2, $3, $4)",
+                    &[&game_id, &k, text, &ms_sql(at_ms)],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    fn resign(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
+        self.write(|conn| {
+            if let Some(why) = lock_ended(conn, game_id)? {
+                return Err(StoreError::Conflict(format!("the game is over: {why}")));
+            }
+            conn.execute("UPDATE games SET resigned = $1 WHERE id = $2", &[&i32::from(seat), &game_id])?;
+            Ok(())
+        })
+    }
+
+    fn flag(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
+        self.write(|conn| {
+            if let Some(why) = lock_ended(conn, game_id)? {
+                return Err(StoreError::Conflict(format!("the game is over: {why}")));
+            }
+            conn.execute("UPDATE games SET flagged = $1 WHERE id = $2", &[&i32::from(seat), &game_id])?;
+            Ok(())
+        })
+    }
+
+    fn start_clocks(&mut self, game_id: &str, at_ms: u64) -> Result<(), StoreError> {
+        self.write(|conn| {
+            let changed = conn.execute(
+                "UPDATE games SET started_ms = COALESCE(started_ms, $1) WHERE id = $2",
+                &[&ms_sql(at_ms), &game_id],
+            )?;
+            if changed == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+        })
+    }
+
+    fn create_rematch(&mut self, of: &str, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
+        self.write(|conn| {
+            let row = conn.query_opt("SELECT rematch FROM games WHERE id = $1 FOR UPDATE", &[&of])?;
+            if let Some(id) = get::<Option<String>>(&row.ok_or(StoreError::NotFound)?, 0)? {
+                return Err(StoreError::Conflict(format!("the game has a rematch already, {id}")));
+            }
+            let setup = GameSetup { rematch_of: Some(of.to_string()), ..setup.clone() };
+            insert_game(conn, &setup, at_ms)?;
+            conn.execute("UPDATE games SET rematch = $1 WHERE id = $2", &[&setup.id, &of])?;
+            Ok(())
+        })
+    }
+
+    fn clocked_games(&self) -> Result<Vec<String>, StoreError> {
+        ids(&self.conn()?.query(
+            "SELECT id FROM games WHERE clock_minutes IS NOT NULL AND started_ms IS NOT NULL
+             AND resigned IS NULL AND flagged IS NULL ORDER BY seq",
+            &[],
+        )?)
+    }
+
+    fn begin_batch(&mut self) -> Result<(), StoreError> {
+        if !self.in_batch {
+            let mut conn = self.conn()?;
+            conn.simple("BEGIN")?;
+            conn.broken = false;
+            drop(conn);
+            self.in_batch = true;
+        }
+        Ok(())
+    }
+
+    fn commit_batch(&mut self) -> Result<(), StoreError> {
+        if !self.in_batch {
+            return Ok(());
+        }
+        self.in_batch = false;
+        let conn = &mut *self.conn.borrow_mut();
+        if conn.broken {
+            // PostgreSQL would answer COMMIT with a rollback: say so.
+            let _ = conn.simple("ROLLBACK");
+            conn.broken = false;
+            return Err(StoreError::Failed("a statement of the batch failed, so the batch was rolled back".into()));
+        }
+        if let Err(e) = conn.simple("COMMIT") {
+            let _ = conn.simple("ROLLBACK");
+            conn.broken = false;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    /// `pg_notify` on [`CHANNEL`]: inside a batch, delivered at its commit (dropped if it rolls
+    /// back); PostgreSQL delivers identical payloads of one transaction once.
+    fn publish(&mut self, payload: &str) -> Result<(), StoreError> {
+        if payload.len() > MAX_PUBLISH_BYTES {
+            return Err(StoreError::Conflict(format!(
+                "a payload of {} bytes, over {MAX_PUBLISH_BYTES}",
+                payload.len()
+            )));
+        }
+        if !storable(payload) {
+            return Err(StoreError::Conflict("a payload with a NUL character".into()));
+        }
+        self.conn()?.query_one("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])?;
+        Ok(())
+    }
+
+    /// Once this store leads, each call only checks that its connection (which holds the lock)
+    /// lives, one round trip; a connection found lost is made again, and the lock asked for again.
+    fn try_lead(&mut self) -> Result<bool, StoreError> {
+        if self.leading.get() {
+            let mut conn = self.conn()?;
+            if self.leading.get() && conn.client.is_valid(LEAD_CHECK).is_ok() {
+                return Ok(true);
+            }
+            self.leading.set(false);
+        }
+        let mut conn = self.conn()?;
+        let leads: bool = get(&conn.query_one("SELECT pg_try_advisory_lock($1)", &[&LEADER_LOCK])?, 0)?;
+        self.leading.set(leads);
+        Ok(leads)
+    }
+
+    fn load_game(&self, game_id: &str) -> Result<Option<StoredGame>, StoreError> {
+        if !storable(game_id) {
+            return Ok(None);
+        }
+        load_game(&mut *self.conn()?, game_id)
+    }
+
+    fn game_of_code(&self, code: &str) -> Result<Option<String>, StoreError> {
+        if !storable(code) {
+            return Ok(None);
+        }
+        let row = self.conn()?.query_opt("SELECT id FROM games WHERE code = $1", &[&code])?;
+        row.map(|r| get(&r, 0)).transpose()
+    }
+
+    fn games_of_token(&self, token: &str) -> Result<Vec<String>, StoreError> {
+        if !storable(token) {
+            return Ok(Vec::new());
+        }
+        ids(&self.conn()?.query(
+            "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id WHERE s.token = $1 ORDER BY g.seq",
+            &[&token],
+        )?)
+    }
+}

@@ -1,0 +1,316 @@
+//! The PostgreSQL store between several servers (`triboard::server::postgres`, `docs/design.md`
+//! §Several instances): two stores on one database never store a ply twice, a batch is whole or
+//! nothing (its notifications with it), what one publishes the other's listener hears, one leads
+//! at a time and the lead passes on, the schema is made once however many start at once, and a
+//! lost connection is made again. Each test on a fresh database of the throwaway cluster
+//! (`server::throwaway_pg`); skipped when PostgreSQL is not installed, outside CI.
+
+#![cfg(feature = "server")]
+
+#[path = "common/db.rs"]
+mod db;
+
+use std::sync::mpsc;
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use triboard::server::postgres::{Heard, PgStore, listen};
+use triboard::server::postgres_schema::SCHEMA_VERSION;
+use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, Store, StoreError};
+use triboard::server::throwaway_pg;
+
+/// A fresh database's URL, or `None` (the test is skipped) without PostgreSQL.
+fn database(name: &str) -> Option<String> {
+    if !db::postgres_here() {
+        return None;
+    }
+    throwaway_pg::test_database(name)
+}
+
+/// A connection of the test's own (no TLS: the throwaway cluster has none).
+fn admin(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls).unwrap()
+}
+
+/// Ends every other session on the database that is in a transaction (`idle in transaction`), or
+/// with `listening`, every session listening: as if its server's connection broke.
+fn terminate(url: &str, listening: bool) -> u64 {
+    let state = if listening { "query LIKE 'LISTEN%'" } else { "state = 'idle in transaction'" };
+    let sql = format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND {state}"
+    );
+    admin(url).query(&sql, &[]).unwrap().len() as u64
+}
+
+/// A two-seat Trike game with both seats taken.
+fn setup(id: &str) -> GameSetup {
+    GameSetup {
+        id: id.into(),
+        game: "trike".into(),
+        options: json!({"size": 7}),
+        clock: None,
+        allow_tools: false,
+        code: format!("C{id}").to_uppercase(),
+        seats: vec![Some(format!("{id}-t0")), Some(format!("{id}-t1"))],
+        rematch_of: None,
+        players: vec![None, None],
+        rated: false,
+        lobby: false,
+        request: None,
+    }
+}
+
+/// What a listener hears within `wait` (stopping early once `until` is heard).
+fn heard(rx: &mpsc::Receiver<Heard>, wait: Duration, until: Option<&Heard>) -> Vec<Heard> {
+    let end = Instant::now() + wait;
+    let mut got = Vec::new();
+    while let Some(left) = end.checked_duration_since(Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(h) => {
+                let done = until == Some(&h);
+                got.push(h);
+                if done {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    got
+}
+
+fn payload(text: &str) -> Heard {
+    Heard::Payload(text.into())
+}
+
+#[test]
+fn two_stores_appending_the_same_ply_store_it_once_and_the_second_gets_a_conflict() {
+    let Some(url) = database("same_ply") else { return };
+    let mut a = PgStore::connect(&url).unwrap();
+    a.create_game(&setup("g1"), 0).unwrap();
+    let b = PgStore::connect(&url).unwrap();
+    // A holds the game's row in an open batch; B's append waits for it, then sees A's move.
+    a.begin_batch().unwrap();
+    a.append_moves("g1", 0, &["d4".into()], 1).unwrap();
+    let waiting = std::thread::spawn(move || {
+        let mut b = b;
+        let result = b.append_moves("g1", 0, &["e5".into()], 2);
+        (b, result)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!waiting.is_finished(), "B waits on the game's row");
+    a.commit_batch().unwrap();
+    let (b, result) = waiting.join().unwrap();
+    assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+    assert_eq!(b.load_game("g1").unwrap().unwrap().moves, ["d4"]);
+    // Many rounds of both racing for each ply: one wins each, nothing stored twice.
+    let start = Arc::new(Barrier::new(2));
+    let racers: Vec<_> = [a, b]
+        .into_iter()
+        .enumerate()
+        .map(|(k, mut store)| {
+            let start = Arc::clone(&start);
+            std::thread::spawn(move || {
+                let mut won = 0;
+                for ply in 1..41u32 {
+                    start.wait();
+                    match store.append_moves("g1", ply, &[format!("m{ply}-{k}")], 3) {
+                        Ok(()) => won += 1,
+                        Err(StoreError::Conflict(_)) => {}
+                        Err(e) => panic!("{e}"),
+                    }
+                    start.wait();
+                }
+                won
+            })
+        })
+        .collect();
+    let wins: Vec<u32> = racers.into_iter().map(|r| r.join().unwrap()).collect();
+    assert_eq!(wins.iter().sum::<u32>(), 40, "one append per ply: {wins:?}");
+    let game = PgStore::connect(&url).unwrap().load_game("g1").unwrap().unwrap();
+    assert_eq!(game.moves.len(), 41);
+    // The key itself refuses a second row for a ply, whoever writes it.
+    let err = admin(&url).execute("INSERT INTO moves (game_id, ply, text, at_ms) VALUES ('g1', 3, 'x', 0)", &[]);
+    assert_eq!(err.unwrap_err().code(), Some(&postgres::error::SqlState::UNIQUE_VIOLATION));
+}
+
+#[test]
+fn a_key_written_first_by_another_server_is_a_conflict_and_its_batch_goes_on() {
+    let Some(url) = database("same_id") else { return };
+    let mut a = PgStore::connect(&url).unwrap();
+    let mut b = PgStore::connect(&url).unwrap();
+    a.begin_batch().unwrap();
+    a.create_game(&setup("g1"), 0).unwrap();
+    // B cannot see A's game yet: its insert waits on the key, then finds it taken.
+    let waiting = std::thread::spawn(move || {
+        b.begin_batch().unwrap();
+        let result = b.create_game(&setup("g1"), 0);
+        b.create_game(&setup("g2"), 0).unwrap();
+        b.commit_batch().unwrap();
+        (b, result)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    a.commit_batch().unwrap();
+    let (b, result) = waiting.join().unwrap();
+    assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+    assert!(b.load_game("g2").unwrap().is_some(), "the batch went on past the refused write");
+}
+
+#[test]
+fn a_batch_that_fails_stores_nothing_and_its_notification_is_never_delivered() {
+    let Some(url) = database("rollback") else { return };
+    let (tx, rx) = mpsc::channel();
+    listen(&url, move |h| tx.send(h).is_ok()).unwrap();
+    let mut a = PgStore::connect(&url).unwrap();
+    a.begin_batch().unwrap();
+    a.create_game(&setup("g1"), 0).unwrap();
+    a.publish("lost").unwrap();
+    // A's connection breaks mid-batch (its server killed): the commit fails.
+    assert_eq!(terminate(&url, false), 1);
+    assert!(matches!(a.commit_batch(), Err(StoreError::Failed(_))));
+    let mut b = PgStore::connect(&url).unwrap();
+    assert_eq!(b.load_game("g1").unwrap(), None, "nothing stored");
+    b.publish("marker").unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), Some(&payload("marker"))), [payload("marker")]);
+    // A connects again at its next call, and its writes count again.
+    a.create_game(&setup("g2"), 0).unwrap();
+    assert!(b.load_game("g2").unwrap().is_some());
+}
+
+#[test]
+fn what_a_committed_batch_publishes_is_heard_at_its_commit_in_order() {
+    let Some(url) = database("publish") else { return };
+    let (tx, rx) = mpsc::channel();
+    listen(&url, move |h| tx.send(h).is_ok()).unwrap();
+    let mut a = PgStore::connect(&url).unwrap();
+    assert!(a.shared());
+    a.begin_batch().unwrap();
+    a.create_game(&setup("g1"), 0).unwrap();
+    a.publish("first").unwrap();
+    a.publish("second").unwrap();
+    assert!(heard(&rx, Duration::from_millis(300), None).is_empty(), "not before the commit");
+    a.commit_batch().unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), Some(&payload("second"))), [payload("first"), payload("second")]);
+    // Outside a batch, at once; too long a payload is refused.
+    a.publish("now").unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), Some(&payload("now"))), [payload("now")]);
+    assert!(matches!(a.publish(&"x".repeat(MAX_PUBLISH_BYTES + 1)), Err(StoreError::Conflict(_))));
+    a.publish(&"y".repeat(MAX_PUBLISH_BYTES)).unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), None).len(), 1);
+}
+
+#[test]
+fn a_listener_whose_connection_breaks_listens_again_and_says_so() {
+    let Some(url) = database("relisten") else { return };
+    let (tx, rx) = mpsc::channel();
+    listen(&url, move |h| tx.send(h).is_ok()).unwrap();
+    let mut a = PgStore::connect(&url).unwrap();
+    a.publish("before").unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), Some(&payload("before"))), [payload("before")]);
+    assert_eq!(terminate(&url, true), 1);
+    let started = Instant::now();
+    assert_eq!(heard(&rx, Duration::from_secs(10), Some(&Heard::Reconnected)), [Heard::Reconnected]);
+    eprintln!("listening again after {:?}", started.elapsed());
+    a.publish("after").unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), Some(&payload("after"))), [payload("after")]);
+}
+
+#[test]
+fn a_listener_stops_when_its_callback_says_so() {
+    let Some(url) = database("stop") else { return };
+    let thread = listen(&url, |h| h != payload("stop")).unwrap();
+    let mut a = PgStore::connect(&url).unwrap();
+    a.publish("go on").unwrap();
+    a.publish("stop").unwrap();
+    thread.join().unwrap();
+}
+
+#[test]
+fn one_store_leads_at_a_time_and_the_lead_passes_on_when_it_goes() {
+    let Some(url) = database("lead") else { return };
+    let mut a = PgStore::connect(&url).unwrap();
+    let mut b = PgStore::connect(&url).unwrap();
+    assert_eq!(a.try_lead(), Ok(true));
+    assert_eq!(b.try_lead(), Ok(false));
+    assert_eq!(a.try_lead(), Ok(true), "still");
+    assert_eq!(b.try_lead(), Ok(false));
+    drop(a);
+    let started = Instant::now();
+    while b.try_lead() != Ok(true) {
+        assert!(started.elapsed() < Duration::from_secs(10), "the lead never passed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A leader whose connection broke leads no more: the other takes the lead.
+    let mut c = PgStore::connect(&url).unwrap();
+    assert_eq!(c.try_lead(), Ok(false));
+    admin(&url)
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+             AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap();
+    let started = Instant::now();
+    while c.try_lead() != Ok(true) {
+        assert!(started.elapsed() < Duration::from_secs(10), "the lead never passed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(b.try_lead().ok(), Some(false), "B connects again, and follows");
+}
+
+#[test]
+fn servers_starting_at_once_make_the_schema_once_and_another_schema_is_refused() {
+    let Some(url) = database("schema") else { return };
+    let start = Arc::new(Barrier::new(4));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (url, start) = (url.clone(), Arc::clone(&start));
+            std::thread::spawn(move || {
+                start.wait();
+                PgStore::connect(&url).map(drop)
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap().unwrap();
+    }
+    let mut conn = admin(&url);
+    let versions: Vec<i64> =
+        conn.query("SELECT version FROM schema_version", &[]).unwrap().iter().map(|r| r.get(0)).collect();
+    assert_eq!(versions, [SCHEMA_VERSION]);
+    conn.execute("UPDATE schema_version SET version = 99", &[]).unwrap();
+    let err = PgStore::connect(&url).unwrap_err();
+    assert!(err.to_string().contains("newer"), "{err}");
+    let Some(other) = throwaway_pg::test_database("not_ours") else { return };
+    admin(&other).batch_execute("CREATE TABLE notes (text TEXT)").unwrap();
+    let err = PgStore::connect(&other).unwrap_err();
+    assert!(err.to_string().contains("not a triboard"), "{err}");
+}
+
+#[test]
+fn sslmode_require_refuses_a_server_without_tls_and_prefer_falls_back() {
+    let Some(url) = database("tls") else { return };
+    let err = PgStore::connect(&format!("{url}?sslmode=require")).unwrap_err();
+    assert!(matches!(err, StoreError::Failed(_)), "{err}");
+    let err = PgStore::connect(&format!("{url}?sslmode=verify-full&sslrootcert=/nonexistent.pem")).unwrap_err();
+    assert!(err.to_string().contains("sslrootcert"), "{err}");
+    PgStore::connect(&format!("{url}?sslmode=prefer")).unwrap();
+    PgStore::connect(&format!("{url}?sslmode=disable")).unwrap();
+}
+
+#[test]
+fn text_postgres_cannot_hold_is_found_nowhere_and_refused_as_a_conflict() {
+    let Some(url) = database("nul") else { return };
+    let mut a = PgStore::connect(&url).unwrap();
+    a.begin_batch().unwrap();
+    a.create_game(&setup("g1"), 0).unwrap();
+    assert_eq!(a.load_game("g\0").unwrap(), None);
+    assert_eq!(a.game_of_code("A\0").unwrap(), None);
+    assert!(a.games_of_token("t\0").unwrap().is_empty());
+    let bad = GameSetup { request: Some((0, "r\0".into())), ..setup("g2") };
+    assert!(matches!(a.create_game(&bad, 0), Err(StoreError::Conflict(_))));
+    a.commit_batch().unwrap();
+    assert!(a.load_game("g1").unwrap().is_some(), "the batch was not spoilt");
+}
