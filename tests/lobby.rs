@@ -1,22 +1,29 @@
 //! Accounts, ratings and the lobby through the service (`docs/design.md` §Lobby): sign-up and
 //! sign-in, rated challenges accepted from the lobby, ratings after two- and three-player games,
-//! leaderboards and players' pages, request ids, withdrawals and the limits.
+//! leaderboards and players' pages, request ids, withdrawals and the limits. Each test runs on
+//! both stores, SQLite and PostgreSQL (`NAME::sqlite`, `NAME::postgres`: `on_both_stores!`).
+
+#![cfg(feature = "server")]
+
+#[macro_use]
+#[path = "common/db.rs"]
+mod db;
 
 use serde_json::Value;
 use triboard::net::protocol::{ClientMessage, ErrorCode, LobbyView, ServerMessage};
-use triboard::server::account_store::Accounts;
 use triboard::server::limits::LimitSettings;
 use triboard::server::service::{Caller, Reply};
-use triboard::server::{Service, SqliteStore};
+use triboard::server::{Service, Store};
 
-type Server = Service<SqliteStore>;
+use db::{ALL_TABLES, TestDb, TestStore};
 
-fn server() -> Server {
-    Service::new(SqliteStore::open_in_memory().unwrap())
+/// A service on a fresh store of kind `S`.
+fn server<S: TestStore>() -> Service<S> {
+    Service::new(S::fresh("lobby", false).0)
 }
 
 /// Signs `name` up and returns its caller and session.
-fn signup(server: &mut Server, name: &str) -> (Caller, String) {
+fn signup<S: Store>(server: &mut Service<S>, name: &str) -> (Caller, String) {
     let reply = server.handle_as(
         ClientMessage::Signup { name: name.into(), password: format!("{name} secret pw"), claim: Vec::new() },
         &Caller::default(),
@@ -55,7 +62,7 @@ fn seat_of(reply: &Reply) -> (String, String) {
     }
 }
 
-fn lobby(server: &mut Server) -> LobbyView {
+fn lobby<S: Store>(server: &mut Service<S>) -> LobbyView {
     match server.handle_at(ClientMessage::Lobby {}, 0).messages.remove(0) {
         ServerMessage::Lobby(view) => view,
         other => panic!("{other:?}"),
@@ -66,9 +73,8 @@ fn code_of(reply: &Reply) -> ErrorCode {
     reply.error().unwrap_or_else(|| panic!("not refused: {reply:?}")).0
 }
 
-#[test]
-fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings() {
-    let mut s = server();
+fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: TestStore>() {
+    let mut s = server::<S>();
     let (ann, _) = signup(&mut s, "Ann");
     let (bob, _) = signup(&mut s, "Bob");
     assert_eq!(code_of(&s.handle_at(challenge("trike", true, None), 0)), ErrorCode::NotSignedIn, "a guest");
@@ -110,9 +116,8 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings() {
     assert!(lobby(&mut s).live.is_empty(), "over: not live");
 }
 
-#[test]
-fn a_rated_three_player_trigon_game_changes_three_ratings_by_place() {
-    let mut s = server();
+fn a_rated_three_player_trigon_game_changes_three_ratings_by_place<S: TestStore>() {
+    let mut s = server::<S>();
     let callers: Vec<Caller> = ["Ann", "Bob", "Cyd"].iter().map(|n| signup(&mut s, n).0).collect();
     let (game_id, token) = seat_of(&s.handle_as(challenge("trigon-3", true, None), &callers[0], 0));
     for caller in &callers[1..] {
@@ -126,9 +131,8 @@ fn a_rated_three_player_trigon_game_changes_three_ratings_by_place() {
     assert!(changes[1].after > changes[1].before && changes[2].after > changes[2].before);
 }
 
-#[test]
-fn names_sessions_and_passwords() {
-    let mut s = server();
+fn names_sessions_and_passwords<S: TestStore>() {
+    let mut s = server::<S>();
     let (ann, session) = signup(&mut s, "Ann_1e");
     let taken = s.handle_at(
         ClientMessage::Signup { name: "annie".into(), password: "another password".into(), claim: Vec::new() },
@@ -159,9 +163,8 @@ fn names_sessions_and_passwords() {
     assert_eq!(code_of(&fake), ErrorCode::BadSession);
 }
 
-#[test]
-fn signing_in_claims_the_seats_a_guest_held() {
-    let mut s = server();
+fn signing_in_claims_the_seats_a_guest_held<S: TestStore>() {
+    let mut s = server::<S>();
     let (game_id, token) = seat_of(&s.handle_at(challenge("trike", false, None), 0));
     let reply = s.handle_at(
         ClientMessage::Signup { name: "Dee".into(), password: "dee's password".into(), claim: vec![token] },
@@ -173,9 +176,8 @@ fn signing_in_claims_the_seats_a_guest_held() {
     assert_eq!(state.players[0].player.as_deref(), Some("Dee"));
 }
 
-#[test]
-fn a_request_sent_again_is_answered_again_not_doubled() {
-    let mut s = server();
+fn a_request_sent_again_is_answered_again_not_doubled<S: TestStore>() {
+    let mut s = server::<S>();
     let first = s.handle_at(challenge("trike", false, Some("req-1")), 0);
     let again = s.handle_at(challenge("trike", false, Some("req-1")), 5);
     assert_eq!(seat_of(&first), seat_of(&again));
@@ -187,9 +189,8 @@ fn a_request_sent_again_is_answered_again_not_doubled() {
     assert_eq!(seat_of(&joined), seat_of(&rejoined), "the same seat, not game_full");
 }
 
-#[test]
-fn a_challenge_is_withdrawn_by_its_creator_only() {
-    let mut s = server();
+fn a_challenge_is_withdrawn_by_its_creator_only<S: TestStore>() {
+    let mut s = server::<S>();
     let (game_id, token) = seat_of(&s.handle_at(challenge("tricore", false, None), 0));
     let stranger = s.handle_at(ClientMessage::Withdraw { game_id: game_id.clone(), token: "f".repeat(32) }, 0);
     assert_eq!(code_of(&stranger), ErrorCode::BadToken);
@@ -200,9 +201,8 @@ fn a_challenge_is_withdrawn_by_its_creator_only() {
     assert_eq!(code_of(&gone), ErrorCode::UnknownGame);
 }
 
-#[test]
-fn each_limit_refuses_with_its_error_and_changes_nothing() {
-    let mut s = server();
+fn each_limit_refuses_with_its_error_and_changes_nothing<S: TestStore>() {
+    let mut s = server::<S>();
     s.set_limits(LimitSettings {
         games_per_minute: 3,
         logins_per_name_per_minute: 2,
@@ -222,7 +222,7 @@ fn each_limit_refuses_with_its_error_and_changes_nothing() {
     assert!(over.error().unwrap().1.contains("a minute"));
     assert_eq!(lobby(&mut s).challenges.len(), 2, "nothing changed");
     signup(&mut s, "Eve");
-    let login = |s: &mut Server| {
+    let login = |s: &mut Service<S>| {
         let wrong = ClientMessage::Login { name: "eve".into(), password: "guessing it".into(), claim: Vec::new() };
         s.handle_at(wrong, 100)
     };
@@ -231,33 +231,35 @@ fn each_limit_refuses_with_its_error_and_changes_nothing() {
     assert_eq!(code_of(&login(&mut s)), ErrorCode::Limit, "two attempts a minute for one name");
 }
 
-#[test]
-fn no_password_is_stored_and_only_session_hashes_are() {
-    let db = std::env::temp_dir().join(format!("triboard-lobby-{}.db", std::process::id()));
-    triboard::server::sqlite::remove_database(&db);
-    let mut s = Service::new(SqliteStore::open(&db).unwrap());
+fn no_password_is_stored_and_only_session_hashes_are<S: TestStore>() {
+    let (store, db) = S::fresh("passwords", true);
+    let mut s = Service::new(store);
     let (_, session) = signup(&mut s, "Fay");
     drop(s);
-    let bytes: Vec<u8> = ["", "-wal"]
-        .iter()
-        .flat_map(|suffix| std::fs::read(format!("{}{suffix}", db.display())).unwrap_or_default())
-        .collect();
-    let text = String::from_utf8_lossy(&bytes);
+    // SQLite: the file and its log, bytes; PostgreSQL: every row of every table.
+    let text = match &db {
+        TestDb::File(file) => {
+            let bytes: Vec<u8> = ["", "-wal"]
+                .iter()
+                .flat_map(|suffix| std::fs::read(format!("{}{suffix}", file.0.display())).unwrap_or_default())
+                .collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        other => other.dump(ALL_TABLES).join("\n"),
+    };
     assert!(text.contains("$argon2id$"), "the hash is there");
     assert!(!text.contains("Fay secret pw"), "the password is not");
     assert!(!text.contains(&session), "nor the session token");
-    let store = SqliteStore::open(&db).unwrap();
+    let store = S::reopen(&db);
     assert!(store.account_by_id(1).unwrap().is_some());
-    triboard::server::sqlite::remove_database(&db);
 }
 
 fn seek(game: &str, rated: bool) -> ClientMessage {
     ClientMessage::Seek { game: game.into(), options: Value::Null, clock: None, rated, request_id: None }
 }
 
-#[test]
-fn quick_pairing_meets_the_nearest_seeker_of_the_same_settings() {
-    let mut s = server();
+fn quick_pairing_meets_the_nearest_seeker_of_the_same_settings<S: TestStore>() {
+    let mut s = server::<S>();
     let (ann, _) = signup(&mut s, "Ann");
     let (bob, _) = signup(&mut s, "Bob");
     let (cyd, _) = signup(&mut s, "Cyd");
@@ -278,9 +280,8 @@ fn quick_pairing_meets_the_nearest_seeker_of_the_same_settings() {
     assert_eq!(code_of(&guest), ErrorCode::NotSignedIn);
 }
 
-#[test]
-fn bots_are_seated_at_once_and_a_rated_game_seats_each_once() {
-    let mut s = server();
+fn bots_are_seated_at_once_and_a_rated_game_seats_each_once<S: TestStore>() {
+    let mut s = server::<S>();
     let bots = vec!["TriboardAI-1".to_string(), "TriboardAI-3".to_string()];
     assert!(s.set_bots(&bots).unwrap().is_empty(), "no seats held yet");
     let (ann, _) = signup(&mut s, "Ann");
@@ -310,9 +311,8 @@ fn bots_are_seated_at_once_and_a_rated_game_seats_each_once() {
     assert_eq!(held.len(), 2);
 }
 
-#[test]
-fn a_rematch_keeps_each_account_with_its_token_and_its_rating() {
-    let mut s = server();
+fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
+    let mut s = server::<S>();
     let (ann, _) = signup(&mut s, "Ann");
     let (bob, _) = signup(&mut s, "Bob");
     let made = s.handle_as(new_game("trike", true, true, Some("ann-req")), &ann, 0);
@@ -335,3 +335,19 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating() {
     assert_eq!((changes[0].name.as_str(), changes[1].name.as_str()), ("Bob", "Ann"));
     assert!(changes[0].after > changes[0].before, "Bob wins the rematch: {changes:?}");
 }
+
+// ---- Each test above that takes a store, on both ----
+
+on_both_stores!(
+    a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings,
+    a_rated_three_player_trigon_game_changes_three_ratings_by_place,
+    names_sessions_and_passwords,
+    signing_in_claims_the_seats_a_guest_held,
+    a_request_sent_again_is_answered_again_not_doubled,
+    a_challenge_is_withdrawn_by_its_creator_only,
+    each_limit_refuses_with_its_error_and_changes_nothing,
+    no_password_is_stored_and_only_session_hashes_are,
+    quick_pairing_meets_the_nearest_seeker_of_the_same_settings,
+    bots_are_seated_at_once_and_a_rated_game_seats_each_once,
+    a_rematch_keeps_each_account_with_its_token_and_its_rating,
+);

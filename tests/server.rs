@@ -1,6 +1,8 @@
 //! The game server's core (`triboard::server`, `docs/design.md` §Network play), without a network:
-//! messages go through their JSON text into the [`Service`] over an SQLite [`Store`], as a
-//! transport would carry them.
+//! messages go through their JSON text into the [`Service`] over a [`Store`], as a transport
+//! would carry them; every test of the store and the service runs on both stores, SQLite and
+//! PostgreSQL (`NAME::sqlite`, `NAME::postgres`: [`on_both_stores!`], a fresh database of the
+//! throwaway cluster each), the SQLite file's own (its log, its old schemas) on SQLite only.
 //!
 //! Every registered game is played to its end by its seats through the service, and the stored
 //! game replays to the same position; bad messages are refused with their error and change nothing
@@ -11,13 +13,12 @@
 
 mod common;
 
+#[macro_use]
 #[path = "common/db.rs"]
 mod db;
 
-use std::path::Path;
-
 use common::Observe;
-use db::TempDb;
+use db::{TempDb, TestDb, TestStore};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use triboard::net::protocol::{
@@ -38,15 +39,12 @@ fn temp_db(name: &str) -> TempDb {
     TempDb::new("server", name)
 }
 
-/// Every row of every table of the database at `path`, read by a connection of its own: what
-/// "the store is unchanged" compares.
-fn dump(path: &Path) -> Vec<String> {
-    db::dump(path, &["schema_version", "games", "seats", "moves"])
-}
+/// The tables "the store is unchanged" compares.
+const TABLES: &[&str] = &["schema_version", "games", "seats", "moves"];
 
 /// Sends `message` as text, checking that it reads back as sent, and returns the reply's messages,
 /// each checked to read back from its own text.
-fn send(service: &mut Service<SqliteStore>, message: &ClientMessage) -> Vec<ServerMessage> {
+fn send<S: Store>(service: &mut Service<S>, message: &ClientMessage) -> Vec<ServerMessage> {
     let text = encode_client(message);
     assert_eq!(decode_client(&text).as_ref(), Ok(message), "{text}");
     let reply = service.handle_text(&text);
@@ -82,7 +80,7 @@ struct Created {
 
 /// Creates a game of `game` with `options`, the creator in `seat`, and seats everybody else by
 /// its join code (the code typed in lower case with a dash, as a person might).
-fn create_full(service: &mut Service<SqliteStore>, game: &str, options: Value, seat: u8) -> Created {
+fn create_full<S: Store>(service: &mut Service<S>, game: &str, options: Value, seat: u8) -> Created {
     let created = create(service, game, options, seat);
     let n = created.tokens.len();
     let mut created = created;
@@ -101,7 +99,7 @@ fn create_full(service: &mut Service<SqliteStore>, game: &str, options: Value, s
 }
 
 /// Creates a game, the creator in `seat`, nobody else seated.
-fn create(service: &mut Service<SqliteStore>, game: &str, options: Value, seat: u8) -> Created {
+fn create<S: Store>(service: &mut Service<S>, game: &str, options: Value, seat: u8) -> Created {
     let reply = send(
         service,
         &ClientMessage::Create {
@@ -128,32 +126,37 @@ fn create(service: &mut Service<SqliteStore>, game: &str, options: Value, seat: 
     Created { game_id: game_id.clone(), code: code.clone(), tokens }
 }
 
-/// A service over an SQLite file that can be "restarted": the service and its store dropped, the
-/// same file opened again.
-struct Server {
-    db: Option<TempDb>,
-    service: Option<Service<SqliteStore>>,
+/// A service over a store that can be "restarted": the service and its store dropped, the same
+/// database opened again (an SQLite file, a PostgreSQL database).
+struct Server<S: TestStore> {
+    db: TestDb,
+    service: Option<Service<S>>,
 }
 
-impl Server {
-    fn in_memory() -> Server {
-        Server { db: None, service: Some(Service::new(SqliteStore::open_in_memory().unwrap())) }
+impl<S: TestStore> Server<S> {
+    /// On a store that cannot be restarted (SQLite in memory; PostgreSQL all the same).
+    fn in_memory(name: &str) -> Server<S> {
+        let (store, db) = S::fresh(name, false);
+        Server { db, service: Some(Service::new(store)) }
     }
 
-    fn on_file(name: &str) -> Server {
-        let db = temp_db(name);
-        let service = Service::new(SqliteStore::open(&db.0).unwrap());
-        Server { db: Some(db), service: Some(service) }
+    fn on_file(name: &str) -> Server<S> {
+        let (store, db) = S::fresh(name, true);
+        Server { db, service: Some(Service::new(store)) }
     }
 
-    fn service(&mut self) -> &mut Service<SqliteStore> {
+    fn service(&mut self) -> &mut Service<S> {
         self.service.as_mut().unwrap()
     }
 
     fn restart(&mut self) {
-        let path = self.db.as_ref().expect("a file to restart on").0.clone();
         drop(self.service.take());
-        self.service = Some(Service::new(SqliteStore::open(&path).unwrap()));
+        self.service = Some(Service::new(S::reopen(&self.db)));
+    }
+
+    /// Every row of the games' tables, read by a connection of its own.
+    fn dump(&self) -> Vec<String> {
+        self.db.dump(TABLES)
     }
 }
 
@@ -162,7 +165,12 @@ impl Server {
 /// retry is answered alike and not played again. With `restart_at`, the server restarts at that
 /// ply (on a file) and the game goes on with the seats' tokens. The stored game must replay to the
 /// client's position and outcome. Returns how many moves the server forced.
-fn play_whole_game<G: Observe>(server: &mut Server, id: &str, seed: u64, restart_at: Option<usize>) -> usize {
+fn play_whole_game<G: Observe, S: TestStore>(
+    server: &mut Server<S>,
+    id: &str,
+    seed: u64,
+    restart_at: Option<usize>,
+) -> usize {
     let mut game = G::new(&G::options_for_id(id)).unwrap();
     let n = game.num_players();
     let creator = (seed % n as u64) as u8;
@@ -242,16 +250,15 @@ fn play_whole_game<G: Observe>(server: &mut Server, id: &str, seed: u64, restart
 
 // ---- Every game, whole ----
 
-#[test]
-fn every_registered_game_plays_to_its_end_through_the_service_and_replays_from_the_store() {
-    let mut server = Server::in_memory();
+fn every_registered_game_plays_to_its_end_through_the_service_and_replays_from_the_store<S: TestStore>() {
+    let mut server = Server::<S>::in_memory("every_game");
     let mut seed = 0;
     let mut ids = Vec::new();
     let mut forced = 0;
     macro_rules! each {
         ($($g:ty),*) => { $( for id in <$g as Game>::IDS {
             seed += 1;
-            forced += play_whole_game::<$g>(&mut server, id, seed, None);
+            forced += play_whole_game::<$g, S>(&mut server, id, seed, None);
             ids.push(*id);
         } )* };
     }
@@ -260,14 +267,13 @@ fn every_registered_game_plays_to_its_end_through_the_service_and_replays_from_t
     assert_eq!(ids, triboard::rules::game_ids(), "every registered game id");
 }
 
-#[test]
-fn a_restart_on_the_same_file_loses_no_acknowledged_move_in_any_game() {
-    let mut server = Server::on_file("restart");
+fn a_restart_on_the_same_file_loses_no_acknowledged_move_in_any_game<S: TestStore>() {
+    let mut server = Server::<S>::on_file("restart");
     let mut seed = 100;
     macro_rules! each {
         ($($g:ty),*) => { $( for id in <$g as Game>::IDS {
             seed += 1;
-            play_whole_game::<$g>(&mut server, id, seed, Some(3 + seed as usize % 5));
+            play_whole_game::<$g, S>(&mut server, id, seed, Some(3 + seed as usize % 5));
             // And once more between games: the file reopened over its own log.
             server.restart();
         } )* };
@@ -279,8 +285,8 @@ fn a_restart_on_the_same_file_loses_no_acknowledged_move_in_any_game() {
 
 /// A Trike game on a file, both seats taken and `moves` played: the server, the tokens by seat,
 /// the game id and the client's position.
-fn trike_game(name: &str, moves: &[&str]) -> (Server, Vec<String>, String, Trike) {
-    let mut server = Server::on_file(name);
+fn trike_game<S: TestStore>(name: &str, moves: &[&str]) -> (Server<S>, Vec<String>, String, Trike) {
+    let mut server = Server::<S>::on_file(name);
     let Created { game_id, tokens, .. } = create_full(server.service(), "trike", json!({"size": 7}), 0);
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
     let mut game = Trike::new(&TrikeOptions { size: 7 }).unwrap();
@@ -301,30 +307,27 @@ fn trike_game(name: &str, moves: &[&str]) -> (Server, Vec<String>, String, Trike
 
 /// Sends `message` and checks it is refused with `code`, the database unchanged; returns the
 /// refusal's message.
-fn refused_unchanged(server: &mut Server, message: &ClientMessage, code: ErrorCode) -> String {
-    let path = server.db.as_ref().unwrap().0.clone();
-    let before = dump(&path);
+fn refused_unchanged<S: TestStore>(server: &mut Server<S>, message: &ClientMessage, code: ErrorCode) -> String {
+    let before = server.dump();
     let (got, why) = refusal(&send(server.service(), message));
     assert_eq!(got, code, "{message:?}: {why}");
-    assert_eq!(dump(&path), before, "{message:?} changed the database");
+    assert_eq!(server.dump(), before, "{message:?} changed the database");
     why
 }
 
 /// As [`refused_unchanged`], for raw text.
-fn refused_text_unchanged(server: &mut Server, text: &str, code: ErrorCode) -> String {
-    let path = server.db.as_ref().unwrap().0.clone();
-    let before = dump(&path);
+fn refused_text_unchanged<S: TestStore>(server: &mut Server<S>, text: &str, code: ErrorCode) -> String {
+    let before = server.dump();
     let reply = server.service().handle_text(text);
     let (got, why) = refusal(&reply.messages);
     assert_eq!(got, code, "{}: {why}", text.chars().take(200).collect::<String>());
     assert!(reply.broadcast.is_none());
-    assert_eq!(dump(&path), before);
+    assert_eq!(server.dump(), before);
     why
 }
 
-#[test]
-fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused_and_change_nothing() {
-    let (mut server, tokens, game_id, game) = trike_game("refusals", &["d4", "c3"]);
+fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused_and_change_nothing<S: TestStore>() {
+    let (mut server, tokens, game_id, game) = trike_game::<S>("refusals", &["d4", "c3"]);
     let mover = game.to_move().unwrap().index();
     let waiting = 1 - mover;
     let mv = |token: &str, text: &str, ply: usize| ClientMessage::Move {
@@ -423,9 +426,8 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     );
 }
 
-#[test]
-fn malformed_oversized_and_unknown_messages_are_refused_with_a_clear_error_and_change_nothing() {
-    let (mut server, tokens, game_id, _) = trike_game("malformed", &["d4"]);
+fn malformed_oversized_and_unknown_messages_are_refused_with_a_clear_error_and_change_nothing<S: TestStore>() {
+    let (mut server, tokens, game_id, _) = trike_game::<S>("malformed", &["d4"]);
     let ok = encode_client(&ClientMessage::Move {
         game_id: game_id.clone(),
         token: tokens[1].clone(),
@@ -496,15 +498,13 @@ fn malformed_oversized_and_unknown_messages_are_refused_with_a_clear_error_and_c
 
 // ---- Retries, restarts, rematches ----
 
-#[test]
-fn a_retried_move_is_answered_again_and_not_played_twice() {
-    let (mut server, tokens, game_id, _) = trike_game("retry", &[]);
+fn a_retried_move_is_answered_again_and_not_played_twice<S: TestStore>() {
+    let (mut server, tokens, game_id, _) = trike_game::<S>("retry", &[]);
     let first = ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "D4".into(), ply: 0 };
     let reply = send(server.service(), &first);
     let moved = ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None };
     assert_eq!(reply, vec![moved.clone()], "the rules' own text");
-    let path = server.db.as_ref().unwrap().0.clone();
-    let before = dump(&path);
+    let before = server.dump();
     for _ in 0..3 {
         assert_eq!(send(server.service(), &first), vec![moved.clone()]);
     }
@@ -515,25 +515,23 @@ fn a_retried_move_is_answered_again_and_not_played_twice() {
     // After a restart too (the answer was lost with the connection).
     server.restart();
     assert_eq!(send(server.service(), &first), vec![moved]);
-    assert_eq!(dump(&path), before, "nothing written by the retries");
+    assert_eq!(server.dump(), before, "nothing written by the retries");
     let stored = server.service().store().load_game(&game_id).unwrap().unwrap();
     assert_eq!(stored.moves, ["d4"]);
 }
 
-#[test]
-fn two_services_on_one_file_cannot_both_play_the_same_ply() {
-    let (mut a, tokens, game_id, mut game) = trike_game("two-writers", &["d4"]);
-    let path = a.db.as_ref().unwrap().0.clone();
-    let mut b = Service::new(SqliteStore::open(&path).unwrap());
+fn two_services_on_one_file_cannot_both_play_the_same_ply<S: TestStore>() {
+    let (mut a, tokens, game_id, mut game) = trike_game::<S>("two-writers", &["d4"]);
+    let mut b = Service::new(S::reopen(&a.db));
     // B reads the game (and keeps it in memory) before A's next move.
     state(&send(&mut b, &ClientMessage::Watch { game_id: game_id.clone() }));
     let by_a = ClientMessage::Move { game_id: game_id.clone(), token: tokens[1].clone(), text: "c3".into(), ply: 1 };
     assert!(matches!(send(a.service(), &by_a)[0], ServerMessage::Moved { .. }));
     // B's copy is stale: its append at the same ply is refused by the store, nothing written.
     let by_b = ClientMessage::Move { game_id: game_id.clone(), token: tokens[1].clone(), text: "e5".into(), ply: 1 };
-    let before = dump(&path);
+    let before = a.dump();
     assert_eq!(refusal(&send(&mut b, &by_b)).0, ErrorCode::StalePly);
-    assert_eq!(dump(&path), before);
+    assert_eq!(a.dump(), before);
     // B now replays from the store: A's move is a retry there, B's another move.
     assert_eq!(send(&mut b, &by_a), send(a.service(), &by_a));
     assert_eq!(refusal(&send(&mut b, &by_b)).0, ErrorCode::StalePly);
@@ -547,9 +545,8 @@ fn two_services_on_one_file_cannot_both_play_the_same_ply() {
     assert_eq!(b.store().load_game(&game_id).unwrap().unwrap().moves, ["d4", "c3", text.as_str()]);
 }
 
-#[test]
-fn a_rematch_swaps_the_seats_keeps_the_tokens_and_is_made_once() {
-    let (mut server, tokens, game_id, _) = trike_game("rematch", &["d4", "c3"]);
+fn a_rematch_swaps_the_seats_keeps_the_tokens_and_is_made_once<S: TestStore>() {
+    let (mut server, tokens, game_id, _) = trike_game::<S>("rematch", &["d4", "c3"]);
     send(server.service(), &ClientMessage::Resign { game_id: game_id.clone(), token: tokens[0].clone() });
     let reply = send(server.service(), &ClientMessage::Rematch { game_id: game_id.clone(), token: tokens[0].clone() });
     let [ServerMessage::Rematched { game_id: new_id, rematch_of, seat }] = &reply[..] else { panic!("{reply:?}") };
@@ -575,10 +572,9 @@ fn a_rematch_swaps_the_seats_keeps_the_tokens_and_is_made_once() {
     }
 }
 
-#[test]
-fn the_cache_evicts_and_replays_games_from_the_store() {
+fn the_cache_evicts_and_replays_games_from_the_store<S: TestStore>() {
     // One room in memory for two interleaved games: every message replays from the store.
-    let mut service = Service::with_capacity(SqliteStore::open_in_memory().unwrap(), 1);
+    let mut service = Service::with_capacity(S::fresh("cache", false).0, 1);
     let a = create_full(&mut service, "trike", json!({"size": 5}), 0);
     let b = create_full(&mut service, "trike", json!({"size": 5}), 1);
     let start = Trike::new(&TrikeOptions { size: 5 }).unwrap();
@@ -613,9 +609,8 @@ fn the_cache_evicts_and_replays_games_from_the_store() {
 
 // ---- The store ----
 
-#[test]
-fn the_store_refuses_duplicate_and_out_of_order_appends_atomically() {
-    let mut store = SqliteStore::open_in_memory().unwrap();
+fn the_store_refuses_duplicate_and_out_of_order_appends_atomically<S: TestStore>() {
+    let (mut store, _db) = S::fresh("refuses", false);
     let setup = GameSetup {
         id: "g1".into(),
         game: "trike".into(),
@@ -836,7 +831,7 @@ proptest! {
 
 /// A live Trike game (size 7, one minute plus two seconds a move) created at `t0` ms; seat 0 is
 /// the creator's. Returns the game id, the tokens and the creation's snapshot.
-fn live_game(service: &mut Service<SqliteStore>, t0: u64) -> (String, Vec<String>, Snapshot) {
+fn live_game<S: Store>(service: &mut Service<S>, t0: u64) -> (String, Vec<String>, Snapshot) {
     let clock = Some(Clock { minutes: 1, increment_s: 2 });
     let create = ClientMessage::Create {
         game: "trike".into(),
@@ -866,9 +861,8 @@ fn clock_of(reply: &triboard::server::Reply) -> Option<Vec<u64>> {
     }
 }
 
-#[test]
-fn clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_the_increment() {
-    let mut service = Service::new(SqliteStore::open_in_memory().unwrap());
+fn clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_the_increment<S: TestStore>() {
+    let mut service = Service::new(S::fresh("clocks", false).0);
     let (game_id, tokens, created) = live_game(&mut service, 1000);
     assert_eq!(created.clock_ms, Some(vec![60_000, 60_000]), "a full minute each before the start");
     let watch = || ClientMessage::Watch { game_id: game_id.clone() };
@@ -897,9 +891,8 @@ fn clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_t
     assert_eq!((snapshot.clock, snapshot.clock_ms), (None, None));
 }
 
-#[test]
-fn a_rematchs_clocks_wait_until_every_player_is_back_at_its_board() {
-    let mut server = Server::on_file("rematch-clocks");
+fn a_rematchs_clocks_wait_until_every_player_is_back_at_its_board<S: TestStore>() {
+    let mut server = Server::<S>::on_file("rematch-clocks");
     let (game_id, tokens, _) = live_game(server.service(), 0);
     let resign = ClientMessage::Resign { game_id: game_id.clone(), token: tokens[0].clone() };
     assert!(server.service().handle_at(resign, 10_000).error().is_none());
@@ -936,9 +929,8 @@ fn a_rematchs_clocks_wait_until_every_player_is_back_at_its_board() {
     );
 }
 
-#[test]
-fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart() {
-    let mut server = Server::on_file("flags");
+fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart<S: TestStore>() {
+    let mut server = Server::<S>::on_file("flags");
     let (swept, swept_tokens, _) = live_game(server.service(), 0);
     let (other, _, _) = live_game(server.service(), 0);
     // Both started at 9000: seat 0's minute runs out at 69 000.
@@ -963,7 +955,7 @@ fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart() 
     assert_eq!(code, ErrorCode::GameOver);
     assert!(why.contains("time ran out"), "{why}");
     // A move arriving after its mover's time ran out, before any sweep: refused, the game flagged.
-    let mut server = Server::on_file("late");
+    let mut server = Server::<S>::on_file("late");
     let (late, late_tokens, _) = live_game(server.service(), 0);
     let reply = server.service().handle_at(mv(&late, &late_tokens[0]), 69_001);
     let [ServerMessage::State(end), ServerMessage::Error { code: ErrorCode::GameOver, .. }] = &reply.messages[..]
@@ -981,9 +973,8 @@ fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart() 
     assert_eq!(snapshot.clock_ms, Some(vec![0, 60_000]));
 }
 
-#[test]
-fn after_a_restart_the_running_clocks_are_found_and_still_flag() {
-    let mut server = Server::on_file("resume");
+fn after_a_restart_the_running_clocks_are_found_and_still_flag<S: TestStore>() {
+    let mut server = Server::<S>::on_file("resume");
     let (game_id, tokens, _) = live_game(server.service(), 0);
     let reply = server.service().handle_at(
         ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "d4".into(), ply: 0 },
@@ -1038,3 +1029,21 @@ fn a_version_1_database_is_migrated_with_its_games_and_moves() {
     assert!(left[0] <= 300_000 && left[0] > 290_000, "{left:?}");
     assert_eq!(service.resume_clocks(), Ok(1));
 }
+
+// ---- Each test above that takes a store, on both ----
+
+on_both_stores!(
+    every_registered_game_plays_to_its_end_through_the_service_and_replays_from_the_store,
+    a_restart_on_the_same_file_loses_no_acknowledged_move_in_any_game,
+    a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused_and_change_nothing,
+    malformed_oversized_and_unknown_messages_are_refused_with_a_clear_error_and_change_nothing,
+    a_retried_move_is_answered_again_and_not_played_twice,
+    two_services_on_one_file_cannot_both_play_the_same_ply,
+    a_rematch_swaps_the_seats_keeps_the_tokens_and_is_made_once,
+    the_cache_evicts_and_replays_games_from_the_store,
+    the_store_refuses_duplicate_and_out_of_order_appends_atomically,
+    clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_the_increment,
+    a_rematchs_clocks_wait_until_every_player_is_back_at_its_board,
+    a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart,
+    after_a_restart_the_running_clocks_are_found_and_still_flag,
+);
