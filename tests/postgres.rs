@@ -247,8 +247,9 @@ fn one_store_leads_at_a_time_and_the_lead_passes_on_when_it_goes() {
     assert_eq!(c.try_lead(), Ok(false));
     admin(&url)
         .query(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
-             AND pid <> pg_backend_pid()",
+            "SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+             WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()
+             AND l.pid <> pg_backend_pid()",
             &[],
         )
         .unwrap();
@@ -274,7 +275,7 @@ fn servers_starting_at_once_make_the_schema_once_and_another_schema_is_refused()
         })
         .collect();
     for t in threads {
-        t.join().unwrap().unwrap();
+        t.join().unwrap().unwrap_or_else(|e| panic!("a server could not start: {e}"));
     }
     let mut conn = admin(&url);
     let versions: Vec<i64> =
