@@ -29,8 +29,9 @@ use triboard::rules::record::Record;
 use triboard::rules::trike::{Trike, TrikeOptions};
 use triboard::rules::{Game, Player, random_index, rng_from_seed};
 use triboard::server::ids::{CODE_ALPHABET, CODE_LENGTH, new_code, new_token};
-use triboard::server::store::{GameSetup, NewSeat, StoreError};
-use triboard::server::{Service, SqliteStore, Store};
+use triboard::server::service::Caller;
+use triboard::server::store::{Accounts, GameSetup, NewSeat, StoreError};
+use triboard::server::{PgStore, Service, SqliteStore, Store};
 
 // ---- Harness ----
 
@@ -1028,6 +1029,113 @@ fn a_version_1_database_is_migrated_with_its_games_and_moves() {
     assert_eq!(left[1], 300_000);
     assert!(left[0] <= 300_000 && left[0] > 290_000, "{left:?}");
     assert_eq!(service.resume_clocks(), Ok(1));
+}
+
+// ---- Moving an SQLite server into PostgreSQL ----
+
+/// Signs `name` up at `at_ms`: its caller (its account) and its session.
+fn sign_up<S: Store>(service: &mut Service<S>, name: &str, at_ms: u64) -> (Caller, String) {
+    let signup = ClientMessage::Signup { name: name.into(), password: format!("{name} secret pw"), claim: Vec::new() };
+    let reply = service.handle_as(signup, &Caller::default(), at_ms);
+    let Some(Some(account)) = reply.account else { panic!("{reply:?}") };
+    let ServerMessage::SignedIn { session, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    (Caller { account: Some(account), addr: None }, session.clone())
+}
+
+#[test]
+fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_once() {
+    if !db::postgres_here() {
+        return;
+    }
+    // On SQLite: whole games, a live one half played, a rematch, an open challenge, accounts with
+    // sessions, and rated games that moved their ratings.
+    let mut server = Server::<SqliteStore>::on_file("migrate");
+    play_whole_game::<Trike, SqliteStore>(&mut server, "trike", 1, None);
+    let (live, live_tokens, _) = live_game(server.service(), 1000);
+    let d4 = ClientMessage::Move { game_id: live.clone(), token: live_tokens[0].clone(), text: "d4".into(), ply: 0 };
+    assert!(server.service().handle_at(d4, 12_000).error().is_none());
+    let (ann, ann_session) = sign_up(server.service(), "Ann", 2000);
+    let (bob, _) = sign_up(server.service(), "Bob", 2100);
+    let rated = |lobby, at: u64| ClientMessage::Create {
+        game: "trike".into(),
+        options: Value::Null,
+        seat: 0,
+        clock: None,
+        allow_tools: false,
+        rated: true,
+        lobby,
+        bots: Vec::new(),
+        request_id: Some(format!("ann-{at}")),
+    };
+    let mut rated_games = Vec::new();
+    for at in [3000, 4000] {
+        let reply = server.service().handle_as(rated(true, at), &ann, at);
+        let ServerMessage::Created { game_id, token, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+        let accept = ClientMessage::Accept { game_id: game_id.clone(), request_id: None };
+        assert!(server.service().handle_as(accept, &bob, at + 10).error().is_none());
+        let resign = ClientMessage::Resign { game_id: game_id.clone(), token: token.clone() };
+        assert!(server.service().handle_at(resign, at + 20).error().is_none());
+        rated_games.push((game_id.clone(), token.clone()));
+    }
+    let rematch = ClientMessage::Rematch { game_id: rated_games[0].0.clone(), token: rated_games[0].1.clone() };
+    assert!(server.service().handle_at(rematch, 5000).error().is_none());
+    let open = server.service().handle_as(rated(false, 6000), &ann, 6000);
+    assert!(open.error().is_none(), "{open:?}");
+    let TestDb::File(file) = &server.db else { unreachable!() };
+    let path = file.0.clone();
+    drop(server.service.take());
+
+    let url = triboard::server::throwaway_pg::test_database("migrate").unwrap();
+    let report = triboard::server::migrate::copy_sqlite_into(&path, &url).unwrap();
+    let sqlite = SqliteStore::open(&path).unwrap();
+    let count = |table: &str| -> i64 {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
+    };
+    for (table, rows) in &report.rows {
+        assert_eq!(*rows as i64, count(table), "{table}: {report}");
+    }
+    assert_eq!(report.rows.iter().find(|(t, _)| *t == "games").map(|r| r.1), Some(6), "{report}");
+    assert!(report.rows.iter().all(|(_, n)| *n > 0), "every table had rows: {report}");
+
+    // On PostgreSQL, the same games, accounts, sessions, ratings and lists.
+    let mut pg = PgStore::connect(&url).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut query = conn.prepare("SELECT id FROM games ORDER BY rowid").unwrap();
+    let ids: Vec<String> = query.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    for id in &ids {
+        assert_eq!(pg.load_game(id).unwrap(), sqlite.load_game(id).unwrap(), "game {id}");
+    }
+    for account in [ann.account.unwrap(), bob.account.unwrap()] {
+        assert_eq!(pg.account_by_id(account).unwrap(), sqlite.account_by_id(account).unwrap());
+        assert_eq!(pg.ratings_of(account).unwrap(), sqlite.ratings_of(account).unwrap());
+        assert_eq!(pg.games_of_account(account, 10).unwrap(), sqlite.games_of_account(account, 10).unwrap());
+        assert_eq!(pg.running_seats(account).unwrap(), sqlite.running_seats(account).unwrap());
+    }
+    for (game_id, _) in &rated_games {
+        assert_eq!(pg.rating_changes(game_id).unwrap(), sqlite.rating_changes(game_id).unwrap());
+    }
+    assert_eq!(pg.leaderboard("trike", 10).unwrap(), sqlite.leaderboard("trike", 10).unwrap());
+    assert_eq!(pg.open_games(10).unwrap(), sqlite.open_games(10).unwrap());
+    assert_eq!(pg.live_games(10).unwrap(), sqlite.live_games(10).unwrap());
+    assert_eq!(pg.clocked_games().unwrap(), sqlite.clocked_games().unwrap());
+    let request = pg.seat_of_request("ann-3000").unwrap();
+    assert!(request.is_some() && request == sqlite.seat_of_request("ann-3000").unwrap(), "{request:?}");
+    let session = triboard::server::passwords::session_hash(&ann_session);
+    assert_eq!(pg.session_account(&session).unwrap(), ann.account, "Ann is still signed in");
+    // A second copy is refused, and changes nothing.
+    let before = db::pg_dump(&url, db::ALL_TABLES);
+    let again = triboard::server::migrate::copy_sqlite_into(&path, &url);
+    assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+    assert_eq!(db::pg_dump(&url, db::ALL_TABLES), before);
+    // New accounts and games come after the copied ones.
+    let cyd = pg.create_account("Cyd", "cyd", "$argon2id$x", false, 7000).unwrap();
+    assert_eq!(cyd, bob.account.unwrap() + 1);
+    let mut service = Service::new(pg);
+    let made = create_full(&mut service, "trike", Value::Null, 0);
+    assert_eq!(service.store().live_games(1).unwrap(), [made.game_id], "the newest game first");
+    let resumed = ClientMessage::Resume { session: ann_session, claim: Vec::new() };
+    assert_eq!(service.handle_at(resumed, 8000).account, Some(ann.account));
 }
 
 // ---- Each test above that takes a store, on both ----
