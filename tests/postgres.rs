@@ -1,8 +1,9 @@
 //! The PostgreSQL store between several servers (`triboard::server::postgres`, `docs/design.md`
 //! §Several instances): two stores on one database never store a ply twice, a batch is whole or
 //! nothing (its notifications with it), what one publishes the other's listener hears, one leads
-//! at a time and the lead passes on, the schema is made once however many start at once, and a
-//! lost connection is made again. Each test on a fresh database of the throwaway cluster
+//! at a time and the lead passes on, the schema is made once however many start at once, a lost
+//! connection is made again, and TLS is verified against `sslrootcert` (`prefer` falling back to
+//! plaintext when it cannot be). Each test on a fresh database of the throwaway cluster
 //! (`server::throwaway_pg`); skipped when PostgreSQL is not installed, outside CI.
 
 #![cfg(feature = "server")]
@@ -18,7 +19,7 @@ use serde_json::json;
 use triboard::server::postgres::{Heard, PgStore, listen};
 use triboard::server::postgres_schema::SCHEMA_VERSION;
 use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, Store, StoreError};
-use triboard::server::throwaway_pg;
+use triboard::server::throwaway_pg::{self, Cluster};
 
 /// A fresh database's URL, or `None` (the test is skipped) without PostgreSQL.
 fn database(name: &str) -> Option<String> {
@@ -314,4 +315,136 @@ fn text_postgres_cannot_hold_is_found_nowhere_and_refused_as_a_conflict() {
     assert!(matches!(a.create_game(&bad, 0), Err(StoreError::Conflict(_))));
     a.commit_batch().unwrap();
     assert!(a.load_game("g1").unwrap().is_some(), "the batch was not spoilt");
+}
+
+/// Runs `openssl` with `args` in `dir`.
+fn openssl(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("openssl").args(args).current_dir(dir).output().unwrap();
+    assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Whether the session named `name` on the database at `url` uses TLS.
+fn uses_tls(url: &str, name: &str) -> bool {
+    let row = admin(url)
+        .query_one(
+            "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a ON a.pid = s.pid WHERE a.application_name = $1",
+            &[&name],
+        )
+        .unwrap();
+    row.get(0)
+}
+
+#[test]
+fn a_server_with_tls_is_verified_against_sslrootcert_and_prefer_falls_back_when_it_cannot_be() {
+    if !db::postgres_here() {
+        return;
+    }
+    if std::process::Command::new("openssl").arg("version").output().is_err() {
+        eprintln!("skipped: no openssl to make the test's certificates");
+        return;
+    }
+    // A cluster of its own, with a certificate for 127.0.0.1 from a CA of the test's.
+    let cluster = Cluster::start().unwrap();
+    let dir = cluster.dir();
+    openssl(
+        dir,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-days",
+            "2",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-subj",
+            "/CN=triboard test CA",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+    );
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+        ],
+    );
+    use std::os::unix::fs::MetadataExt as _;
+    let owner = std::fs::metadata(dir).unwrap();
+    for file in ["server.key", "server.pem"] {
+        std::os::unix::fs::chown(dir.join(file), Some(owner.uid()), Some(owner.gid())).unwrap();
+    }
+    let base = cluster.url("postgres");
+    let mut conn = admin(&base);
+    let key = dir.join("server.key");
+    let cert = dir.join("server.pem");
+    conn.batch_execute(&format!("ALTER SYSTEM SET ssl_cert_file = '{}'", cert.display())).unwrap();
+    conn.batch_execute(&format!("ALTER SYSTEM SET ssl_key_file = '{}'", key.display())).unwrap();
+    conn.batch_execute("ALTER SYSTEM SET ssl = on").unwrap();
+    conn.batch_execute("SELECT pg_reload_conf()").unwrap();
+    let started = Instant::now();
+    while admin(&base).query_one("SHOW ssl", &[]).unwrap().get::<_, String>(0) != "on" {
+        assert!(started.elapsed() < Duration::from_secs(10), "ssl never came on");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let url = cluster.new_database("tls").unwrap();
+    let ca = dir.join("ca.pem");
+    // require, verified against the test's CA: TLS; the store and its listener work over it.
+    let verified = format!("{url}?sslmode=require&sslrootcert={}&application_name=verified", ca.display());
+    let mut store = PgStore::connect(&verified).unwrap();
+    assert!(uses_tls(&url, "verified"));
+    let (tx, rx) = mpsc::channel();
+    listen(&verified, move |h| tx.send(h).is_ok()).unwrap();
+    store.create_game(&setup("g1"), 0).unwrap();
+    store.publish("over tls").unwrap();
+    assert_eq!(heard(&rx, Duration::from_secs(5), Some(&payload("over tls"))), [payload("over tls")]);
+    // Without the CA, the certificate does not verify: require refuses, prefer goes plaintext.
+    let err = PgStore::connect(&format!("{url}?sslmode=require")).unwrap_err();
+    assert!(matches!(err, StoreError::Failed(_)), "{err}");
+    let prefer = PgStore::connect(&format!("{url}?application_name=fell_back")).unwrap();
+    assert!(!uses_tls(&url, "fell_back"));
+    assert!(prefer.load_game("g1").unwrap().is_some());
 }

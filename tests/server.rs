@@ -1123,6 +1123,8 @@ fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_o
     assert!(request.is_some() && request == sqlite.seat_of_request("ann-3000").unwrap(), "{request:?}");
     let session = triboard::server::passwords::session_hash(&ann_session);
     assert_eq!(pg.session_account(&session).unwrap(), ann.account, "Ann is still signed in");
+    let missing = triboard::server::migrate::copy_sqlite_into(&path.with_extension("nope"), &url);
+    assert!(matches!(missing, Err(StoreError::Failed(_))), "{missing:?}");
     // A second copy is refused, and changes nothing.
     let before = db::pg_dump(&url, db::ALL_TABLES);
     let again = triboard::server::migrate::copy_sqlite_into(&path, &url);

@@ -197,9 +197,12 @@ impl Column {
 ///
 /// # Errors
 /// [`StoreError::Conflict`] if the PostgreSQL database holds games or accounts already (a copy is
-/// made once, into an empty database); [`StoreError::Failed`]: either database cannot be opened,
-/// or a row does not fit. Nothing is written into PostgreSQL then.
+/// made once, into an empty database); [`StoreError::Failed`]: no file at `sqlite`, either
+/// database cannot be opened, or a row does not fit. Nothing is written into PostgreSQL then.
 pub fn copy_sqlite_into(sqlite: &Path, pg_url: &str) -> Result<MigrateReport, StoreError> {
+    if !sqlite.is_file() {
+        return Err(StoreError::Failed(format!("no database file at {}", sqlite.display())));
+    }
     drop(SqliteStore::open(sqlite)?);
     let source = rusqlite::Connection::open_with_flags(sqlite, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     let store = PgStore::connect(pg_url)?;

@@ -94,6 +94,12 @@ impl Cluster {
         format!("postgres://postgres@127.0.0.1:{}/{db}", self.port)
     }
 
+    /// Its folder: the data in `data/`, the Unix socket, the server's log `log`; owned by the
+    /// user the server runs as.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The port it listens on (on 127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port
