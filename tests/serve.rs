@@ -6,311 +6,34 @@
 //! seat; the server killed (SIGKILL) mid-game and started again on its file loses no acknowledged
 //! move and both seats carry on; bad input gets its error and changes nothing; a stranger's token
 //! moves nothing; correspondence and live games (their clocks) survive a restart; presence follows
-//! the connections; the rate limit refuses a burst and the connection works after a pause.
+//! the connections; the rate limit refuses a burst and the connection works after a pause. Each
+//! test runs on both stores ([`on_both_stores!`]): a temporary SQLite file and a fresh PostgreSQL
+//! database; the harness is `common/net.rs`, several instances on one PostgreSQL are
+//! `tests/instances.rs`.
 
 #![cfg(feature = "server")]
 
 #[path = "common/db.rs"]
 mod db;
+#[path = "common/net.rs"]
+mod net;
 
-use std::io::{BufRead as _, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use db::TempDb;
 use futures_util::{SinkExt as _, StreamExt as _};
+use net::{Client, Db, Match, Server};
 use serde_json::Value;
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use triboard::net::position::{Position, start};
-use triboard::net::protocol::{
-    ClientMessage, Clock, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage, Snapshot, decode_server, encode_client,
-};
+use triboard::net::position::start;
+use triboard::net::protocol::{ClientMessage, Clock, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage, encode_client};
 use triboard::rules::rng_from_seed;
 use triboard::server::clock::Clocks;
 
-// ---- Harness ----
-
-/// A database file in the temporary folder, removed (with its log files) when dropped.
-fn temp_db(name: &str) -> TempDb {
-    TempDb::new("serve", name)
-}
-
-/// The server binary running on a database file; killed (SIGKILL) when dropped.
-struct Server {
-    child: Child,
-    url: String,
-    addr: String,
-    /// Where its standard error (its log) goes: removed when dropped.
-    log: std::path::PathBuf,
-}
-
-impl Server {
-    /// Starts `triboard serve --addr 127.0.0.1:0 --db DB` and reads its `listening on` line.
-    fn start(db: &Path) -> Server {
-        Server::start_with(db, &[])
-    }
-
-    /// [`Server::start`] with more arguments.
-    fn start_with(db: &Path, more: &[&std::ffi::OsStr]) -> Server {
-        let log = db.with_extension("log");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_triboard"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .args(more)
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("a log file"))
-            .spawn()
-            .expect("the binary starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
-        assert!(addr.starts_with("127.0.0.1:") && !addr.ends_with(":0"), "{addr}");
-        Server { child, url: format!("ws://{addr}/ws"), addr, log }
-    }
-
-    /// SIGKILL: no clean shutdown.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.log);
-    }
-}
-
-/// A protocol client on one WebSocket connection.
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(url: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("connects");
-        Client { ws }
-    }
-
-    async fn send(&mut self, message: &ClientMessage) {
-        self.send_text(&encode_client(message)).await;
-    }
-
-    async fn send_text(&mut self, text: &str) {
-        self.ws.send(Message::text(text)).await.expect("sends");
-    }
-
-    /// The next server message; fails the test after 10 s.
-    async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
-                .await
-                .expect("an answer within 10 s")
-                .expect("the connection is open")
-                .expect("a frame");
-            if let Message::Text(text) = frame {
-                return decode_server(text.as_str()).expect("a readable server message");
-            }
-        }
-    }
-
-    /// Reads until `pick` accepts a message (others, such as presence, skipped).
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let message = self.recv().await;
-            if let Some(value) = pick(&message) {
-                return value;
-            }
-        }
-    }
-
-    /// The next error's code and sentence (other messages skipped, but no moves: a move would be
-    /// a change).
-    async fn error(&mut self) -> (ErrorCode, String) {
-        self.until(|m| match m {
-            ServerMessage::Error { code, message } => Some((*code, message.clone())),
-            ServerMessage::Moved { .. } => panic!("a move where an error was due: {m:?}"),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn state(&mut self) -> Snapshot {
-        self.until(|m| match m {
-            ServerMessage::State(s) => Some(s.clone()),
-            ServerMessage::Error { .. } => panic!("{m:?}"),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn watch(&mut self, game_id: &str) -> Snapshot {
-        self.send(&ClientMessage::Watch { game_id: game_id.into() }).await;
-        self.state().await
-    }
-
-    /// The next `moved` message: (ply, text, clock_ms).
-    async fn moved(&mut self) -> (u32, String, Option<Vec<u64>>) {
-        self.until(|m| match m {
-            ServerMessage::Moved { ply, text, clock_ms, .. } => Some((*ply, text.clone(), clock_ms.clone())),
-            ServerMessage::Error { .. } => panic!("{m:?}"),
-            _ => None,
-        })
-        .await
-    }
-}
-
-/// A game being played by two connections: the seats' tokens, which connection holds each, and
-/// both connections' view of the position.
-struct Match {
-    game_id: String,
-    clients: [Client; 2],
-    tables: [Box<dyn Position>; 2],
-    tokens: Vec<String>,
-    seat_client: Vec<usize>,
-    /// Every acknowledged move's text, in order.
-    acknowledged: Vec<String>,
-}
-
-impl Match {
-    /// Creates a game of `id` (the creator in seat 0) and seats the rest, the two connections
-    /// taking the seats in turn.
-    async fn start(url: &str, id: &str, clock: Option<Clock>) -> Match {
-        let mut a = Client::connect(url).await;
-        let b = Client::connect(url).await;
-        a.send(&ClientMessage::Create {
-            game: id.into(),
-            options: Value::Null,
-            seat: 0,
-            clock,
-            allow_tools: false,
-            rated: false,
-            lobby: false,
-            bots: Vec::new(),
-            request_id: None,
-        })
-        .await;
-        let (game_id, code, token) = a
-            .until(|m| match m {
-                ServerMessage::Created { game_id, code, token, .. } => {
-                    Some((game_id.clone(), code.clone(), token.clone()))
-                }
-                _ => None,
-            })
-            .await;
-        let seats = a.state().await.players.len();
-        let mut tokens = vec![token];
-        let mut seat_client = vec![0];
-        let mut clients = [a, b];
-        for seat in 1..seats {
-            let k = seat % 2;
-            clients[k].send(&ClientMessage::Join { code: code.clone(), request_id: None }).await;
-            let (joined, token) = clients[k]
-                .until(|m| match m {
-                    ServerMessage::Joined { seat, token, .. } => Some((*seat, token.clone())),
-                    ServerMessage::Error { .. } => panic!("{m:?}"),
-                    _ => None,
-                })
-                .await;
-            assert_eq!(usize::from(joined), seat, "the first free seat");
-            tokens.push(token);
-            seat_client.push(k);
-        }
-        let tables = [start(id).unwrap(), start(id).unwrap()];
-        Match { game_id, clients, tables, tokens, seat_client, acknowledged: Vec::new() }
-    }
-
-    /// The seat to move, by the first connection's view.
-    fn to_move(&self) -> Option<u8> {
-        self.tables[0].to_move().map(|p| p.0)
-    }
-
-    /// Plays `text` for the seat to move: its connection gets the acknowledgement (and the moves
-    /// the rules force), the other connection the same moves as broadcasts. Returns the last
-    /// acknowledgement's clocks.
-    async fn play(&mut self, text: &str) -> Option<Vec<u64>> {
-        let seat = self.to_move().expect("the game runs");
-        let mover = self.seat_client[usize::from(seat)];
-        let ply = self.tables[mover].ply();
-        let token = self.tokens[usize::from(seat)].clone();
-        let message = ClientMessage::Move { game_id: self.game_id.clone(), token, text: text.into(), ply: ply as u32 };
-        self.clients[mover].send(&message).await;
-        let mut clock_ms = None;
-        let mut first = true;
-        while first || (self.tables[mover].outcome().is_none() && self.tables[mover].forced_text().is_some()) {
-            first = false;
-            let (at, text, clock) = self.clients[mover].moved().await;
-            assert_eq!(at as usize, self.tables[mover].ply(), "{}", self.game_id);
-            self.tables[mover].play_text(&text).unwrap();
-            self.acknowledged.push(text);
-            clock_ms = clock;
-        }
-        let other = 1 - mover;
-        while self.tables[other].ply() < self.tables[mover].ply() {
-            let (at, text, _) = self.clients[other].moved().await;
-            if at as usize == self.tables[other].ply() {
-                assert_eq!(text, self.acknowledged[at as usize], "the broadcast is the acknowledged move");
-                self.tables[other].play_text(&text).unwrap();
-            }
-        }
-        clock_ms
-    }
-
-    /// Plays `plies` random moves (or to the end), 30 ms apart: each connection sends a move
-    /// every 60 ms, under the rate limit of 20 messages a second. Returns the last move's clocks.
-    async fn play_random(&mut self, seed: u64, plies: usize) -> Option<Vec<u64>> {
-        let mut rng = rng_from_seed(seed);
-        let mut clock_ms = None;
-        for _ in 0..plies {
-            if self.to_move().is_none() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(30)).await;
-            let text = self.tables[0].random_move_text(&mut rng);
-            clock_ms = self.play(&text).await;
-        }
-        clock_ms
-    }
-
-    /// Both seats come back on new connections to `url` (after a restart) with `sync` and their
-    /// tokens; returns what the first sees.
-    async fn reconnect(&mut self, url: &str) -> Snapshot {
-        self.clients = [Client::connect(url).await, Client::connect(url).await];
-        let mut first = None;
-        for (seat, token) in self.tokens.iter().enumerate() {
-            let k = self.seat_client[seat];
-            let sync = ClientMessage::Sync { game_id: self.game_id.clone(), since_ply: 0, token: Some(token.clone()) };
-            self.clients[k].send(&sync).await;
-            let state = self.clients[k].state().await;
-            first.get_or_insert(state);
-        }
-        first.unwrap()
-    }
-}
-
-/// Every row of the database's tables, read by a connection of its own.
-fn dump(path: &Path) -> Vec<String> {
-    db::dump(path, &["games", "seats", "moves"])
-}
-
-/// The moves stored for a game.
-fn stored_moves(path: &Path, game_id: &str) -> Vec<String> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut query = conn.prepare("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply").unwrap();
-    query.query_map([game_id], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
-}
-
 // ---- Tests ----
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_clients_play_every_registered_game_to_its_end_over_the_network() {
-    let db = temp_db("every-game");
-    let server = Server::start(&db.0);
+async fn two_clients_play_every_registered_game_to_its_end_over_the_network(db: Db) {
+    let server = Server::start(&db);
     let games = triboard::rules::game_ids().into_iter().enumerate().map(|(k, id)| {
         let url = server.url.clone();
         tokio::spawn(async move {
@@ -325,22 +48,20 @@ async fn two_clients_play_every_registered_game_to_its_end_over_the_network() {
     });
     for task in games.collect::<Vec<_>>() {
         let (game_id, acknowledged) = task.await.unwrap();
-        assert_eq!(stored_moves(&db.0, &game_id), acknowledged, "stored once each");
+        assert_eq!(db.stored_moves(&game_id), acknowledged, "stored once each");
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_the_seats_finish() {
-    let db = temp_db("kill");
-    let server = Server::start(&db.0);
+async fn a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_the_seats_finish(db: Db) {
+    let server = Server::start(&db);
     let mut trike = Match::start(&server.url, "trike", None).await;
     let mut trigon = Match::start(&server.url, "trigon-2", None).await;
     trike.play_random(1, 9).await;
     trigon.play_random(2, 7).await;
     server.kill();
-    assert_eq!(stored_moves(&db.0, &trike.game_id), trike.acknowledged);
-    assert_eq!(stored_moves(&db.0, &trigon.game_id), trigon.acknowledged);
-    let server = Server::start(&db.0);
+    assert_eq!(db.stored_moves(&trike.game_id), trike.acknowledged);
+    assert_eq!(db.stored_moves(&trigon.game_id), trigon.acknowledged);
+    let server = Server::start(&db);
     for game in [&mut trike, &mut trigon] {
         let state = game.reconnect(&server.url).await;
         assert_eq!(state.moves, game.acknowledged, "every acknowledged move is there");
@@ -352,14 +73,12 @@ async fn a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_th
         assert!(game.to_move().is_none());
         let state = game.clients[1].watch(&game.game_id).await;
         assert!(state.outcome.is_some());
-        assert_eq!(stored_moves(&db.0, &game.game_id), game.acknowledged);
+        assert_eq!(db.stored_moves(&game.game_id), game.acknowledged);
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_connection() {
-    let db = temp_db("bad-input");
-    let server = Server::start(&db.0);
+async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_connection(db: Db) {
+    let server = Server::start(&db);
     let mut game = Match::start(&server.url, "trike", None).await;
     game.play("d4").await;
     let id = game.game_id.clone();
@@ -382,12 +101,12 @@ async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_co
     ];
     let mut stranger = Client::connect(&server.url).await;
     for (what, text, code) in cases {
-        let before = dump(&db.0);
+        let before = db.dump();
         stranger.send_text(&text).await;
         let (got, why) = stranger.error().await;
         assert_eq!(got, code, "{what}: {why}");
         assert!(!why.is_empty(), "{what}: a sentence");
-        assert_eq!(dump(&db.0), before, "{what}: nothing changed");
+        assert_eq!(db.dump(), before, "{what}: nothing changed");
         assert_eq!(stranger.watch(&id).await.ply, 1, "{what}: the connection still works");
     }
     // A binary frame.
@@ -398,21 +117,19 @@ async fn bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_co
     let resign = ClientMessage::Resign { game_id: id.clone(), token: tokens[0].clone() };
     stranger.send(&resign).await;
     assert!(stranger.state().await.outcome.is_some());
-    let before = dump(&db.0);
+    let before = db.dump();
     stranger.send_text(&mv(&tokens[mover], "c3", 1)).await;
     let (code, why) = stranger.error().await;
     assert_eq!(code, ErrorCode::GameOver, "{why}");
-    assert_eq!(dump(&db.0), before);
+    assert_eq!(db.dump(), before);
     assert_eq!(stranger.watch(&id).await.ply, 1);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_strangers_token_cannot_move() {
-    let db = temp_db("stranger");
-    let server = Server::start(&db.0);
+async fn a_strangers_token_cannot_move(db: Db) {
+    let server = Server::start(&db);
     let mut game = Match::start(&server.url, "trike", None).await;
     let other = Match::start(&server.url, "trike", None).await;
-    let before = dump(&db.0);
+    let before = db.dump();
     let mut stranger = Client::connect(&server.url).await;
     for token in &other.tokens {
         let message =
@@ -423,15 +140,13 @@ async fn a_strangers_token_cannot_move() {
         stranger.send(&resign).await;
         assert_eq!(stranger.error().await.0, ErrorCode::BadToken);
     }
-    assert_eq!(dump(&db.0), before);
+    assert_eq!(db.dump(), before);
     game.play("d4").await;
-    assert_eq!(stored_moves(&db.0, &game.game_id), ["d4"]);
+    assert_eq!(db.stored_moves(&game.game_id), ["d4"]);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn correspondence_and_live_games_survive_a_restart_with_their_clocks() {
-    let db = temp_db("clocks");
-    let server = Server::start(&db.0);
+async fn correspondence_and_live_games_survive_a_restart_with_their_clocks(db: Db) {
+    let server = Server::start(&db);
     let mut mail = Match::start(&server.url, "tricore", None).await;
     mail.play_random(5, 3).await;
     let clock = Clock { minutes: 1, increment_s: 2 };
@@ -443,23 +158,14 @@ async fn correspondence_and_live_games_survive_a_restart_with_their_clocks() {
     let moved_clock = live.play_random(7, 3).await.expect("a live game's move carries its clocks");
     let moved_at = Instant::now();
     // The stored times give the acknowledged clocks exactly.
-    let conn = rusqlite::Connection::open(&db.0).unwrap();
-    let started: i64 =
-        conn.query_row("SELECT started_ms FROM games WHERE id = ?1", [&live.game_id], |r| r.get(0)).unwrap();
-    let times: Vec<u64> = conn
-        .prepare("SELECT at_ms FROM moves WHERE game_id = ?1 ORDER BY ply")
-        .unwrap()
-        .query_map([&live.game_id], |r| r.get::<_, i64>(0))
-        .unwrap()
-        .map(|t| t.unwrap() as u64)
-        .collect();
-    drop(conn);
-    let replayed = Clocks::replay(clock, 2, started as u64, &[0, 1, 0], &times);
+    let stored = db.game(&live.game_id);
+    let (started, times) = (stored.started_ms.unwrap(), stored.move_ms);
+    let replayed = Clocks::replay(clock, 2, started, &[0, 1, 0], &times);
     assert_eq!(replayed.left_at(None, 0), moved_clock, "the clocks follow from the stored times");
     assert!(moved_clock[0] < 64_000 && moved_clock[0] > 60_000, "two increments, some time spent: {moved_clock:?}");
     server.kill();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let server = Server::start(&db.0);
+    let server = Server::start(&db);
     let state = mail.reconnect(&server.url).await;
     assert_eq!((state.moves.clone(), state.clock_ms.clone()), (mail.acknowledged.clone(), None));
     mail.play_random(6, 2).await;
@@ -476,10 +182,8 @@ async fn correspondence_and_live_games_survive_a_restart_with_their_clocks() {
     assert!(after[1] <= clock_ms[1] + 2000 && after[1] > 55_000, "{after:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn presence_follows_the_connections() {
-    let db = temp_db("presence");
-    let server = Server::start(&db.0);
+async fn presence_follows_the_connections(db: Db) {
+    let server = Server::start(&db);
     let mut game = Match::start(&server.url, "trike", None).await;
     let online = |m: &ServerMessage| match m {
         ServerMessage::Presence { online, .. } => Some(online.clone()),
@@ -508,10 +212,8 @@ async fn presence_follows_the_connections() {
     assert_eq!(watcher.until(online).await, [false, true], "seat 1 is back");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause() {
-    let db = temp_db("rate");
-    let server = Server::start(&db.0);
+async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause(db: Db) {
+    let server = Server::start(&db);
     let game = Match::start(&server.url, "trike", None).await;
     let mut client = Client::connect(&server.url).await;
     let watch = encode_client(&ClientMessage::Watch { game_id: game.game_id.clone() });
@@ -534,13 +236,11 @@ async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause() {
     assert_eq!(client.watch(&game.game_id).await.game_id, game.game_id, "after a pause");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_web_app_is_served_from_the_same_address() {
-    let db = temp_db("web");
+async fn the_web_app_is_served_from_the_same_address(db: Db) {
     let web = std::env::temp_dir().join(format!("triboard-serve-web-{}", std::process::id()));
     std::fs::create_dir_all(&web).unwrap();
     std::fs::write(web.join("index.html"), "<title>triboard web test</title>").unwrap();
-    let server = Server::start_with(&db.0, &["--web".as_ref(), web.as_os_str()]);
+    let server = Server::start_with(&db, &["--web".as_ref(), web.as_os_str()]);
     let get = |path: &str| {
         use std::io::{Read as _, Write as _};
         let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
@@ -591,10 +291,8 @@ fn serve_bench_through_the_lobby_rates_every_game() {
 
 // ---- Accounts, the lobby and the limits over the wire ----
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings() {
-    let db = temp_db("lobby");
-    let server = Server::start(&db.0);
+async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings(db: Db) {
+    let server = Server::start(&db);
     let (mut ann, mut bob) = (Client::connect(&server.url).await, Client::connect(&server.url).await);
     for (client, name) in [(&mut ann, "Ann"), (&mut bob, "Bob")] {
         let password = format!("{name}'s password");
@@ -635,18 +333,15 @@ async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings() {
             .await;
         assert!(changes[0].after < changes[0].before && changes[1].after > changes[1].before, "{changes:?}");
     }
-    let stored = String::from_utf8_lossy(&std::fs::read(&db.0).unwrap_or_default()).into_owned()
-        + &String::from_utf8_lossy(&std::fs::read(format!("{}-wal", db.0.display())).unwrap_or_default());
+    let stored = db.raw_text();
     assert!(!stored.contains("Ann's password") && !stored.contains("Bob's password"), "no password is stored");
     let log = std::fs::read_to_string(&server.log).unwrap();
     assert!(log.contains("database:"), "the log is read: {log}");
     assert!(!log.contains("password") && !log.contains("Ann's"), "no password in the log: {log}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_address_gets_32_connections_and_an_oversized_message_closes_with_1009() {
-    let db = temp_db("limits");
-    let server = Server::start(&db.0);
+async fn one_address_gets_32_connections_and_an_oversized_message_closes_with_1009(db: Db) {
+    let server = Server::start(&db);
     let mut open = Vec::new();
     for _ in 0..32 {
         let mut client = Client::connect(&server.url).await;
@@ -677,10 +372,8 @@ async fn one_address_gets_32_connections_and_an_oversized_message_closes_with_10
     assert_eq!(u16::from(frame.code), 1009);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_bot_plays_a_rated_game_to_its_end_and_gets_a_rating() {
-    let db = temp_db("bot");
-    let server = Server::start(&db.0);
+async fn a_server_bot_plays_a_rated_game_to_its_end_and_gets_a_rating(db: Db) {
+    let server = Server::start(&db);
     let mut ann = Client::connect(&server.url).await;
     ann.send(&ClientMessage::Lobby {}).await;
     let bots = ann.until(|m| if let ServerMessage::Lobby(v) = m { Some(v.bots.clone()) } else { None }).await;
@@ -781,10 +474,8 @@ async fn bot_game(server: &Server, engine: &str, name: &str) -> (Value, usize) {
     (summary, table.ply())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby() {
-    let db = temp_db("gtp-bot");
-    let server = Server::start(&db.0);
+async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby(db: Db) {
+    let server = Server::start(&db);
     // A tiny engine made for the test: it answers everything, and resigns when asked for a move.
     let dir = std::env::temp_dir().join(format!("triboard-tiny-gtp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -806,10 +497,8 @@ async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby()
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn triboard_bot_accepts_a_challenge_from_the_lobby() {
-    let db = temp_db("accept-bot");
-    let server = Server::start(&db.0);
+async fn triboard_bot_accepts_a_challenge_from_the_lobby(db: Db) {
+    let server = Server::start(&db);
     let dir = std::env::temp_dir().join(format!("triboard-accept-gtp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let tiny = dir.join("tiny.sh");
@@ -863,3 +552,20 @@ async fn triboard_bot_accepts_a_challenge_from_the_lobby() {
     assert_eq!(summary["games"][0]["seat"], 1);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// Every test above, on SQLite and on PostgreSQL.
+on_both_stores!(
+    two_clients_play_every_registered_game_to_its_end_over_the_network,
+    a_killed_server_restarted_on_its_file_loses_no_acknowledged_move_and_the_seats_finish,
+    bad_input_gets_its_error_over_the_wire_changes_nothing_and_keeps_the_connection,
+    a_strangers_token_cannot_move,
+    correspondence_and_live_games_survive_a_restart_with_their_clocks,
+    presence_follows_the_connections,
+    a_burst_is_rate_limited_and_the_connection_works_after_a_pause,
+    the_web_app_is_served_from_the_same_address,
+    a_rated_challenge_goes_through_the_lobby_to_both_ratings,
+    one_address_gets_32_connections_and_an_oversized_message_closes_with_1009,
+    a_server_bot_plays_a_rated_game_to_its_end_and_gets_a_rating,
+    triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby,
+    triboard_bot_accepts_a_challenge_from_the_lobby,
+);

@@ -1,8 +1,10 @@
 //! `triboard serve-bench`: many games at once over loopback WebSockets against a server (started
-//! in-process with a temporary database, or the one at `--addr`), then every game checked against
-//! the database (README §Host a server has the figures).
+//! in-process with a temporary database, or with `--db postgres://…` as `--instances` servers
+//! sharing that database; or those at `--addr`), then every game checked against the database
+//! (README §Host a server has the figures).
 //!
-//! Each game has two client connections (tokio-tungstenite), the creator's and the joiner's; in a
+//! Each game has two client connections (tokio-tungstenite), the creator's and the joiner's, on
+//! different servers when there are several (game `k`'s on servers `k` and `k + 1`); in a
 //! game of more seats they take the seats in turn. The games cycle through every registered game
 //! id ([`crate::rules::game_ids`]) with their default options and are played to their end: each
 //! seat thinks a random 0 to `--think-ms` ms (default 200, uniform, from the seeded generator) and
@@ -13,7 +15,6 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -21,14 +22,12 @@ use serde_json::{Value, json};
 
 use super::bench_client::{Client, Seated};
 use super::error::CliError;
+use super::serve_bench_check::{Servers, compare};
 use super::serve_bench_lobby::{LobbyStart, seat_through_lobby};
 use crate::ai::derive_seed;
 use crate::net::position::Position;
 use crate::net::protocol::{ClientMessage, ServerMessage};
 use crate::rules::{Rng, random_index, rng_from_seed};
-use crate::server::limits::LimitSettings;
-use crate::server::sqlite::{SqliteStore, remove_database};
-use crate::server::transport::{ServeOptions, serve_on};
 
 /// `triboard serve-bench`'s flags.
 #[derive(Args, Debug, Clone)]
@@ -36,10 +35,17 @@ pub struct ServeBenchArgs {
     /// How many games run at once (two connections each).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
-    /// A running server to measure; default: one started in-process on 127.0.0.1:0 with a
-    /// temporary database.
+    /// A running server to measure, repeatable: several instances sharing one store, each game's
+    /// two connections on different ones. Default: servers started in-process on 127.0.0.1:0.
     #[arg(long)]
-    pub addr: Option<SocketAddr>,
+    pub addr: Vec<SocketAddr>,
+    /// The in-process servers' store: an empty PostgreSQL database's URL; default a temporary
+    /// SQLite file.
+    #[arg(long, conflicts_with = "addr")]
+    pub db: Option<String>,
+    /// How many in-process servers share the PostgreSQL `--db`.
+    #[arg(long, default_value_t = 1, requires = "db")]
+    pub instances: usize,
     /// The seed of the think times and the moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -69,16 +75,16 @@ struct Played {
 }
 
 /// Plays one whole game of `id` with two connections.
-async fn play_game(url: String, id: &'static str, seed: u64, think_ms: u64, lobby: Option<LobbyStart>) -> Played {
+async fn play_game(urls: [String; 2], id: &'static str, seed: u64, think_ms: u64, lobby: Option<LobbyStart>) -> Played {
     let mut played = Played::default();
-    if let Err(e) = play_game_into(&url, id, seed, think_ms, lobby, &mut played).await {
+    if let Err(e) = play_game_into(&urls, id, seed, think_ms, lobby, &mut played).await {
         played.error = Some(format!("{id} {}: {e}", played.game_id));
     }
     played
 }
 
 async fn play_game_into(
-    url: &str,
+    urls: &[String; 2],
     id: &str,
     seed: u64,
     think_ms: u64,
@@ -86,7 +92,7 @@ async fn play_game_into(
     played: &mut Played,
 ) -> Result<(), String> {
     let mut rng = rng_from_seed(seed);
-    let mut clients = [Client::connect(url, id).await?, Client::connect(url, id).await?];
+    let mut clients = [Client::connect(&urls[0], id).await?, Client::connect(&urls[1], id).await?];
     let Seated { game_id, tokens, seat_client } = match lobby {
         Some(lobby) => seat_through_lobby(&mut clients, id, lobby).await?,
         None => seat_by_code(&mut clients, id).await?,
@@ -213,59 +219,6 @@ fn forced(table: &dyn Position) -> bool {
     table.outcome().is_none() && table.forced_text().is_some()
 }
 
-/// `serve-bench`'s database file in the temporary folder, removed (with its log files) when
-/// dropped.
-struct TempDb(PathBuf);
-
-impl Drop for TempDb {
-    fn drop(&mut self) {
-        remove_database(&self.0);
-    }
-}
-
-/// Starts a server in-process on 127.0.0.1:0 (its own threads) on database `db`.
-fn start_server(db: &std::path::Path, group_commit: bool) -> Result<SocketAddr, CliError> {
-    let store = SqliteStore::open(db).map_err(|e| CliError::failure(format!("{}: {e}", db.display())))?;
-    let options = ServeOptions { group_commit, limits: LimitSettings::off(), ..ServeOptions::default() };
-    let server = serve_on(SocketAddr::from(([127, 0, 0, 1], 0)), store, options)
-        .map_err(|e| CliError::failure(e.to_string()))?;
-    Ok(server.addr)
-}
-
-/// The moves stored for `game_id` in the database at `db`: (ply, text), in order.
-fn stored_moves(conn: &rusqlite::Connection, game_id: &str) -> Result<Vec<(usize, String)>, String> {
-    let mut query =
-        conn.prepare("SELECT ply, text FROM moves WHERE game_id = ?1 ORDER BY ply").map_err(|e| e.to_string())?;
-    let rows = query
-        .query_map([game_id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, String>(1)?)))
-        .map_err(|e| e.to_string())?;
-    rows.collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())
-}
-
-/// The moves the server at `url` holds for `game_id`, asked with `watch`.
-async fn watched_moves(url: &str, game_id: &str) -> Result<Vec<(usize, String)>, String> {
-    let mut client = Client::connect(url, "trike").await?;
-    client.send(&ClientMessage::Watch { game_id: game_id.into() }).await?;
-    let moves = client
-        .until(|m| match m {
-            ServerMessage::State(s) => Some(s.moves.clone()),
-            _ => None,
-        })
-        .await?;
-    client.ws.close().await;
-    Ok(moves.into_iter().enumerate().collect())
-}
-
-/// Counts (lost, duplicated): acknowledged moves not stored as acknowledged, and stored moves no
-/// acknowledgement accounts for.
-fn compare(acknowledged: &[(usize, String)], stored: &[(usize, String)]) -> (usize, usize) {
-    let stored_set: std::collections::HashSet<&(usize, String)> = stored.iter().collect();
-    let acked_set: std::collections::HashSet<&(usize, String)> = acknowledged.iter().collect();
-    let lost = acknowledged.iter().filter(|m| !stored_set.contains(m)).count();
-    let duplicated = stored.iter().filter(|m| !acked_set.contains(m)).count();
-    (lost, duplicated)
-}
-
 /// Runs the benchmark and prints its figures.
 ///
 /// # Errors
@@ -275,20 +228,9 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
     if args.games == 0 {
         return Err(CliError::usage("--games must be at least 1"));
     }
-    let temp = match args.addr {
-        Some(_) => None,
-        None => {
-            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-            let name = format!("triboard-serve-bench-{}-{nanos}.sqlite", std::process::id());
-            Some(TempDb(std::env::temp_dir().join(name)))
-        }
-    };
-    let addr = match (&temp, args.addr) {
-        (_, Some(addr)) => addr,
-        (Some(db), None) => start_server(&db.0, !args.no_group_commit)?,
-        (None, None) => return Err(CliError::failure("no server")),
-    };
-    let url = format!("ws://{addr}/ws");
+    let servers = Servers::start(args)?;
+    let urls: Vec<String> = servers.addrs.iter().map(|addr| format!("ws://{addr}/ws")).collect();
+    let url = urls.join(" and ");
     let mut ids = crate::rules::game_ids();
     if args.lobby {
         ids.retain(|id| crate::net::position::start(id).is_ok_and(|p| p.num_players() == 2));
@@ -313,7 +255,8 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
             .map(|k| {
                 let id = ids[k % ids.len()];
                 let lobby = args.lobby.then(|| LobbyStart { barrier: barrier.clone(), name: format!("{prefix}{k}") });
-                tokio::spawn(play_game(url.clone(), id, derive_seed(args.seed, k as u64), args.think_ms, lobby))
+                let urls = [urls[k % urls.len()].clone(), urls[(k + 1) % urls.len()].clone()];
+                tokio::spawn(play_game(urls, id, derive_seed(args.seed, k as u64), args.think_ms, lobby))
             })
             .collect();
         let mut results = Vec::with_capacity(tasks.len());
@@ -332,19 +275,10 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
     }
     // Every game against the store.
     let (mut lost, mut duplicated) = (0, 0);
-    let conn = match &temp {
-        Some(db) => Some(
-            rusqlite::Connection::open(&db.0)
-                .map_err(|e| CliError::failure(format!("cannot read the database {}: {e}", db.0.display())))?,
-        ),
-        None => None,
-    };
     for played in results.iter().filter(|p| !p.game_id.is_empty()) {
-        let stored = match &conn {
-            Some(conn) => stored_moves(conn, &played.game_id),
-            None => runtime.block_on(watched_moves(&url, &played.game_id)),
-        }
-        .map_err(|e| CliError::failure(format!("cannot read game {}: {e}", played.game_id)))?;
+        let stored = servers
+            .stored_moves(&runtime, &played.game_id)
+            .map_err(|e| CliError::failure(format!("cannot read game {}: {e}", played.game_id)))?;
         let (l, d) = compare(&played.acknowledged, &stored);
         lost += l;
         duplicated += d;
@@ -361,17 +295,10 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         args.games,
         errors.len()
     )?;
-    let rated = match &conn {
-        Some(conn) => Some(
-            conn.query_row("SELECT COUNT(DISTINCT game_id) FROM rating_changes", [], |r| r.get::<_, i64>(0))
-                .map_err(|e| CliError::failure(format!("cannot read the ratings: {e}")))?,
-        ),
-        None => None,
-    };
+    let rated = if args.lobby { servers.rated(results.iter().map(|p| p.game_id.as_str()))? } else { None };
     if let Some(rated) = rated {
         writeln!(out, "rated games: {rated}")?;
     }
-    drop(conn);
     drop(runtime);
     Ok(json!({
         "games": args.games,
@@ -384,8 +311,10 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
         "duplicated": duplicated,
         "failed_games": errors.len(),
         "think_ms": args.think_ms,
-        "group_commit": if args.addr.is_some() { Value::Null } else { Value::Bool(!args.no_group_commit) },
-        "server": if args.addr.is_some() { "external" } else { "in-process" },
+        "group_commit": if args.addr.is_empty() { Value::Bool(!args.no_group_commit) } else { Value::Null },
+        "server": if args.addr.is_empty() { "in-process" } else { "external" },
+        "servers": urls.len(),
+        "store": servers.store_name(),
         "lobby": args.lobby,
         "rated_games": rated,
     }))

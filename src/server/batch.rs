@@ -119,6 +119,7 @@ fn sweep<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Cluste
     let now = now_ms();
     if !cluster.leader && service.store_mut().try_lead().unwrap_or(false) {
         cluster.leader = true;
+        eprintln!("leading: this instance ({}) sweeps the clocks of every live game", cluster.me);
         // The clocks of every live game, wherever it was played.
         let _ = service.resume_clocks();
     }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::postgres_listen::Heard;
 use super::store::{MAX_PUBLISH_BYTES, Store, StoreError};
 
 /// How often an instance says it is alive, in ms.
@@ -204,9 +205,12 @@ impl Cluster {
 ///
 /// # Errors
 /// The store cannot be reached.
-pub fn listen(url: &str, on: impl FnMut(Option<String>) -> bool + Send + 'static) -> Result<(), StoreError> {
-    let _ = (url, on);
-    Err(StoreError::Failed("PostgreSQL is not built in yet".into()))
+pub fn listen(url: &str, mut on: impl FnMut(Option<String>) -> bool + Send + 'static) -> Result<(), StoreError> {
+    super::postgres_listen::listen(url, move |heard| match heard {
+        Heard::Payload(text) => on(Some(text)),
+        Heard::Reconnected => on(None),
+    })
+    .map(drop)
 }
 
 #[cfg(test)]

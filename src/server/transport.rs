@@ -115,19 +115,32 @@ pub async fn serve<S: Store + Send + 'static>(
     let (events, inbox) = std_mpsc::channel();
     if let Some(url) = &options.listen {
         // Listening before the service starts: no note published from now on is missed.
-        let heard = events.clone();
-        super::cluster::listen(url, move |note| heard.send(Event::Remote(note)).is_ok())
+        // The PostgreSQL client runs its own runtime: it connects on a thread outside this one.
+        let (heard, url) = (events.clone(), url.clone());
+        std::thread::spawn(move || super::cluster::listen(&url, move |note| heard.send(Event::Remote(note)).is_ok()))
+            .join()
+            .map_err(|_| io::Error::other("the listener's thread failed"))?
             .map_err(|e| io::Error::other(format!("cannot listen to the other instances: {e}")))?;
     }
     let group_commit = options.group_commit;
-    let mut service = Service::new(store);
-    service.set_limits(options.limits);
     let mut names = Vec::new();
     for &level in &options.bots {
         let level = Level::new(level).map_err(io::Error::other)?;
         names.push(bot_name(level));
     }
-    let held = service.set_bots(&names).map_err(|e| io::Error::other(e.to_string()))?;
+    let limits = options.limits;
+    // The store is synchronous (PostgreSQL's client runs a runtime of its own): it is used on
+    // threads of its own, never on this runtime's.
+    let bot_names = names.clone();
+    let (service, held) = std::thread::spawn(move || {
+        let mut service = Service::new(store);
+        service.set_limits(limits);
+        let held = service.set_bots(&bot_names).map_err(|e| e.to_string())?;
+        Ok::<_, String>((service, held))
+    })
+    .join()
+    .map_err(|_| io::Error::other("the service failed to start"))?
+    .map_err(io::Error::other)?;
     let next_conn = Arc::new(AtomicU64::new(1));
     let bots = if names.is_empty() { None } else { Some(start_bots(&events, &next_conn, options.bot_threads, held)?) };
     let thread_events = events.clone();
