@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 
 use super::bench_client::{Client, Seated};
 use super::error::CliError;
-use super::serve_bench_check::{Servers, compare};
+use super::serve_bench_check::{Servers, ServersWanted, compare};
 use super::serve_bench_lobby::{LobbyStart, seat_through_lobby};
 use crate::ai::derive_seed;
 use crate::net::position::Position;
@@ -228,7 +228,12 @@ pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError
     if args.games == 0 {
         return Err(CliError::usage("--games must be at least 1"));
     }
-    let servers = Servers::start(args)?;
+    let servers = Servers::start(&ServersWanted {
+        addr: args.addr.clone(),
+        db: args.db.clone(),
+        instances: args.instances,
+        no_group_commit: args.no_group_commit,
+    })?;
     let urls: Vec<String> = servers.addrs.iter().map(|addr| format!("ws://{addr}/ws")).collect();
     let url = urls.join(" and ");
     let mut ids = crate::rules::game_ids();

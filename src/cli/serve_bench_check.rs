@@ -8,7 +8,6 @@ use std::path::PathBuf;
 
 use super::bench_client::Client;
 use super::error::CliError;
-use super::serve_bench::ServeBenchArgs;
 use crate::net::protocol::{ClientMessage, ServerMessage};
 use crate::server::limits::LimitSettings;
 use crate::server::postgres::PgStore;
@@ -26,6 +25,18 @@ impl Drop for TempDb {
     }
 }
 
+/// Which servers `serve-bench` measures (its flags).
+pub struct ServersWanted {
+    /// Running servers' addresses (none: start them in-process).
+    pub addr: Vec<SocketAddr>,
+    /// The in-process servers' PostgreSQL database, if not a temporary SQLite file.
+    pub db: Option<String>,
+    /// How many in-process servers share `db`.
+    pub instances: usize,
+    /// Whether the in-process servers commit each batch's writes together.
+    pub no_group_commit: bool,
+}
+
 /// The servers measured, and the store to check them against.
 pub struct Servers {
     /// Their addresses.
@@ -39,12 +50,12 @@ pub struct Servers {
 }
 
 impl Servers {
-    /// The servers `args` asks for, started if in-process.
+    /// The servers asked for: those at `args.addr`, else started in-process.
     ///
     /// # Errors
     /// A store that cannot be opened, a server that cannot start (failures); `--instances 0`
     /// (usage).
-    pub fn start(args: &ServeBenchArgs) -> Result<Servers, CliError> {
+    pub fn start(args: &ServersWanted) -> Result<Servers, CliError> {
         let options = || ServeOptions {
             group_commit: !args.no_group_commit,
             limits: LimitSettings::off(),

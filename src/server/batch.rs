@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
+use super::announce::{announce_lobby, announce_presence};
 use super::bot_runner::BotEvent;
 use super::cluster::Cluster;
 use super::connection::{ConnId, Event};
@@ -137,19 +138,6 @@ fn sweep<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Cluste
     expire(service, hub, cluster, outbox);
 }
 
-/// Queues the lobby for everyone in it.
-pub(super) fn announce_lobby<S: Store>(service: &mut Service<S>, hub: &Hub, outbox: &mut Outbox) {
-    if hub.lobby.is_empty() {
-        return;
-    }
-    if let Ok(view) = service.lobby_view(hub.lobby.len() as u32) {
-        let text = encode_server(&ServerMessage::Lobby(view));
-        for &conn in &hub.lobby {
-            outbox.push((conn, text.clone()));
-        }
-    }
-}
-
 /// Queues a reply that names no game (a sign-in's end): its messages, and the connection's
 /// account.
 fn deliver_reply(hub: &mut Hub, conn: ConnId, reply: &Reply, outbox: &mut Outbox) {
@@ -263,14 +251,6 @@ fn answer<S: Store>(
         }
     }
     reply.bots
-}
-
-/// Queues game `game_id`'s presence for all its followers.
-pub(super) fn announce_presence<S: Store>(service: &mut Service<S>, hub: &Hub, game_id: &str, outbox: &mut Outbox) {
-    if let Some(seats) = service.seat_count(game_id) {
-        let presence = hub.presence(game_id, seats);
-        hub.broadcast(game_id, &presence, None, outbox);
-    }
 }
 
 /// Sends the batch's messages; a connection whose outbox is full is closed as not reading.

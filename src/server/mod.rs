@@ -17,6 +17,7 @@
 
 pub mod account_store;
 mod accounts;
+mod announce;
 mod batch;
 pub mod bot_move;
 mod bot_runner;
@@ -46,6 +47,7 @@ mod rooms;
 pub mod schema;
 pub mod seating;
 pub mod service;
+mod shared;
 pub mod sqlite;
 mod sqlite_accounts;
 pub mod store;

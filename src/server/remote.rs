@@ -2,7 +2,7 @@
 //! games they changed and forwards those games' messages to its own followers, counts the seats
 //! held through them in the presence, passes on lobby changes, and answers a new instance's hello.
 
-use super::batch::{announce_lobby, announce_presence};
+use super::announce::{announce_lobby, announce_presence};
 use super::cluster::{Cluster, Note};
 use super::hub::{Hub, Outbox};
 use super::service::Service;

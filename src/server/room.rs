@@ -165,3 +165,14 @@ pub fn storage(e: &StoreError) -> Refusal {
 pub fn bad_token() -> Refusal {
     Refusal::new(ErrorCode::BadToken, "this token holds no seat of the game")
 }
+
+/// The refusals that a game in memory gone stale could give (another server sharing the store
+/// played meanwhile): with a shared store they are checked against the store once more.
+pub const STALE_CODES: [ErrorCode; 6] = [
+    ErrorCode::PlyAhead,
+    ErrorCode::StalePly,
+    ErrorCode::NotYourTurn,
+    ErrorCode::NotStarted,
+    ErrorCode::GameOver,
+    ErrorCode::BadToken,
+];

@@ -25,7 +25,7 @@ use std::net::IpAddr;
 use super::account_store::AccountId;
 use super::limits::{LimitSettings, Limits};
 use super::passwords::PasswordJob;
-use super::room::{Room, storage};
+use super::room::{Room, STALE_CODES, storage};
 use super::rooms::Rooms;
 use super::store::{Store, now_ms};
 use serde_json::Value;
@@ -93,17 +93,6 @@ pub struct Seek {
     /// The client's request id.
     pub request_id: Option<String>,
 }
-
-/// The refusals that a game in memory gone stale could give (another server sharing the store
-/// played meanwhile): with a shared store they are checked against the store once more.
-const STALE_CODES: [ErrorCode; 6] = [
-    ErrorCode::PlyAhead,
-    ErrorCode::StalePly,
-    ErrorCode::NotYourTurn,
-    ErrorCode::NotStarted,
-    ErrorCode::GameOver,
-    ErrorCode::BadToken,
-];
 
 /// What the service answers one message with.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -364,47 +353,6 @@ impl<S: Store> Service<S> {
             }
         }
         ended
-    }
-
-    /// Forgets game `game_id` in memory (another server sharing the store changed it): the next
-    /// message about it replays it from the store.
-    pub fn forget(&mut self, game_id: &str) {
-        self.rooms.remove(game_id);
-    }
-
-    /// When the running clock of game `game_id` runs out, in ms since the epoch, as this service
-    /// knows it.
-    pub fn deadline_of(&self, game_id: &str) -> Option<u64> {
-        self.deadlines.get(game_id).copied()
-    }
-
-    /// Notes when the running clock of game `game_id` runs out (ms since the epoch), or that none
-    /// runs: another server's move, for this one's sweeps.
-    pub fn set_deadline(&mut self, game_id: &str, deadline: Option<u64>) {
-        match deadline {
-            Some(deadline) => self.deadlines.insert(game_id.to_string(), deadline),
-            None => self.deadlines.remove(game_id),
-        };
-    }
-
-    /// Forgets the limits' old entries (a server that is not the leader, which does not sweep).
-    pub fn prune(&mut self, now_ms: u64) {
-        self.limits.prune(now_ms);
-    }
-
-    /// The store, to publish to the servers sharing it or to take the lead.
-    pub fn store_mut(&mut self) -> &mut S {
-        &mut self.store
-    }
-
-    /// The game as it stands now, its moves from the first, for everybody following it: what a
-    /// server sends after another server's change it cannot forward whole.
-    ///
-    /// # Errors
-    /// The game cannot be loaded.
-    pub fn snapshot(&mut self, game_id: &str, now_ms: u64) -> Result<ServerMessage, Refusal> {
-        let mut reply = self.state(game_id, 0, now_ms)?;
-        reply.messages.pop().ok_or_else(|| Refusal::new(ErrorCode::Storage, "no state"))
     }
 
     /// When the next clock runs out, in ms since the epoch, if a clock runs.
