@@ -1,4 +1,4 @@
-// The browser test (run by web/test.sh): node web/test.cjs URL OUTDIR
+// The browser test (run by web/test.sh): node web/test.cjs URL OUTDIR [URL2]
 // Each check prints a line; the first failure prints "FAILED: …", takes a screenshot of the moment
 // (OUTDIR/failure.png) and exits 1.
 //
@@ -45,14 +45,17 @@
 // fixed coordinates or triboard_play stand in, for a build older than this test).
 //
 // URL is the page of `triboard serve` (web/test.sh starts it), whose WebSocket at URL + "ws" is the
-// default server of the page's online play.
+// default server of the page's online play. URL2 (default URL) is a second instance's page on the
+// same database (web/test.sh: two instances on PostgreSQL, issue 39): in the online and lobby parts
+// player A's pages open at URL and B's and C's at URL2, so each game's players are on different
+// instances and reach each other only through the shared store.
 //
 // Environment: LEVELS ("1 2" when CI is set, else "1 2 3 4 5 6"), GAMES (ids, default all),
 // ONLINE_ONLY=1 (only the start screen and the online game), ONLINE_SEED (the online game's random
 // moves; default: the clock, printed), TEST_TIMEOUT (minutes, default 30).
 const { chromium } = require("playwright-core");
 const fs = require("fs");
-const [url, out] = process.argv.slice(2);
+const [url, out, url2 = url] = process.argv.slice(2);
 const ci = !!process.env.CI && process.env.CI !== "false";
 const levels = (process.env.LEVELS ?? (ci ? "1 2" : "1 2 3 4 5 6")).split(/\s+/).filter(Boolean).map(Number);
 const lenient = process.env.LENIENT_HOOKS === "1";
@@ -325,7 +328,8 @@ async function steadyRect(p, name) {
 // play it to its end (random legal moves through triboard_play), both see their rating change, and
 // the leaderboard lists both. Then a rated Blokus Trigon Three-Player game: C (now signed up, that
 // game chosen on its start screen) posts it, A and B accept it, C resigns, and all three ratings
-// change.
+// change. A's page is at URL, B's and C's at URL2: the challenges, the moves, the watching and the
+// ratings cross from one instance to the other.
 const LOBBY_SECONDS = 720;
 async function playLobby(browser) {
   section("lobby: sign up, a rated challenge accepted, watched, rated; three-player Trigon rated");
@@ -344,14 +348,15 @@ async function playLobby(browser) {
   page = null;
 }
 
-// Opens a page in a new context whose start screen has `game` chosen (with `entries`' options).
-async function lobbyPage(browser, contexts, name, settings) {
+// Opens a page at `address` in a new context whose start screen has `game` chosen (with `entries`'
+// options).
+async function lobbyPage(browser, contexts, name, address, settings) {
   const c = await browser.newContext({ viewport: { width: W, height: H } });
   contexts.push(c);
   if (settings) await c.addInitScript((s) => {
     if (!localStorage.getItem("triboard-settings")) localStorage.setItem("triboard-settings", s);
   }, JSON.stringify(settings));
-  const p = (await open(browser, url, c)).p;
+  const p = (await open(browser, address, c)).p;
   onlinePages[name] = p;
   return p;
 }
@@ -411,11 +416,12 @@ async function lobbyGames(browser, contexts) {
   const n = Date.now() % 100000;
   const [ann, bob, cyd] = [`Ann${n}`, `Bob${n}`, `Cyd${n}`];
   const trike = { game: "Trike", entries: { Trike: { options: { size: ONLINE_TRIKE_SIZE }, seats: [] } } };
-  const a = await lobbyPage(browser, contexts, "lobby-a", trike);
-  const b = await lobbyPage(browser, contexts, "lobby-b", null);
+  const a = await lobbyPage(browser, contexts, "lobby-a", url, trike);
+  const b = await lobbyPage(browser, contexts, "lobby-b", url2, null);
   // C's start screen has Blokus Trigon Three-Player chosen: C watches the Trike game, then posts
   // the three-player game.
-  const c = await lobbyPage(browser, contexts, "lobby-c", { game: "Blokus Trigon Three-Player" });
+  const c = await lobbyPage(browser, contexts, "lobby-c", url2, { game: "Blokus Trigon Three-Player" });
+  if (url2 !== url) note(`two instances on one database: A's page at ${url}, B's and C's at ${url2}`);
   page = a;
   await openLobby(a, "A");
   await account(a, ann, false);
@@ -523,7 +529,8 @@ const ONLINE_TRIKE_SIZE = 7, ONLINE_SECONDS = 420;
 
 // 11. Online play against the page's own server (`triboard serve`): two players in two browser
 // contexts (each its own localStorage: one context would resume the first player's seat), a game
-// created with Play online… → Create and invite, joined by its link, played to its end with
+// created with Play online… → Create and invite at URL, joined by its link's code at URL2 (the other
+// instance, when web/test.sh started two), played to its end with
 // random legal moves, each one seen arriving on the other board; one player reloads mid-game and
 // goes on (the seat kept in localStorage, resumed from the address's #join=CODE); a move by the
 // player not to move is refused.
@@ -582,9 +589,12 @@ async function onlineGame(browser, contexts) {
   await until("the address bar holds the invitation", async (s, p) => p.url() === invitation, 10, a);
   check(true, `the address bar is the invitation: ${a.url()}`);
 
-  // Player B opens the invitation in a browser of their own: joined at launch.
+  // Player B opens the invitation in a browser of their own: joined at launch. With two instances,
+  // B's link is the same code at the other one (a page's server is its own origin).
+  const invitationB = url2 + "#join=" + code;
+  if (url2 !== url) note(`two instances on one database: A plays through ${url}, B through ${url2}`);
   const tB = Date.now();
-  const opened = await open(browser, invitation, await newContext());
+  const opened = await open(browser, invitationB, await newContext());
   const b = opened.p;
   note(`B's first frame ${opened.firstFrameMs} ms after navigation began (${opened.wallMs} ms wall)`);
   page = onlinePages.b = b;
@@ -593,7 +603,7 @@ async function onlineGame(browser, contexts) {
   results.online.join_s = (Date.now() - tB) / 1000;
   check(joined.online.seat === 1 && joined.game === "trike" && joined.moves.length === 0,
     `player B joined ${gameId} by the link at seat ${joined.online.seat} in ${results.online.join_s.toFixed(1)} s (the page loading beside A's), connection "${joined.online.connection}"`);
-  check(b.url() === invitation, `B's address bar is the invitation too`);
+  check(b.url() === invitationB, `B's address bar is the invitation too${url2 === url ? "" : " (at the second instance)"}`);
   const bothOnline = (s) => JSON.stringify(s.online && s.online.players_online) === "[true,true]";
   await until("A sees B online", bothOnline, 20, a);
   await until("B sees A online", bothOnline, 20, b);
@@ -699,6 +709,8 @@ async function onlineGame(browser, contexts) {
   const t0 = Date.now();
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: flags });
   console.log(`Chromium ${browser.version()}, playwright-core ${require("playwright-core/package.json").version}; LEVELS ${levels.join(" ")}`);
+  console.log(url2 === url ? `server ${url}` : `servers ${url} and ${url2} (two instances, one database)`);
+  results.servers = [...new Set([url, url2])];
   try {
     // 1. First frame, start screen.
     section("start screen");
