@@ -132,7 +132,7 @@ fn sweep<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Cluste
             for text in &texts {
                 hub.broadcast(&game_id, text, None, outbox);
             }
-            cluster.game(&game_id, service.deadline_of(&game_id), texts);
+            cluster.game(&game_id, service.deadline_of(&game_id), 0, texts);
         }
     }
     expire(service, hub, cluster, outbox);
@@ -219,15 +219,15 @@ fn answer<S: Store>(
         for text in &texts {
             hub.broadcast(game_id, text, Some(conn), outbox);
         }
-        cluster.game(game_id, service.deadline_of(game_id), texts);
+        cluster.game(game_id, service.deadline_of(game_id), now, texts);
     }
     if writes && !refused {
         // A change without a broadcast (a game made, a seat taken): the others forget their copy.
         for (game_id, _) in &holds {
-            cluster.game(game_id, service.deadline_of(game_id), Vec::new());
+            cluster.game(game_id, service.deadline_of(game_id), now, Vec::new());
         }
         if let Some(game_id) = &game_id {
-            cluster.game(game_id, service.deadline_of(game_id), Vec::new());
+            cluster.game(game_id, service.deadline_of(game_id), now, Vec::new());
         }
     }
     let mut new_follows = Vec::new();

@@ -45,6 +45,8 @@ pub enum Note {
         game: String,
         /// When its running clock runs out, if one runs.
         deadline: Option<u64>,
+        /// When the change was stored, in ms since the epoch (0: not said).
+        at_ms: u64,
         /// The messages for its followers, as sent on the wire.
         messages: Vec<String>,
         /// Whether the messages were left out (too long).
@@ -116,11 +118,12 @@ impl Cluster {
     }
 
     /// Tells the others that game `game` changed: its deadline and its followers' messages.
-    pub fn game(&mut self, game: &str, deadline: Option<u64>, messages: Vec<String>) {
+    pub fn game(&mut self, game: &str, deadline: Option<u64>, at_ms: u64, messages: Vec<String>) {
         if !self.shared {
             return;
         }
-        let mut note = Note::Game { from: self.me.clone(), game: game.into(), deadline, messages, resync: false };
+        let mut note =
+            Note::Game { from: self.me.clone(), game: game.into(), deadline, at_ms, messages, resync: false };
         if serde_json::to_string(&note).map_or(true, |text| text.len() > MAX_PUBLISH_BYTES)
             && let Note::Game { messages, resync, .. } = &mut note
         {
@@ -128,13 +131,14 @@ impl Cluster {
             *resync = true;
         }
         // Two changes of one game in a batch: the later note keeps the earlier's messages.
-        if let Some(Note::Game { messages: before, resync: was, deadline: d, .. }) =
+        if let Some(Note::Game { messages: before, resync: was, deadline: d, at_ms: t, .. }) =
             self.pending.iter_mut().find(|n| matches!(n, Note::Game { game: g, .. } if g == game))
-            && let Note::Game { messages, resync, deadline: now, .. } = note
+            && let Note::Game { messages, resync, deadline: now, at_ms, .. } = note
         {
             before.extend(messages);
             *was |= resync;
             *d = now;
+            *t = at_ms;
             return;
         }
         self.pending.push(note);
@@ -166,11 +170,8 @@ impl Cluster {
             self.said_alive = Some(Instant::now());
             self.pending.push(Note::Alive { from: self.me.clone() });
         }
-        for note in self.pending.drain(..) {
-            if let Ok(text) = serde_json::to_string(&note) {
-                let _ = store.publish(&text);
-            }
-        }
+        let texts: Vec<String> = self.pending.drain(..).filter_map(|note| serde_json::to_string(&note).ok()).collect();
+        let _ = store.publish_all(&texts);
     }
 
     /// Reads a note heard from the store; `None` for this instance's own notes and for what is
@@ -221,9 +222,9 @@ mod tests {
     fn notes_of_one_game_in_a_batch_are_one_and_a_long_one_asks_for_a_resync() {
         let mut c = Cluster::new(true);
         c.pending.clear();
-        c.game("g", Some(5), vec!["a".into()]);
-        c.game("g", Some(9), vec!["b".into()]);
-        c.game("h", None, vec!["x".repeat(MAX_PUBLISH_BYTES)]);
+        c.game("g", Some(5), 1, vec!["a".into()]);
+        c.game("g", Some(9), 1, vec!["b".into()]);
+        c.game("h", None, 1, vec!["x".repeat(MAX_PUBLISH_BYTES)]);
         assert_eq!(c.pending.len(), 2);
         assert!(
             matches!(&c.pending[0], Note::Game { messages, deadline: Some(9), resync: false, .. } if messages == &["a", "b"])

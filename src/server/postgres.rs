@@ -215,6 +215,31 @@ impl Store for PgStore {
     }
 
     fn append_moves(&mut self, game_id: &str, ply: u32, texts: &[String], at_ms: u64) -> Result<(), StoreError> {
+        if self.in_batch && texts.iter().all(|t| storable(t)) && ply.checked_add(texts.len() as u32).is_some() {
+            // The batch's common case in one round trip and no savepoint: one statement locks the
+            // game's row, checks the game runs and has `ply` moves, and inserts them (it cannot
+            // fail; a key written meanwhile is skipped). Anything short of all of them inserted
+            // is undone and answered by the checks below.
+            let mut conn = self.conn()?;
+            let inserted = conn.query(
+                "WITH g AS (SELECT id FROM games WHERE id = $1 AND resigned IS NULL AND flagged IS NULL FOR UPDATE),
+                      n AS (SELECT COUNT(*) AS c FROM moves WHERE game_id = $1)
+                 INSERT INTO moves (game_id, ply, text, at_ms)
+                 SELECT $1, $2 + t.k - 1, t.text, $4
+                 FROM g, n, unnest($3::text[]) WITH ORDINALITY AS t(text, k)
+                 WHERE n.c = $2
+                 ON CONFLICT DO NOTHING
+                 RETURNING ply",
+                &[&game_id, &i64::from(ply), &texts, &ms_sql(at_ms)],
+            )?;
+            if inserted.len() == texts.len() {
+                return Ok(());
+            }
+            let plies: Vec<i64> = inserted.iter().map(|r| get(r, 0)).collect::<Result<_, _>>()?;
+            if !plies.is_empty() {
+                conn.execute("DELETE FROM moves WHERE game_id = $1 AND ply = ANY($2)", &[&game_id, &plies])?;
+            }
+        }
         self.write(|conn| {
             if let Some(why) = lock_ended(conn, game_id)? {
                 return Err(StoreError::Conflict(format!("the game is over: {why}")));
@@ -324,6 +349,22 @@ impl Store for PgStore {
 
     /// `pg_notify` on [`CHANNEL`]: inside a batch, delivered at its commit (dropped if it rolls
     /// back); PostgreSQL delivers identical payloads of one transaction once.
+    fn publish_all(&mut self, payloads: &[String]) -> Result<(), StoreError> {
+        for payload in payloads {
+            if payload.len() > MAX_PUBLISH_BYTES || !storable(payload) {
+                return self.publish(payload);
+            }
+        }
+        if !payloads.is_empty() {
+            // One round trip for the batch's notes, sent in order at its commit.
+            self.conn()?.query(
+                "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, k) ORDER BY k",
+                &[&CHANNEL, &payloads],
+            )?;
+        }
+        Ok(())
+    }
+
     fn publish(&mut self, payload: &str) -> Result<(), StoreError> {
         if payload.len() > MAX_PUBLISH_BYTES {
             return Err(StoreError::Conflict(format!(

@@ -7,7 +7,7 @@ use super::cluster::{Cluster, Note};
 use super::hub::{Hub, Outbox};
 use super::service::Service;
 use super::store::{Store, now_ms};
-use crate::net::protocol::encode_server;
+use crate::net::protocol::{ServerMessage, decode_server, encode_server};
 
 /// Acts on a note heard from the store (`None`: the listener reconnected, notes may be lost).
 pub fn hear<S: Store>(
@@ -28,8 +28,19 @@ pub fn hear<S: Store>(
     };
     let Some(note) = cluster.hear(text) else { return };
     match note {
-        Note::Game { game, deadline, messages, resync: whole, .. } => {
-            service.forget(&game);
+        Note::Game { game, deadline, at_ms, messages, resync: whole, .. } => {
+            // Moves are played on the copy in memory; any other change makes it stale.
+            let moves: Option<Vec<(u32, u8, String)>> = messages
+                .iter()
+                .map(|text| match decode_server(text) {
+                    Ok(ServerMessage::Moved { ply, text, seat, .. }) => Some((ply, seat, text)),
+                    _ => None,
+                })
+                .collect();
+            match moves.filter(|m| !m.is_empty() && !whole) {
+                Some(moves) => service.apply_remote(&game, &moves, at_ms),
+                None => service.forget(&game),
+            }
             service.set_deadline(&game, deadline);
             if whole {
                 resync(service, hub, &game, outbox);

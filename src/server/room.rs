@@ -168,7 +168,8 @@ pub fn bad_token() -> Refusal {
 
 /// The refusals that a game in memory gone stale could give (another server sharing the store
 /// played meanwhile): with a shared store they are checked against the store once more.
-pub const STALE_CODES: [ErrorCode; 6] = [
+pub const STALE_CODES: [ErrorCode; 7] = [
+    ErrorCode::GameFull,
     ErrorCode::PlyAhead,
     ErrorCode::StalePly,
     ErrorCode::NotYourTurn,

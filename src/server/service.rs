@@ -260,7 +260,8 @@ impl<S: Store> Service<S> {
         }
         // Several servers share the store: a game in memory may be stale, so a refusal about a
         // game is checked once more against the store (`docs/design.md` §Several instances).
-        let again = (self.store.shared() && message.game_id().is_some()).then(|| message.clone());
+        let names_game = message.game_id().is_some() || matches!(message, ClientMessage::Join { .. });
+        let again = (self.store.shared() && names_game).then(|| message.clone());
         let reply = self.handle_once(message, caller, now_ms);
         match again {
             Some(message) if reply.error().is_some_and(|(code, _)| STALE_CODES.contains(&code)) => {

@@ -8,6 +8,42 @@ use super::store::Store;
 use crate::net::protocol::{ErrorCode, Refusal, ServerMessage};
 
 impl<S: Store> Service<S> {
+    /// Plays another instance's moves of game `game_id` on its copy in memory, as stored at
+    /// `at_ms` (ms since the epoch): `moves` are (ply, seat, text) in order. Nothing happens if
+    /// the game is not in memory; if they do not follow from the copy, or end the game, the copy
+    /// is forgotten instead (replayed from the store when next used). This saves replaying the
+    /// whole game for the next move each time the other instance played.
+    pub fn apply_remote(&mut self, game_id: &str, moves: &[(u32, u8, String)], at_ms: u64) {
+        let Some(room) = self.rooms.get_mut(game_id) else { return };
+        let follows = || {
+            let mut next = room.position.boxed();
+            for (k, (ply, seat, text)) in moves.iter().enumerate() {
+                let at = room.stored.moves.len() + k;
+                let ok = usize::try_from(*ply).is_ok_and(|p| p == at)
+                    && next.to_move().is_some_and(|p| p.0 == *seat)
+                    && next.play_text(text).is_ok_and(|played| played == *text);
+                if !ok {
+                    return None;
+                }
+            }
+            next.outcome().is_none().then_some(next)
+        };
+        let Some(next) = follows().filter(|_| at_ms > 0 && room.stored.started_ms.is_some()) else {
+            self.rooms.remove(game_id);
+            return;
+        };
+        room.position = next;
+        for (_, seat, text) in moves {
+            room.stored.moves.push(text.clone());
+            room.stored.move_ms.push(at_ms);
+            room.movers.push(*seat);
+            if let Some(clocks) = &mut room.clocks {
+                clocks.play(*seat, at_ms);
+            }
+        }
+        self.track(game_id);
+    }
+
     /// Forgets game `game_id` in memory (another server sharing the store changed it): the next
     /// message about it replays it from the store.
     pub fn forget(&mut self, game_id: &str) {

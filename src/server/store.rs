@@ -208,6 +208,15 @@ pub trait Store: Accounts {
         Ok(())
     }
 
+    /// [`Store::publish`] of each of `payloads`, in order: PostgreSQL sends them in one
+    /// statement. Default: one [`Store::publish`] each.
+    ///
+    /// # Errors
+    /// Those of [`Store::publish`]; none is sent if one is refused.
+    fn publish_all(&mut self, payloads: &[String]) -> Result<(), StoreError> {
+        payloads.iter().try_for_each(|p| self.publish(p))
+    }
+
     /// Tries to make this server the leader, the one of those sharing the store that sweeps for
     /// clocks that ran out; returns whether it is. PostgreSQL: a session-level advisory lock
     /// ([`LEADER_LOCK`]), kept until this store's connection closes (the process ending, killed
