@@ -70,7 +70,11 @@ async fn resume(game: &mut Match, seat: usize, url: &str) -> Snapshot {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_play_every_game_with_each_games_seats_on_different_instances() {
     let Some(db) = Db::postgres("two-instances") else { return };
-    let (a, b) = (Server::start(&db), Server::start(&db));
+    // Started at the same moment on a fresh database: both make the schema and the bots' accounts.
+    let (a, b) = std::thread::scope(|s| {
+        let (a, b) = (s.spawn(|| Server::start(&db)), s.spawn(|| Server::start(&db)));
+        (a.join().unwrap(), b.join().unwrap())
+    });
     let games = triboard::rules::game_ids().into_iter().enumerate().map(|(k, id)| {
         let urls = if k % 2 == 0 { [a.url.clone(), b.url.clone()] } else { [b.url.clone(), a.url.clone()] };
         tokio::spawn(async move {

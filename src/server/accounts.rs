@@ -144,7 +144,14 @@ impl<S: Store> Service<S> {
             return Ok(account.id);
         }
         let hash = format!("!bot:{}", new_token()?);
-        self.store.create_account(name, &key, &hash, true, now_ms).map_err(|e| storage(&e))
+        match self.store.create_account(name, &key, &hash, true, now_ms) {
+            // Another instance sharing the store made it at the same moment.
+            Err(StoreError::Conflict(why)) => match self.store.account_by_key(&key).map_err(|e| storage(&e))? {
+                Some(account) => Ok(account.id),
+                None => Err(storage(&StoreError::Conflict(why))),
+            },
+            made => made.map_err(|e| storage(&e)),
+        }
     }
 }
 
