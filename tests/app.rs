@@ -445,7 +445,6 @@ fn a_bad_opened_record_changes_nothing_and_says_why() {
 mod common;
 // The online tests start `triboard serve` on a `TempDb`; its `dump` is the server tests'.
 #[path = "common/db.rs"]
-#[allow(dead_code)]
 mod db;
 #[path = "app/every_game.rs"]
 mod every_game;
