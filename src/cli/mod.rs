@@ -46,6 +46,7 @@ pub mod serve;
 pub mod serve_bench;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 mod serve_bench_check;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 mod serve_bench_lobby;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod ws_client;

@@ -110,7 +110,7 @@ pub fn service_thread<S: Store>(
                 let _ = bots.send(BotEvent::Seat(seat));
             }
         }
-        deliver(&mut service, &mut hub, outbox);
+        deliver(&mut service, &mut hub, &mut cluster, outbox);
     }
 }
 
@@ -253,8 +253,9 @@ fn answer<S: Store>(
     reply.bots
 }
 
-/// Sends the batch's messages; a connection whose outbox is full is closed as not reading.
-fn deliver<S: Store>(service: &mut Service<S>, hub: &mut Hub, outbox: Outbox) {
+/// Sends the batch's messages; a connection whose outbox is full is closed as not reading (the
+/// seats it held are told to the other instances with the next batch).
+fn deliver<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Cluster, outbox: Outbox) {
     let mut stuck = Vec::new();
     for (conn, text) in outbox {
         let Some(c) = hub.conns.get(&conn) else { continue };
@@ -269,6 +270,8 @@ fn deliver<S: Store>(service: &mut Service<S>, hub: &mut Hub, outbox: Outbox) {
         let mut outbox = Outbox::new();
         for game_id in hub.close(conn) {
             announce_presence(service, hub, &game_id, &mut outbox);
+            // Told to the other instances with the next batch.
+            cluster.held(&game_id, hub.local_seats(&game_id));
         }
         for (conn, text) in outbox {
             if let Some(c) = hub.conns.get(&conn) {
