@@ -152,6 +152,14 @@ impl Cluster {
         }
     }
 
+    /// Says hello again (after the listener reconnected: the others' seats may have changed
+    /// unheard), so that the others tell the seats they hold.
+    pub fn hello(&mut self) {
+        if self.shared {
+            self.pending.push(Note::Hello { from: self.me.clone() });
+        }
+    }
+
     /// Tells the others that the lobby's lists changed.
     pub fn lobby(&mut self) {
         if self.shared && !self.pending.iter().any(|n| matches!(n, Note::Lobby { .. })) {

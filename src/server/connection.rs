@@ -178,8 +178,10 @@ async fn connection(mut socket: WebSocket, shared: Shared, addr: IpAddr) {
     let close_too_big = too_big.clone();
     let writer = tokio::spawn(async move {
         loop {
+            // Biased: once the reader has stopped on a message too big, the 1009 goes out even
+            // if the outbox has ended meanwhile (an unbiased pick closed without a code at times).
             let text = tokio::select! {
-                text = outbox.recv() => text,
+                biased;
                 () = close_too_big.notified() => {
                     let frame = CloseFrame { code: close_code::SIZE, reason: "message too big".into() };
                     let _ = sink.send(Message::Close(Some(frame))).await;
@@ -188,6 +190,7 @@ async fn connection(mut socket: WebSocket, shared: Shared, addr: IpAddr) {
                     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
                     break;
                 }
+                text = outbox.recv() => text,
             };
             let Some(text) = text else { break };
             if sink.send(Message::Text(text.into())).await.is_err() {

@@ -24,6 +24,7 @@ pub fn hear<S: Store>(
             resync(service, hub, &game_id, outbox);
         }
         announce_lobby(service, hub, outbox);
+        cluster.hello();
         return;
     };
     let Some(note) = cluster.hear(text) else { return };
