@@ -114,6 +114,12 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: Test
     assert_eq!((profile.name.as_str(), profile.games.len(), profile.ratings.len()), ("Bob", 1, 1));
     assert_eq!(profile.games[0].winners, [1]);
     assert!(lobby(&mut s).live.is_empty(), "over: not live");
+    // Bob's next challenge lists his rating, still provisional after one game; a newcomer has none.
+    s.handle_as(challenge("trike", true, None), &bob, 6000);
+    let view = lobby(&mut s);
+    let listed = &view.challenges[0];
+    assert_eq!((listed.ratings[0], listed.provisional[0]), (Some(rows[0].rating), true), "{listed:?}");
+    assert_eq!((listed.ratings[1], listed.provisional[1]), (None, false), "a free seat");
 }
 
 fn a_rated_three_player_trigon_game_changes_three_ratings_by_place<S: TestStore>() {

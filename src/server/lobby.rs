@@ -4,7 +4,7 @@
 use super::account_store::AccountId;
 use super::limits::limit;
 use super::passwords::name_key;
-use super::ratings::{pool, shown, view};
+use super::ratings::{pool, provisional, shown, view};
 use super::room::{bad_token, storage};
 use super::service::{Caller, Reply, Service};
 use super::store::Store;
@@ -133,6 +133,7 @@ impl<S: Store> Service<S> {
         let created_ms = room.stored.created_ms;
         let mut players = Vec::with_capacity(setup.seats.len());
         let mut ratings = Vec::with_capacity(setup.seats.len());
+        let mut provisional = Vec::with_capacity(setup.seats.len());
         for (token, account) in setup.seats.iter().zip(&setup.players) {
             let (player, rating) = match (token, account) {
                 (None, _) => (None, None),
@@ -142,7 +143,8 @@ impl<S: Store> Service<S> {
                 }
             };
             players.push(player);
-            ratings.push(rating);
+            ratings.push(rating.map(|(shown, _)| shown));
+            provisional.push(rating.is_some_and(|(_, provisional)| provisional));
         }
         Ok(GameListing {
             game_id: game_id.to_string(),
@@ -152,6 +154,7 @@ impl<S: Store> Service<S> {
             rated: setup.rated,
             players,
             ratings,
+            provisional,
             ply,
             winners,
             created_ms,
@@ -159,8 +162,8 @@ impl<S: Store> Service<S> {
     }
 
     /// An account's rating in `game` as shown, if it has one.
-    fn shown_rating(&self, account: AccountId, game: &str) -> Result<Option<i32>, Refusal> {
+    fn shown_rating(&self, account: AccountId, game: &str) -> Result<Option<(i32, bool)>, Refusal> {
         let rating = self.store.rating(account, pool(game)).map_err(|e| storage(&e))?;
-        Ok(rating.map(|r| shown(r.mu)))
+        Ok(rating.map(|r| (shown(r.mu), provisional(&r))))
     }
 }

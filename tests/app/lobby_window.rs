@@ -119,6 +119,7 @@ fn listing(id: &str, players: &[Option<&str>], ratings: &[Option<i32>], rated: b
         rated,
         players: players.iter().map(|p| p.map(str::to_string)).collect(),
         ratings: ratings.to_vec(),
+        provisional: Vec::new(),
         ply: 4,
         winners: winners.to_vec(),
         created_ms: 1_795_000_000_000,

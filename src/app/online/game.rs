@@ -26,6 +26,8 @@ pub struct OnlineGame {
     /// Each seat's rating in this game as the lobby last listed it (none for a guest, or when
     /// the lobby did not list the game).
     pub ratings: Vec<Option<i32>>,
+    /// Whether each seat's rating is still provisional (shown with a `?`).
+    pub provisional: Vec<bool>,
     /// The ratings' changes once a rated game ended (the server's `rated`).
     pub rated: Vec<RatingChange>,
     /// The server's moves, as stored there.
@@ -62,6 +64,7 @@ impl OnlineGame {
             seat,
             watching: false,
             ratings: Vec::new(),
+            provisional: Vec::new(),
             rated: Vec::new(),
             moves: Vec::new(),
             state: None,
@@ -102,8 +105,9 @@ impl OnlineGame {
     pub fn player_label(&self, seat: u8) -> String {
         let view = self.state.as_ref().and_then(|s| s.players.get(usize::from(seat)));
         let rating = self.ratings.get(usize::from(seat)).copied().flatten();
+        let mark = super::words::mark(self.provisional.get(usize::from(seat)).copied());
         let name = match (view.and_then(|v| v.player.as_deref()), rating) {
-            (Some(name), Some(rating)) => Some(format!("{name} {rating}")),
+            (Some(name), Some(rating)) => Some(format!("{name} {rating}{mark}")),
             (Some(name), None) => Some(name.to_string()),
             (None, _) => None,
         };
@@ -246,9 +250,10 @@ impl OnlineGame {
     pub fn take_listing(&mut self, view: &LobbyView) {
         let listed = view.challenges.iter().chain(&view.live).find(|l| l.game_id == self.seat.game_id);
         if let Some(listing) = listed
-            && self.ratings != listing.ratings
+            && (self.ratings != listing.ratings || self.provisional != listing.provisional)
         {
             self.ratings.clone_from(&listing.ratings);
+            self.provisional.clone_from(&listing.provisional);
         }
     }
 

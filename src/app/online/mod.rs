@@ -246,9 +246,14 @@ fn pump(
                 *board.status = Status::info(format!("Ratings: {}", said.join(", ")));
                 // The panel's rows show the ratings after the game.
                 for change in &changes {
-                    if let Some(rating) = game.ratings.get_mut(usize::from(change.seat)) {
+                    let seat = usize::from(change.seat);
+                    if let Some(rating) = game.ratings.get_mut(seat) {
                         *rating = Some(change.after);
                     }
+                    if game.provisional.len() <= seat {
+                        game.provisional.resize(seat + 1, false);
+                    }
+                    game.provisional[seat] = change.provisional;
                 }
                 game.rated = changes;
             }

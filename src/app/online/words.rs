@@ -102,12 +102,17 @@ pub fn players_words(listing: &GameListing) -> String {
         .iter()
         .enumerate()
         .map(|(seat, player)| match (player, listing.ratings.get(seat).copied().flatten()) {
-            (Some(name), Some(rating)) => format!("{name} {rating}"),
+            (Some(name), Some(rating)) => format!("{name} {rating}{}", mark(listing.provisional.get(seat).copied())),
             (Some(name), None) => name.clone(),
             (None, _) => "(free)".to_string(),
         })
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// The mark of a provisional rating: `?` if it is one.
+pub fn mark(provisional: Option<bool>) -> &'static str {
+    if provisional == Some(true) { "?" } else { "" }
 }
 
 /// A seat's rating change at a rated game's end: "Ann 1500? to 1536? (+36)" (a rating still
@@ -178,11 +183,14 @@ mod tests {
             rated: true,
             players: vec![Some("Ann".into()), None],
             ratings: vec![Some(1536), None],
+            provisional: vec![false, false],
             ply: 0,
             winners: vec![],
             created_ms: 0,
         };
         assert_eq!(players_words(&listing), "Ann 1536 · (free)");
+        let newcomer = GameListing { provisional: vec![true, false], ..listing.clone() };
+        assert_eq!(players_words(&newcomer), "Ann 1536? · (free)", "a provisional rating is marked");
         assert_eq!(clock_words(listing.clock.as_ref()), "5+3");
         assert_eq!(clock_words(None), "no clock");
         assert!(

@@ -80,6 +80,10 @@ pub struct GameListing {
     pub players: Vec<Option<String>>,
     /// Each seat's rating in this game when listed (none for a guest or a free seat).
     pub ratings: Vec<Option<i32>>,
+    /// Whether each seat's rating is still provisional, shown with a `?` (empty from a server
+    /// older than this field).
+    #[serde(default)]
+    pub provisional: Vec<bool>,
     /// How many moves it has.
     pub ply: u32,
     /// The winning seats, once it is over (empty while it runs).
