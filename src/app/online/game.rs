@@ -12,7 +12,9 @@ use super::link;
 use crate::ai::Seat;
 use crate::app::flow::{Command, Gate};
 use crate::app::settings::OnlineSeat;
-use crate::net::protocol::{ClientMessage, GameResult, LobbyView, RatingChange, ServerMessage, Snapshot};
+use crate::net::protocol::{
+    ClientMessage, GameResult, LobbyView, RatingChange, ServerMessage, Snapshot, provisional_mark,
+};
 use crate::rules::record::Record;
 
 /// The online game on the board.
@@ -105,7 +107,7 @@ impl OnlineGame {
     pub fn player_label(&self, seat: u8) -> String {
         let view = self.state.as_ref().and_then(|s| s.players.get(usize::from(seat)));
         let rating = self.ratings.get(usize::from(seat)).copied().flatten();
-        let mark = super::words::mark(self.provisional.get(usize::from(seat)).copied());
+        let mark = provisional_mark(self.provisional.get(usize::from(seat)) == Some(&true));
         let name = match (view.and_then(|v| v.player.as_deref()), rating) {
             (Some(name), Some(rating)) => Some(format!("{name} {rating}{mark}")),
             (Some(name), None) => Some(name.to_string()),

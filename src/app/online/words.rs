@@ -9,7 +9,7 @@ use super::link::LinkState;
 use super::lobby::Lobby;
 use crate::app::games::{AppGame, ForGame, for_id};
 use crate::app::settings::Settings;
-use crate::net::protocol::{Clock, GameListing, RatingChange, Snapshot};
+use crate::net::protocol::{Clock, GameListing, RatingChange, Snapshot, provisional_mark};
 
 /// Whose turn it is in a game of "Your games", for the person holding `seat`.
 pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
@@ -102,17 +102,14 @@ pub fn players_words(listing: &GameListing) -> String {
         .iter()
         .enumerate()
         .map(|(seat, player)| match (player, listing.ratings.get(seat).copied().flatten()) {
-            (Some(name), Some(rating)) => format!("{name} {rating}{}", mark(listing.provisional.get(seat).copied())),
+            (Some(name), Some(rating)) => {
+                format!("{name} {rating}{}", provisional_mark(listing.provisional.get(seat) == Some(&true)))
+            }
             (Some(name), None) => name.clone(),
             (None, _) => "(free)".to_string(),
         })
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-/// The mark of a provisional rating: `?` if it is one.
-pub fn mark(provisional: Option<bool>) -> &'static str {
-    if provisional == Some(true) { "?" } else { "" }
 }
 
 /// A seat's rating change at a rated game's end: "Ann 1500? to 1536? (+36)" (a rating still

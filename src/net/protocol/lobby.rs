@@ -41,8 +41,13 @@ pub struct RatingView {
 impl RatingView {
     /// The rating as a person reads it: `1500?` while provisional, `1623` after.
     pub fn shown(&self) -> String {
-        format!("{}{}", self.rating, if self.provisional { "?" } else { "" })
+        format!("{}{}", self.rating, provisional_mark(self.provisional))
     }
+}
+
+/// The mark after a rating that is still provisional: `?`, else nothing.
+pub fn provisional_mark(provisional: bool) -> &'static str {
+    if provisional { "?" } else { "" }
 }
 
 /// How one seat's rating moved at the end of a rated game.

@@ -30,6 +30,8 @@ pub mod wire;
 pub use error::{ErrorCode, Refusal};
 pub use game::{Clock, GameResult, SeatView, Snapshot, normalize_code};
 pub use limits::{MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
-pub use lobby::{GameListing, LobbyView, PROVISIONAL_SIGMA, ProfileView, RATING_SCALE, RatingChange, RatingView};
+pub use lobby::{
+    GameListing, LobbyView, PROVISIONAL_SIGMA, ProfileView, RATING_SCALE, RatingChange, RatingView, provisional_mark,
+};
 pub use messages::{ClientMessage, ServerMessage};
 pub use wire::{decode_client, decode_server, encode_client, encode_server};
