@@ -80,8 +80,7 @@ pub fn service_thread<S: Store>(
                 }
                 Event::Close { conn } => {
                     for game_id in hub.close(conn) {
-                        announce_presence(&mut service, &hub, &game_id, &mut outbox);
-                        cluster.held(&game_id, hub.local_seats(&game_id));
+                        seats_changed(&mut service, &hub, &mut cluster, &game_id, &mut outbox);
                     }
                 }
                 Event::Remote(text) => hear(&mut service, &mut hub, &mut cluster, text.as_deref(), &mut outbox),
@@ -239,8 +238,7 @@ fn answer<S: Store>(
     let mut changed: Vec<String> = holds.into_iter().filter(|(g, s)| hub.hold(conn, g, *s)).map(|(g, _)| g).collect();
     changed.dedup();
     for game_id in &changed {
-        announce_presence(service, hub, game_id, outbox);
-        cluster.held(game_id, hub.local_seats(game_id));
+        seats_changed(service, hub, cluster, game_id, outbox);
     }
     if sync && let Some(game_id) = game_id.as_ref().filter(|g| !refused && !new_follows.contains(g)) {
         new_follows.push(game_id.clone());
@@ -251,6 +249,19 @@ fn answer<S: Store>(
         }
     }
     reply.bots
+}
+
+/// The seats of `game_id` held here changed: its presence for its followers here, and the seats
+/// for the other instances.
+fn seats_changed<S: Store>(
+    service: &mut Service<S>,
+    hub: &Hub,
+    cluster: &mut Cluster,
+    game_id: &str,
+    outbox: &mut Outbox,
+) {
+    announce_presence(service, hub, game_id, outbox);
+    cluster.held(game_id, hub.local_seats(game_id));
 }
 
 /// Sends the batch's messages; a connection whose outbox is full is closed as not reading (the
@@ -269,9 +280,8 @@ fn deliver<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Clus
     for conn in stuck {
         let mut outbox = Outbox::new();
         for game_id in hub.close(conn) {
-            announce_presence(service, hub, &game_id, &mut outbox);
             // Told to the other instances with the next batch.
-            cluster.held(&game_id, hub.local_seats(&game_id));
+            seats_changed(service, hub, cluster, &game_id, &mut outbox);
         }
         for (conn, text) in outbox {
             if let Some(c) = hub.conns.get(&conn) {

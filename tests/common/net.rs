@@ -101,18 +101,7 @@ impl Db {
         const TABLES: [&str; 3] = ["games", "seats", "moves"];
         match self {
             Db::Sqlite(file) => super::db::dump(&file.0, &TABLES),
-            Db::Postgres(url, _) => {
-                let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
-                let mut out = Vec::new();
-                for table in TABLES {
-                    let rows = client.query(&format!("SELECT row_to_json(t)::text FROM {table} t"), &[]).unwrap();
-                    let mut rows: Vec<String> =
-                        rows.iter().map(|r| format!("{table}: {}", r.get::<_, String>(0))).collect();
-                    rows.sort();
-                    out.extend(rows);
-                }
-                out
-            }
+            Db::Postgres(url, _) => super::db::pg_dump(url, &TABLES),
         }
     }
 
