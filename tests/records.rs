@@ -333,3 +333,32 @@ fn variations_and_hints_round_trip_and_a_bad_variation_is_refused_with_its_place
     let plain = Record::new(&trike(5, ""), &[]);
     assert!(!plain.to_json().contains("variations") && !plain.to_json().contains("hints"));
 }
+
+#[test]
+fn a_resignation_round_trips_and_an_impossible_ending_is_refused_with_its_reason() {
+    let json = r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3", "b2"], "resigned": 1}"#;
+    let record = Record::from_json(json).unwrap();
+    assert_eq!(record.ending(), Some((1, false)));
+    let (_, end, _) = record.replay::<Trike>().expect("a resigned game loads");
+    assert!(end.to_move().is_some(), "the rules did not end it: the resignation did");
+    assert_eq!(Record::from_json(&record.to_json()).unwrap(), record);
+    let flagged = Record::from_json(&json.replace("resigned", "flagged")).unwrap();
+    assert_eq!(flagged.ending(), Some((1, true)));
+    flagged.replay::<Trike>().expect("a game lost on time loads");
+
+    let refused = |json: &str| load_err(json).to_string();
+    let both = r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3"], "resigned": 0, "flagged": 1}"#;
+    assert_eq!(refused(both), "the game's ending: a seat resigned and a seat ran out of time: only one ends a game");
+    let seat = r#"{"game": "trike", "options": {"size": 5}, "moves": ["c3"], "flagged": 2}"#;
+    assert_eq!(refused(seat), "the game's ending: seat 2 ran out of time, but the game has seats 0 to 1");
+    let (end, moves) = random_game(3, 1);
+    let mut over = Record::new(&end, &moves);
+    over.resigned = Some(0);
+    assert_eq!(
+        refused(&over.to_json()),
+        "the game's ending: seat 0 resigned, but the rules ended the game at its last move"
+    );
+    // A game that did not end off the board says nothing of it.
+    let plain = Record::new(&trike(5, ""), &[]);
+    assert!(!plain.to_json().contains("resigned") && !plain.to_json().contains("flagged"));
+}

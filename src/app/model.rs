@@ -152,9 +152,11 @@ impl<G: AppGame> Model<G> {
             review: false,
             variations,
             hints,
-            ended: None,
+            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged }),
         };
-        model.play_forced();
+        if model.ended.is_none() {
+            model.play_forced();
+        }
         Ok(model)
     }
 
@@ -295,6 +297,9 @@ impl<G: AppGame> Model<G> {
             record.result = self.result_text();
         }
         record.players = (0..self.seats.len()).map(|k| self.seat_name(k)).collect();
+        if let Some(ending) = self.ended {
+            *(if ending.flagged { &mut record.flagged } else { &mut record.resigned }) = Some(ending.seat);
+        }
         if self.hints.iter().any(|&h| h > 0) {
             record.hints = self.hints.clone();
         }

@@ -14,9 +14,9 @@ pub const PREFIX: &str = "#game=";
 /// (RFC 3986 §3.5), so moves and keys stay readable.
 const KEEP: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~').remove(b':').remove(b',');
 
-/// The fragment (`#game=…`) for `record`: its game, options, moves and players (the result and
-/// date are left out, and so are the analysis, the variations and the hint counts, to keep the link
-/// short; the result is recomputed on opening).
+/// The fragment (`#game=…`) for `record`: its game, options, moves and players, and the seat that
+/// resigned or ran out of time (the result and date are left out, and so are the analysis, the
+/// variations and the hint counts, to keep the link short; the result is recomputed on opening).
 pub fn fragment(record: &Record) -> String {
     let shared = Record {
         result: None,
@@ -59,6 +59,8 @@ mod tests {
             analysis: None,
             variations: Vec::new(),
             hints: Vec::new(),
+            resigned: None,
+            flagged: None,
         };
         let link = fragment(&record);
         assert!(link.starts_with("#game=%7B%22game%22:%22trike%22,"), "{link}");

@@ -41,6 +41,15 @@ pub struct Record {
     /// How many hints each seat asked for (the app's Hint), by seat. Optional.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hints: Vec<u32>,
+    /// The seat (counted from 0) that resigned, when the game ended so after its last move (an
+    /// online game: `docs/design.md` §Network play); every other seat wins. Optional; checked on
+    /// load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resigned: Option<u8>,
+    /// The seat (counted from 0) that ran out of time, when the game ended so after its last move;
+    /// every other seat wins. Optional; checked on load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flagged: Option<u8>,
 }
 
 /// A game's analysis as a record keeps it: the budget it was made with and one entry per move
@@ -87,6 +96,8 @@ pub enum RecordError {
     /// Move `number` (counted from 1) of variation `variation` (counted from 1) cannot be read or
     /// played.
     Variation { variation: usize, number: usize, reason: String },
+    /// The game's ending off the board ([`Record::resigned`], [`Record::flagged`]) is impossible.
+    Ending(String),
 }
 
 impl fmt::Display for RecordError {
@@ -109,6 +120,7 @@ impl fmt::Display for RecordError {
             RecordError::Variation { variation, number, reason } => {
                 write!(f, "move {number} of variation {variation} is illegal: {reason}")
             }
+            RecordError::Ending(reason) => write!(f, "the game's ending: {reason}"),
         }
     }
 }
@@ -136,7 +148,15 @@ impl Record {
             analysis: None,
             variations: Vec::new(),
             hints: Vec::new(),
+            resigned: None,
+            flagged: None,
         }
+    }
+
+    /// The seat that resigned or ran out of time, with true for running out of time; `None` when
+    /// the game did not end off the board.
+    pub fn ending(&self) -> Option<(u8, bool)> {
+        self.resigned.map(|seat| (seat, false)).or(self.flagged.map(|seat| (seat, true)))
     }
 
     /// Reads a record from JSON text without checking its moves.
@@ -166,8 +186,10 @@ impl Record {
     /// Callers pass the record as read, with nothing filled in before.
     ///
     /// # Errors
-    /// A wrong game id, bad options, or the first move that cannot be read or played. Nothing is
-    /// returned then, so no caller can keep a half-loaded game.
+    /// A wrong game id, bad options, the first move that cannot be read or played, or an ending off
+    /// the board that cannot be (both a resignation and a flag, a seat the game does not have, a
+    /// game its rules ended already). Nothing is returned then, so no caller can keep a
+    /// half-loaded game.
     pub fn replay<G: Game>(&self) -> Result<(G, G, Vec<G::Move>), RecordError> {
         if !G::IDS.contains(&self.game.as_str()) {
             return Err(RecordError::WrongGame { expected: G::IDS.join("' or '"), found: self.game.clone() });
@@ -212,7 +234,26 @@ impl Record {
             moves.push(mv);
         }
         self.variation_lines(&start)?;
+        self.check_ending(&game)?;
         Ok((start, game, moves))
+    }
+
+    /// Checks the ending off the board against `end`, the position after the record's moves.
+    fn check_ending<G: Game>(&self, end: &G) -> Result<(), RecordError> {
+        let Some((seat, flagged)) = self.ending() else { return Ok(()) };
+        let how = if flagged { "ran out of time" } else { "resigned" };
+        if self.resigned.is_some() && self.flagged.is_some() {
+            return Err(RecordError::Ending("a seat resigned and a seat ran out of time: only one ends a game".into()));
+        }
+        if usize::from(seat) >= end.num_players() {
+            let reason = format!("seat {seat} {how}, but the game has seats 0 to {}", end.num_players() - 1);
+            return Err(RecordError::Ending(reason));
+        }
+        if end.outcome().is_some() {
+            let reason = format!("seat {seat} {how}, but the rules ended the game at its last move");
+            return Err(RecordError::Ending(reason));
+        }
+        Ok(())
     }
 
     /// The record's variations ([`Record::variations`]) as moves, each played from `start` (the

@@ -178,6 +178,19 @@ fn a_rematch_moves_the_names_with_the_seats() {
 }
 
 #[test]
+fn a_record_of_a_game_lost_on_time_opens_over_and_says_so() {
+    let json = r#"{"game":"trike","options":{"size":7},"moves":["d7","d4"],"players":["Ann","Bob"],"flagged":0}"#;
+    let model = Model::<Trike>::from_record(&super::record(json), None).expect("a record");
+    assert!(model.over() && model.to_move().is_none(), "nobody is to move");
+    assert_eq!(model.result_text().as_deref(), Some("Black ran out of time (White wins)"));
+    let texts = panel_texts(&model);
+    assert!(texts.iter().any(|t| t.contains("ran out of time")), "the panel says how it ended: {texts:?}");
+    let again = model.record();
+    assert_eq!((again.flagged, again.resigned), (Some(0), None), "saving again keeps the ending");
+    assert_eq!(Model::<Trike>::from_record(&again, None).unwrap().result_text(), model.result_text());
+}
+
+#[test]
 fn a_saved_game_is_listed_and_loads_back() {
     let dir = std::env::temp_dir().join(format!("triboard-app-test-{}", std::process::id()));
     // SAFETY: the only test of this binary that reads or writes the environment.

@@ -353,7 +353,7 @@ fn a_rated_game_shows_the_rating_changes_at_its_end_and_the_pages_list_it() {
     assert_eq!(page.games.len(), 1);
     assert_eq!(triboard::app::online::players_tab::result_for(&page.games[0], "Ann"), "won");
     assert_eq!(page.ratings[0].game, "trike");
-    // Review opens the game on the board, its players named.
+    // Review opens the game on the board, its players named, over: Bob resigned.
     act(&mut c, LobbyAction::Fetch(Box::new(page.games[0].clone()), RecordUse::Review));
     assert!(
         until(&mut [&mut c], |x| x[0].world().get_resource::<Model>().is_some_and(|m| m.record().moves == ["d7"])),
@@ -363,5 +363,8 @@ fn a_rated_game_shows_the_rating_changes_at_its_end_and_the_pages_list_it() {
     let model = c.world().resource::<Model>();
     assert_eq!(model.seat_name(0), "Ann");
     assert_eq!(model.seat_name(1), "Bob");
+    assert!(model.over() && model.to_move().is_none(), "nobody is to move in a resigned game");
+    assert_eq!(model.result_text().as_deref(), Some("White resigned (Black wins)"));
+    assert_eq!(model.record().resigned, Some(1), "saved again, it says so");
     assert!(c.world().get_resource::<OnlineGame>().is_none(), "a record to review, not an online game");
 }

@@ -122,6 +122,10 @@ pub fn record_of(state: &Snapshot) -> Record {
         state.players.get(usize::from(seat)).and_then(|p| p.player.clone()).unwrap_or_else(|| "guest".to_string())
     };
     record.players = (0..state.players.len() as u8).map(name).collect();
+    if let Some(outcome) = &state.outcome {
+        record.resigned = outcome.resigned;
+        record.flagged = outcome.flagged;
+    }
     record.result = state.outcome.as_ref().map(|outcome| {
         let winners: Vec<String> = outcome.winners.iter().map(|&w| name(w)).collect();
         let verdict = match winners.len() {
@@ -186,6 +190,7 @@ mod tests {
         assert_eq!(record.players, ["Ann", "guest"]);
         assert_eq!(record.moves, ["d7", "d4"]);
         assert_eq!(record.result.as_deref(), Some("Ann wins: guest resigned"));
+        assert_eq!((record.resigned, record.flagged), (Some(1), None), "the resignation is the record's, for review");
         assert!(record.replay::<crate::rules::trike::Trike>().is_ok(), "it replays");
     }
 }

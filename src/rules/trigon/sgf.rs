@@ -451,6 +451,8 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
         analysis: None,
         variations: Vec::new(),
         hints: Vec::new(),
+        resigned: None,
+        flagged: None,
     })
 }
 
