@@ -10,7 +10,7 @@
 mod db;
 
 use serde_json::Value;
-use triboard::net::protocol::{ClientMessage, ErrorCode, LobbyView, ServerMessage};
+use triboard::net::protocol::{ClientMessage, ErrorCode, LobbyView, NewGame, ServerMessage};
 use triboard::server::limits::LimitSettings;
 use triboard::server::service::{Caller, Reply};
 use triboard::server::{Service, Store};
@@ -39,17 +39,7 @@ fn challenge(game: &str, rated: bool, request_id: Option<&str>) -> ClientMessage
 }
 
 fn new_game(game: &str, rated: bool, lobby: bool, request_id: Option<&str>) -> ClientMessage {
-    ClientMessage::Create {
-        game: game.into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
-        rated,
-        lobby,
-        bots: Vec::new(),
-        request_id: request_id.map(str::to_string),
-    }
+    ClientMessage::Create(NewGame { rated, lobby, request_id: request_id.map(str::to_string), ..NewGame::of(game) })
 }
 
 /// The game id and token of a `created` or `joined` reply.
@@ -291,17 +281,8 @@ fn bots_are_seated_at_once_and_a_rated_game_seats_each_once<S: TestStore>() {
     let bots = vec!["TriboardAI-1".to_string(), "TriboardAI-3".to_string()];
     assert!(s.set_bots(&bots).unwrap().is_empty(), "no seats held yet");
     let (ann, _) = signup(&mut s, "Ann");
-    let create = |bots: Vec<String>, rated: bool| ClientMessage::Create {
-        game: "trigon-3".into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
-        rated,
-        lobby: false,
-        bots,
-        request_id: None,
-    };
+    let create =
+        |bots: Vec<String>, rated: bool| ClientMessage::Create(NewGame { rated, bots, ..NewGame::of("trigon-3") });
     let twice = s.handle_as(create(vec![bots[0].clone(), bots[0].clone()], true), &ann, 0);
     assert_eq!(code_of(&twice), ErrorCode::BadSeat);
     let unknown = s.handle_as(create(vec!["TriboardAI-6".into()], false), &ann, 0);

@@ -26,7 +26,9 @@ use net::{Client, Db, Match, Server};
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 use triboard::net::position::start;
-use triboard::net::protocol::{ClientMessage, Clock, ErrorCode, MAX_MESSAGE_BYTES, ServerMessage, encode_client};
+use triboard::net::protocol::{
+    ClientMessage, Clock, ErrorCode, MAX_MESSAGE_BYTES, NewGame, ServerMessage, encode_client,
+};
 use triboard::rules::rng_from_seed;
 use triboard::server::clock::Clocks;
 
@@ -302,17 +304,12 @@ async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings(db: Db) {
     bob.send(&ClientMessage::Lobby {}).await;
     let empty = bob.until(|m| if let ServerMessage::Lobby(v) = m { Some(v.clone()) } else { None }).await;
     assert!(empty.challenges.is_empty());
-    let create = ClientMessage::Create {
-        game: "trike".into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
+    let create = ClientMessage::Create(NewGame {
         rated: true,
         lobby: true,
-        bots: Vec::new(),
         request_id: Some("ann-1".into()),
-    };
+        ..NewGame::of("trike")
+    });
     ann.send(&create).await;
     let ann_token =
         ann.until(|m| if let ServerMessage::Created { token, .. } = m { Some(token.clone()) } else { None }).await;
@@ -380,17 +377,11 @@ async fn a_server_bot_plays_a_rated_game_to_its_end_and_gets_a_rating(db: Db) {
     assert_eq!(bots, ["TriboardAI-1", "TriboardAI-3", "TriboardAI-5"], "serve's default bots");
     ann.send(&ClientMessage::Signup { name: "Ann".into(), password: "Ann's password".into(), claim: Vec::new() }).await;
     ann.until(|m| matches!(m, ServerMessage::SignedIn { .. }).then_some(())).await;
-    ann.send(&ClientMessage::Create {
-        game: "trike".into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
+    ann.send(&ClientMessage::Create(NewGame {
         rated: true,
-        lobby: false,
         bots: vec!["TriboardAI-1".into()],
-        request_id: None,
-    })
+        ..NewGame::of("trike")
+    }))
     .await;
     let (game_id, token) = ann
         .until(|m| match m {
@@ -505,18 +496,7 @@ async fn triboard_bot_accepts_a_challenge_from_the_lobby(db: Db) {
     std::fs::write(&tiny, "while read -r line; do case \"$line\" in genmove*) printf '= resign\\n\\n';; *) printf '=\\n\\n';; esac; done\n")
         .unwrap();
     let mut hal = Client::connect(&server.url).await;
-    hal.send(&ClientMessage::Create {
-        game: "trigon-2".into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
-        rated: false,
-        lobby: true,
-        bots: Vec::new(),
-        request_id: None,
-    })
-    .await;
+    hal.send(&ClientMessage::Create(NewGame { lobby: true, ..NewGame::of("trigon-2") })).await;
     let (game_id, token) = hal
         .until(|m| match m {
             ServerMessage::Created { game_id, token, .. } => Some((game_id.clone(), token.clone())),

@@ -22,8 +22,9 @@ use db::{TempDb, TestDb, TestStore};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use triboard::net::protocol::{
-    ClientMessage, Clock, ErrorCode, GameResult, LobbyView, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
-    ProfileView, ServerMessage, Snapshot, decode_client, decode_server, encode_client, encode_server, normalize_code,
+    ClientMessage, Clock, ErrorCode, GameResult, LobbyView, MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, NewGame,
+    PROTOCOL_VERSION, ProfileView, ServerMessage, Snapshot, decode_client, decode_server, encode_client, encode_server,
+    normalize_code,
 };
 use triboard::rules::record::Record;
 use triboard::rules::trike::{Trike, TrikeOptions};
@@ -101,20 +102,7 @@ fn create_full<S: Store>(service: &mut Service<S>, game: &str, options: Value, s
 
 /// Creates a game, the creator in `seat`, nobody else seated.
 fn create<S: Store>(service: &mut Service<S>, game: &str, options: Value, seat: u8) -> Created {
-    let reply = send(
-        service,
-        &ClientMessage::Create {
-            game: game.into(),
-            options,
-            seat,
-            clock: None,
-            allow_tools: false,
-            rated: false,
-            lobby: false,
-            bots: Vec::new(),
-            request_id: None,
-        },
-    );
+    let reply = send(service, &ClientMessage::Create(NewGame { options, seat, ..NewGame::of(game) }));
     let ServerMessage::Created { game_id, code, seat: given, token } = &reply[0] else { panic!("{reply:?}") };
     assert_eq!(*given, seat);
     assert_eq!(token.len(), 32, "128 bits in hex");
@@ -374,16 +362,8 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     let rematch = ClientMessage::Rematch { game_id: game_id.clone(), token: tokens[0].clone() };
     refused_unchanged(&mut server, &rematch, ErrorCode::NotOver);
     // Bad creations and joins.
-    let create_msg = |game: &str, options: Value, seat: u8, clock: Option<Clock>| ClientMessage::Create {
-        game: game.into(),
-        options,
-        seat,
-        clock,
-        allow_tools: true,
-        rated: false,
-        lobby: false,
-        bots: Vec::new(),
-        request_id: None,
+    let create_msg = |game: &str, options: Value, seat: u8, clock: Option<Clock>| {
+        ClientMessage::Create(NewGame { options, seat, clock, allow_tools: true, ..NewGame::of(game) })
     };
     let why = refused_unchanged(&mut server, &create_msg("chess", Value::Null, 0, None), ErrorCode::UnknownGameKind);
     assert!(why.contains("trigon-3"), "names the games: {why}");
@@ -686,20 +666,19 @@ fn messages_have_a_stable_versioned_wire_form() {
     let message = ClientMessage::Move { game_id: "g".into(), token: "t".into(), text: "c3".into(), ply: 4 };
     assert_eq!(encode_client(&message), r#"{"version":2,"type":"move","game_id":"g","token":"t","text":"c3","ply":4}"#);
     let create = decode_client(r#"{"version":2,"type":"create","game":"trike","seat":0}"#).unwrap();
+    assert_eq!(create, ClientMessage::Create(NewGame::of("trike")));
+    // A create's fields are the message's own, beside its type, as before `NewGame` was a struct:
+    // every one written, the seat required, an unknown one refused with its name.
+    let rated = ClientMessage::Create(NewGame { rated: true, ..NewGame::of("trike") });
     assert_eq!(
-        create,
-        ClientMessage::Create {
-            game: "trike".into(),
-            options: Value::Null,
-            seat: 0,
-            clock: None,
-            allow_tools: false,
-            rated: false,
-            lobby: false,
-            bots: Vec::new(),
-            request_id: None
-        }
+        encode_client(&rated),
+        r#"{"version":2,"type":"create","game":"trike","options":null,"seat":0,"clock":null,"allow_tools":false,"rated":true,"lobby":false,"bots":[],"request_id":null}"#
     );
+    assert_eq!(decode_client(&encode_client(&rated)), Ok(rated));
+    let seatless = decode_client(r#"{"version":2,"type":"create","game":"trike"}"#).unwrap_err();
+    assert!(seatless.message.contains("seat"), "{seatless:?}");
+    let unknown = decode_client(r#"{"version":2,"type":"create","game":"trike","seat":0,"colour":1}"#).unwrap_err();
+    assert!(unknown.message.contains("colour"), "{unknown:?}");
     let error = ServerMessage::Error { code: ErrorCode::IllegalMove, message: "c3 is taken".into() };
     assert_eq!(encode_server(&error), r#"{"version":2,"type":"error","code":"illegal_move","message":"c3 is taken"}"#);
     // Every type is listed, and every error code is sent as it names itself.
@@ -834,17 +813,7 @@ proptest! {
 /// the creator's. Returns the game id, the tokens and the creation's snapshot.
 fn live_game<S: Store>(service: &mut Service<S>, t0: u64) -> (String, Vec<String>, Snapshot) {
     let clock = Some(Clock { minutes: 1, increment_s: 2 });
-    let create = ClientMessage::Create {
-        game: "trike".into(),
-        options: json!({"size": 7}),
-        seat: 0,
-        clock,
-        allow_tools: false,
-        rated: false,
-        lobby: false,
-        bots: Vec::new(),
-        request_id: None,
-    };
+    let create = ClientMessage::Create(NewGame { options: json!({"size": 7}), clock, ..NewGame::of("trike") });
     let reply = service.handle_at(create, t0);
     let ServerMessage::Created { game_id, code, token, .. } = &reply.messages[0] else { panic!("{reply:?}") };
     let (game_id, code, token) = (game_id.clone(), code.clone(), token.clone());
@@ -1056,16 +1025,13 @@ fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_o
     assert!(server.service().handle_at(d4, 12_000).error().is_none());
     let (ann, ann_session) = sign_up(server.service(), "Ann", 2000);
     let (bob, _) = sign_up(server.service(), "Bob", 2100);
-    let rated = |lobby, at: u64| ClientMessage::Create {
-        game: "trike".into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
-        rated: true,
-        lobby,
-        bots: Vec::new(),
-        request_id: Some(format!("ann-{at}")),
+    let rated = |lobby, at: u64| {
+        ClientMessage::Create(NewGame {
+            rated: true,
+            lobby,
+            request_id: Some(format!("ann-{at}")),
+            ..NewGame::of("trike")
+        })
     };
     let mut rated_games = Vec::new();
     for at in [3000, 4000] {

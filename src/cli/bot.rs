@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::error::CliError;
 use super::gtp_client::Engine;
 use super::ws_client::WsClient;
-use crate::net::protocol::{ClientMessage, Clock, ServerMessage, Snapshot};
+use crate::net::protocol::{ClientMessage, Clock, NewGame, ServerMessage, Snapshot};
 use crate::rules::Game;
 use crate::rules::record::Record;
 use crate::rules::trigon::{Trigon, Variant};
@@ -142,18 +142,8 @@ async fn sign_in(ws: &mut WsClient, args: &BotArgs) -> Result<(), String> {
 
 /// Posts an open challenge: its game, the bot's seat and token.
 async fn post(ws: &mut WsClient, args: &BotArgs, clock: Option<Clock>) -> Result<(String, u8, String), String> {
-    ws.send(&ClientMessage::Create {
-        game: args.game.clone(),
-        options: Value::Null,
-        seat: 0,
-        clock,
-        allow_tools: false,
-        rated: args.rated,
-        lobby: true,
-        bots: Vec::new(),
-        request_id: None,
-    })
-    .await?;
+    ws.send(&ClientMessage::Create(NewGame { clock, rated: args.rated, lobby: true, ..NewGame::of(&args.game) }))
+        .await?;
     ws.until(|m| match m {
         ServerMessage::Created { game_id, seat, token, .. } => Some((game_id.clone(), *seat, token.clone())),
         _ => None,

@@ -26,7 +26,7 @@ use super::serve_bench_check::{Servers, ServersWanted, compare};
 use super::serve_bench_lobby::{LobbyStart, seat_through_lobby};
 use crate::ai::derive_seed;
 use crate::net::position::Position;
-use crate::net::protocol::{ClientMessage, ServerMessage};
+use crate::net::protocol::{ClientMessage, NewGame, ServerMessage};
 use crate::rules::{Rng, random_index, rng_from_seed};
 
 /// `triboard serve-bench`'s flags.
@@ -141,17 +141,7 @@ async fn play_game_into(
 /// Creates a game of `id` with the first client and seats the rest by its join code, the two
 /// clients taking the seats in turn.
 async fn seat_by_code(clients: &mut [Client; 2], id: &str) -> Result<Seated, String> {
-    let create = ClientMessage::Create {
-        game: id.into(),
-        options: Value::Null,
-        seat: 0,
-        clock: None,
-        allow_tools: false,
-        rated: false,
-        lobby: false,
-        bots: Vec::new(),
-        request_id: None,
-    };
+    let create = ClientMessage::Create(NewGame::of(id));
     clients[0].send(&create).await?;
     let (game_id, code, token) = clients[0]
         .until(|m| match m {

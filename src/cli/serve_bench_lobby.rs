@@ -3,11 +3,10 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
 use tokio::sync::Barrier;
 
 use super::bench_client::{Client, Seated};
-use crate::net::protocol::{ClientMessage, ServerMessage};
+use crate::net::protocol::{ClientMessage, NewGame, ServerMessage};
 
 /// How a game is started through the lobby: the barrier every game's sign-ups wait at (so no
 /// password is hashed while moves are timed), and the start of its players' names.
@@ -28,19 +27,7 @@ pub async fn seat_through_lobby(clients: &mut [Client; 2], id: &str, lobby: Lobb
         client.until(|m| matches!(m, ServerMessage::SignedIn { .. }).then_some(())).await?;
     }
     lobby.barrier.wait().await;
-    clients[0]
-        .send(&ClientMessage::Create {
-            game: id.into(),
-            options: Value::Null,
-            seat: 0,
-            clock: None,
-            allow_tools: false,
-            rated: true,
-            lobby: true,
-            bots: Vec::new(),
-            request_id: None,
-        })
-        .await?;
+    clients[0].send(&ClientMessage::Create(NewGame { rated: true, lobby: true, ..NewGame::of(id) })).await?;
     let (game_id, token) = clients[0]
         .until(|m| match m {
             ServerMessage::Created { game_id, token, .. } => Some((game_id.clone(), token.clone())),

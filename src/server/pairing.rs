@@ -8,10 +8,10 @@ use serde_json::Value;
 use super::lobby::LOBBY_CHALLENGES;
 use super::ratings::{NEW_RATING, pool, shown};
 use super::room::storage;
-use super::service::{Caller, NewGame, Reply, Seek, Service};
+use super::service::{Caller, Reply, Seek, Service};
 use super::store::Store;
 use crate::net::position;
-use crate::net::protocol::{ErrorCode, Refusal};
+use crate::net::protocol::{ErrorCode, NewGame, Refusal};
 use crate::rules::record::Record;
 
 /// How far apart, in shown rating points, two seekers may be paired.
@@ -61,17 +61,7 @@ impl<S: Store> Service<S> {
             Some((_, game_id)) => self.take_seat(&game_id, seek.request_id, caller, now_ms),
             None => {
                 let Seek { game, options, clock, rated, request_id } = seek;
-                let new = NewGame {
-                    game,
-                    options,
-                    seat: 0,
-                    clock,
-                    allow_tools: false,
-                    rated,
-                    lobby: true,
-                    bots: Vec::new(),
-                    request_id,
-                };
+                let new = NewGame { options, clock, rated, lobby: true, request_id, ..NewGame::of(&game) };
                 self.create(new, caller, now_ms)
             }
         }

@@ -6,10 +6,10 @@ use serde_json::Value;
 use super::clock::Clocks;
 use super::ids::{new_code, new_game_id, new_token};
 use super::room::{Room, bad_token, record_of, storage};
-use super::service::{BotSeat, Broadcast, Caller, NewGame, Reply, Service};
+use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
 use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
 use crate::net::position;
-use crate::net::protocol::{ErrorCode, Refusal, ServerMessage, normalize_code};
+use crate::net::protocol::{ErrorCode, NewGame, Refusal, ServerMessage, normalize_code};
 use crate::rules::record::RecordError;
 
 /// The longest request id, in bytes.

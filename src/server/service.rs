@@ -58,28 +58,6 @@ pub struct BotSeat {
     pub bot: String,
 }
 
-/// A `create` message's request.
-pub struct NewGame {
-    /// The kind of game.
-    pub game: String,
-    /// Its options (`null` for the defaults).
-    pub options: Value,
-    /// The creator's seat.
-    pub seat: u8,
-    /// The clock of a live game.
-    pub clock: Option<Clock>,
-    /// Whether tools may be used while it runs.
-    pub allow_tools: bool,
-    /// Whether it is rated.
-    pub rated: bool,
-    /// Whether it is an open challenge in the lobby.
-    pub lobby: bool,
-    /// Bots to seat at once, by name.
-    pub bots: Vec<String>,
-    /// The client's request id.
-    pub request_id: Option<String>,
-}
-
 /// A `seek` message's request.
 pub struct Seek {
     /// The kind of game.
@@ -279,10 +257,7 @@ impl<S: Store> Service<S> {
         let flagged = message.game_id().and_then(|game_id| self.flag_if_due(game_id, now_ms));
         let settle_id = message.game_id().map(str::to_string);
         let result = match message {
-            ClientMessage::Create { game, options, seat, clock, allow_tools, rated, lobby, bots, request_id } => {
-                let new = NewGame { game, options, seat, clock, allow_tools, rated, lobby, bots, request_id };
-                self.create(new, caller, now_ms)
-            }
+            ClientMessage::Create(new) => self.create(new, caller, now_ms),
             ClientMessage::Join { code, request_id } => self.join(&code, request_id, caller, now_ms),
             ClientMessage::Accept { game_id, request_id } => self.accept(&game_id, request_id, caller, now_ms),
             ClientMessage::Seek { game, options, clock, rated, request_id } => {

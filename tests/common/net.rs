@@ -12,12 +12,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use futures_util::{SinkExt as _, StreamExt as _};
-use serde_json::Value;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use triboard::net::position::{Position, start};
-use triboard::net::protocol::{ClientMessage, Clock, ErrorCode, ServerMessage, Snapshot, decode_server, encode_client};
+use triboard::net::protocol::{
+    ClientMessage, Clock, ErrorCode, NewGame, ServerMessage, Snapshot, decode_server, encode_client,
+};
 use triboard::rules::rng_from_seed;
 use triboard::server::store::{Store, StoredGame};
 use triboard::server::{PgStore, SqliteStore};
@@ -306,18 +307,7 @@ impl Match {
     pub async fn start_across(urls: [&str; 2], id: &str, clock: Option<Clock>) -> Match {
         let mut a = Client::connect(urls[0]).await;
         let b = Client::connect(urls[1]).await;
-        a.send(&ClientMessage::Create {
-            game: id.into(),
-            options: Value::Null,
-            seat: 0,
-            clock,
-            allow_tools: false,
-            rated: false,
-            lobby: false,
-            bots: Vec::new(),
-            request_id: None,
-        })
-        .await;
+        a.send(&ClientMessage::Create(NewGame { clock, ..NewGame::of(id) })).await;
         let (game_id, code, token) = a
             .until(|m| match m {
                 ServerMessage::Created { game_id, code, token, .. } => {

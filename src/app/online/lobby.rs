@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use super::game::OnlineGame;
 use super::link::{Link, default_server, server_url};
 use crate::app::settings::{OnlineSeat, Settings};
-use crate::net::protocol::{ClientMessage, Clock, LobbyView, ServerMessage, Snapshot};
+use crate::net::protocol::{ClientMessage, Clock, LobbyView, NewGame, ServerMessage, Snapshot};
 
 /// While the Play online window is open, the link goes to the lobby's server (as typed, else the
 /// one a link or the last game used, else the default), so the window shows whether it answers,
@@ -181,7 +181,7 @@ impl Lobby {
     /// tools and rating as the window has them; `lobby` lists it as an open challenge, `bots`
     /// seats the server's bots at once.
     fn new_game(&self, game: &str, options: serde_json::Value, lobby: bool, bots: Vec<String>) -> ClientMessage {
-        ClientMessage::Create {
+        ClientMessage::Create(NewGame {
             game: game.to_string(),
             options,
             seat: self.seat,
@@ -191,7 +191,7 @@ impl Lobby {
             lobby,
             bots,
             request_id: Some(request_id()),
-        }
+        })
     }
 
     /// Starts a game on the server at `url`, to invite a friend to by its code.

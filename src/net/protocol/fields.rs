@@ -3,7 +3,7 @@
 
 use super::error::{ErrorCode, Refusal};
 use super::limits::MAX_FIELD_BYTES;
-use super::messages::ClientMessage;
+use super::messages::{ClientMessage, NewGame};
 
 /// The most entries of a list field of a client message (`bots`, `claim`).
 pub const MAX_LIST: usize = 64;
@@ -38,7 +38,7 @@ impl ClientMessage {
     /// A [`ErrorCode::TooLarge`] refusal naming the field.
     pub fn check_sizes(&self) -> Result<(), Refusal> {
         let fields: Vec<(&str, &str)> = match self {
-            ClientMessage::Create { game, request_id, bots, .. } => {
+            ClientMessage::Create(NewGame { game, request_id, bots, .. }) => {
                 let mut f = vec![("game", game.as_str())];
                 f.extend(request_id.as_deref().map(|r| ("request_id", r)));
                 f.extend(bots.iter().map(|b| ("bots", b.as_str())));
@@ -85,7 +85,7 @@ impl ClientMessage {
             ClientMessage::Profile { name } => vec![("name", name)],
         };
         let lists = match self {
-            ClientMessage::Create { bots, .. } => bots.len(),
+            ClientMessage::Create(new) => new.bots.len(),
             ClientMessage::Signup { claim, .. }
             | ClientMessage::Login { claim, .. }
             | ClientMessage::Resume { claim, .. } => claim.len(),
@@ -110,7 +110,7 @@ impl ClientMessage {
     /// nor for the messages about accounts and the lobby.
     pub fn game_id(&self) -> Option<&str> {
         match self {
-            ClientMessage::Create { .. }
+            ClientMessage::Create(_)
             | ClientMessage::Seek { .. }
             | ClientMessage::Join { .. }
             | ClientMessage::Signup { .. }

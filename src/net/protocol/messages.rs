@@ -18,38 +18,7 @@ use super::lobby::{LobbyView, ProfileView, RatingChange, RatingView};
 pub enum ClientMessage {
     /// Start a game and take one of its seats; answered by [`ServerMessage::Created`] and a
     /// [`ServerMessage::State`].
-    Create {
-        /// The kind of game (`trike`, `trigon-3`, …).
-        game: String,
-        /// The game's options as its rules serialise them (`{"size": 7}`); missing fields, or a
-        /// missing object, take the defaults of `game`.
-        #[serde(default)]
-        options: Value,
-        /// The creator's seat, `0..players` (0 moves first).
-        seat: u8,
-        /// The clock of a live game; none for a correspondence game.
-        #[serde(default)]
-        clock: Option<Clock>,
-        /// Whether hints, Show thinking and analysis may be used while the game runs.
-        #[serde(default)]
-        allow_tools: bool,
-        /// Whether the game is rated: the creator must be signed in, and so must everyone who
-        /// takes a seat.
-        #[serde(default)]
-        rated: bool,
-        /// Whether the game is an open challenge, listed in the lobby for anyone to accept
-        /// ([`ClientMessage::Accept`]) until its seats are taken; else only its join code seats.
-        #[serde(default)]
-        lobby: bool,
-        /// Bots to seat at once in the free seats, in seat order, by account name (one of
-        /// [`LobbyView::bots`]).
-        #[serde(default)]
-        bots: Vec<String>,
-        /// The client's id for this request (up to 64 characters): the same id sent again (a
-        /// retry after a dropped connection) is answered with the same game and token.
-        #[serde(default)]
-        request_id: Option<String>,
-    },
+    Create(NewGame),
     /// Take the first free seat of the game with this join code; answered by
     /// [`ServerMessage::Joined`] and a [`ServerMessage::State`].
     Join {
@@ -186,6 +155,52 @@ pub enum ClientMessage {
         #[serde(default)]
         token: Option<String>,
     },
+}
+
+/// What a [`ClientMessage::Create`] asks for. [`NewGame::of`] gives the plainest: a casual game
+/// by join code, seat 0, no clock, no tools, no bots.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The kind of game (`trike`, `trigon-3`, …).
+    pub game: String,
+    /// The game's options as its rules serialise them (`{"size": 7}`); missing fields, or a
+    /// missing object, take the defaults of `game`.
+    #[serde(default)]
+    pub options: Value,
+    /// The creator's seat, `0..players` (0 moves first).
+    pub seat: u8,
+    /// The clock of a live game; none for a correspondence game.
+    #[serde(default)]
+    pub clock: Option<Clock>,
+    /// Whether hints, Show thinking and analysis may be used while the game runs.
+    #[serde(default)]
+    pub allow_tools: bool,
+    /// Whether the game is rated: the creator must be signed in, and so must everyone who
+    /// takes a seat.
+    #[serde(default)]
+    pub rated: bool,
+    /// Whether the game is an open challenge, listed in the lobby for anyone to accept
+    /// ([`ClientMessage::Accept`]) until its seats are taken; else only its join code seats.
+    #[serde(default)]
+    pub lobby: bool,
+    /// Bots to seat at once in the free seats, in seat order, by account name (one of
+    /// [`LobbyView::bots`]).
+    #[serde(default)]
+    pub bots: Vec<String>,
+    /// The client's id for this request (up to 64 characters): the same id sent again (a
+    /// retry after a dropped connection) is answered with the same game and token.
+    #[serde(default)]
+    pub request_id: Option<String>,
+}
+
+impl NewGame {
+    /// A casual correspondence game of `game` (its default options) by join code, the creator
+    /// at seat 0, no tools, no bots, no request id: change the fields that differ
+    /// (`NewGame { rated: true, ..NewGame::of("trike") }`).
+    pub fn of(game: &str) -> NewGame {
+        NewGame { game: game.to_string(), ..NewGame::default() }
+    }
 }
 
 /// A message from the server to a client.

@@ -33,5 +33,5 @@ pub use limits::{MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
 pub use lobby::{
     GameListing, LobbyView, PROVISIONAL_SIGMA, ProfileView, RATING_SCALE, RatingChange, RatingView, provisional_mark,
 };
-pub use messages::{ClientMessage, ServerMessage};
+pub use messages::{ClientMessage, NewGame, ServerMessage};
 pub use wire::{decode_client, decode_server, encode_client, encode_server};
