@@ -215,9 +215,10 @@ async function settled(what, after, seconds, p = page) {
     await p.waitForTimeout(250);
   }
 }
-// Answers "Drop the game in play?" with Drop it, once the question is up (the state's `asking`).
-async function dropTheGameInPlay(p) {
-  await until("the question before the game in play is dropped", (s) => s.asking === true, 20, p);
+// Answers "Drop the game in play?" with Drop it (or "Resign this game?" with Resign: the same
+// button), once the question is up (the state's `asking`).
+async function dropTheGameInPlay(p, what = "the question before the game in play is dropped") {
+  await until(what, (s) => s.asking === true, 20, p);
   // The question's first frame is a sizing pass laid out elsewhere (and a frame takes up to half a
   // second here): its button is pressed once two reads 800 ms apart agree, as a press beside the
   // question keeps the game.
@@ -500,8 +501,10 @@ async function lobbyGames(browser, contexts) {
   const full = await until("C's Trigon game has its three players", (s) => s.online && s.online.game_id === trigon && JSON.stringify(s.online.players_online) === "[true,true,true]", 60, c);
   check(full.game === "trigon-3" && full.online.rated, `a rated ${full.game} game of ${cyd}, ${ann} and ${bob}`);
   await press(c, centre(await steadyRect(c, "online resign")));
-  // "Resign this game?": its Resign button is the question's "drop".
-  await press(c, centre(await steadyRect(c, "drop")));
+  // "Resign this game?": its Resign button is the question's "drop", pressed once the question is
+  // up and stands still (a "drop" of an earlier question is still on record, and a press beside
+  // the question keeps the game; one such press in CI left the game unresigned).
+  await dropTheGameInPlay(c, `"Resign this game?"`);
   const changes = [];
   for (const [who, p] of [["C", c], ["A", a], ["B", b]]) {
     const s = await until(`${who} sees the Trigon game's rating change`, (t) => t.over && t.lobby.rating_change && t.online.game_id === trigon, 40, p);

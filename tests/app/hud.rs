@@ -515,7 +515,7 @@ fn on_a_1024x640_screen_the_online_box_and_the_settings_fit_the_window() {
             assert!(screen.contains_rect(rect), "{name} is inside the window: {rect:?}");
         }
         let whole = drawn_whole();
-        assert!(whole.iter().any(|t| t.contains("opponent here") || t.contains("connected")), "{whole:?}");
+        assert!(whole.iter().any(|t| t == "• all here" || t == "• connected"), "{whole:?}");
         assert!(!free || whole.iter().any(|t| t.contains("ABCD-2345")), "the code to send: {whole:?}");
     }
     // The settings page, over the game.

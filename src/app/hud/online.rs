@@ -24,12 +24,15 @@ pub(super) fn online_box<M>(
 ) {
     let others: Vec<usize> = (0..game.online.len()).filter(|&s| !game.mine(s as u8)).collect();
     let free = !game.full();
+    // Short enough to stay whole beside Resign and Rematch ("opponent here" was cut to
+    // "opponent …" in a 1280-pixel window); who is away the player rows say.
+    let away = others.iter().filter(|&&s| !game.online[s]).count();
     let (words, colour) = match &game.connection {
-        LinkState::Open if free => ("connected", ui.visuals().text_color()),
-        LinkState::Open if game.watching => ("connected", ui.visuals().text_color()),
-        LinkState::Open if others.iter().all(|&s| game.online[s]) => ("opponent here", GREEN),
-        LinkState::Open => ("opponent away", ui.visuals().weak_text_color()),
-        other => (link_words(other), RED),
+        LinkState::Open if free || game.watching => ("connected".to_string(), ui.visuals().text_color()),
+        LinkState::Open if away == 0 => ("all here".to_string(), GREEN),
+        LinkState::Open if others.len() == 1 => ("away".to_string(), ui.visuals().weak_text_color()),
+        LinkState::Open => (format!("{away} away"), ui.visuals().weak_text_color()),
+        other => (link_words(other).to_string(), RED),
     };
     // Two rows while the game runs (a third and fourth only while a seat waits): the clocks
     // with Resign and Rematch at the right (the clocks on a row of their own where both do not

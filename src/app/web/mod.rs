@@ -45,8 +45,8 @@ pub fn triboard_play(text: &str) {
 }
 
 /// The app's state as JSON: `screen` (`menu` or `playing`), `game` (the record's id), `moves` (in
-/// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`, `asking` (the
-/// question before the game in play is dropped is up); `online` (the online game on the board:
+/// notation), `to_move`, `over`, `result`, `thinking`, `status`, `status_error`, `asking` (a
+/// question is up: before the game in play is dropped, or "Resign this game?"); `online` (the online game on the board:
 /// `code`, `seat`, `game_id`, `server_moves`, `connection`, `players_online`, `ended`, `watching`,
 /// `players`, `rated`, `rating_changes`) and `lobby` (the Play online window and the account: `open`, `waiting`,
 /// `said`, `tab`, `challenges`, `challenge_ids`, `live`, `bots`, `people_online`, `posted`,
@@ -325,7 +325,7 @@ fn publish_state(
     mut was_asking: Local<bool>,
 ) {
     use crate::app::online::words::{change_words, link_words};
-    let asking = windows.confirm.is_some();
+    let asking = windows.confirm.is_some() || windows.resign;
     let asked = std::mem::replace(&mut *was_asking, asking) != asking;
     let OnlineIn { game, lobby, account, pages } = online;
     let online_changed = game.as_ref().is_some_and(|o| o.is_changed())
