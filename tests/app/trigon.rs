@@ -512,3 +512,32 @@ fn a_trigon_hint_names_its_piece_and_the_replies_it_expects_after_it() {
     let status = &app.world().resource::<Status>().text;
     assert!(status.ends_with(&hint.text), "the status says it too: {status}");
 }
+
+/// The chooser of a game that ended off the board (Blue resigned before its first piece): no
+/// colour is to move, the large grid says the game is over, and Blue's row says how it lost.
+#[test]
+fn the_chooser_of_a_resigned_game_has_nobody_to_move() {
+    let json = r#"{"game":"trigon-3","moves":[],"players":["Cyd","Ann","Bob"],"resigned":0}"#;
+    let model = Model::<Trigon>::from_record(&record(json), None).expect("a resigned game");
+    let ctx = egui::Context::default();
+    let mut selection = Selection::default();
+    let mut texts = Vec::new();
+    for _ in 0..2 {
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+        ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
+        chooser_ui(&ctx, &model, &mut selection);
+        let mut output = ctx.end_pass();
+        output.textures_delta.clear();
+        texts = output
+            .shapes
+            .iter()
+            .filter_map(|c| match &c.shape {
+                egui::Shape::Text(t) => Some(t.galley.text().to_string()),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+    }
+    assert!(texts.iter().any(|t| t == "The game is over"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("to move") || t.contains("choose a piece")), "{texts:?}");
+    assert_eq!(texts.iter().filter(|t| *t == "resigned").count(), 1, "Blue's row: {texts:?}");
+}

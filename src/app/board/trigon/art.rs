@@ -312,7 +312,8 @@ fn paint_cells(
     if *shown == Some(key) && !model.is_changed() {
         return;
     }
-    let colour = model.game().colour_to_move();
+    // No attach points once the game is over, off the board too (a resignation).
+    let colour = model.game().colour_to_move().filter(|_| !model.over());
     let attach = colour.filter(|_| selection.show_attach).map(|c| (c, model.game().attach_points(c)));
     for (cell, mut material) in &mut cells {
         let want = match &attach {

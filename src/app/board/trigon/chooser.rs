@@ -120,10 +120,10 @@ fn large_grid(
     selection: &mut Selection,
 ) -> Vec<(usize, egui::Rect)> {
     let game = model.game();
-    let active = game.colour_to_move() == Some(c) && model.human_to_move();
+    let active = colour_to_move(model) == Some(c) && model.human_to_move();
     let title = if active {
         format!("{}: choose a piece", COLOURS[c])
-    } else if game.outcome().is_some() {
+    } else if model.over() {
         "The game is over".to_string()
     } else {
         format!("{} to move", COLOURS[c])
@@ -203,11 +203,17 @@ fn small_grid(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
     }
 }
 
+/// The colour to move: none once the game is over, by the rules or off the board (a resignation,
+/// a flag: `Model::end`).
+fn colour_to_move(model: &Model<Trigon>) -> Option<usize> {
+    if model.over() { None } else { model.game().colour_to_move() }
+}
+
 /// A colour's row: its swatch and name (strong while it is to move), its seat, then on the right its
-/// score and "out" or "to move".
+/// score and "out", "to move", or how its seat lost off the board ("resigned").
 fn colour_heading(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
     let game = model.game();
-    let is_turn = game.colour_to_move() == Some(c);
+    let is_turn = colour_to_move(model) == Some(c);
     ui.horizontal(|ui| {
         stone(ui, colour_swatch(c), 8.0);
         let name = egui::RichText::new(COLOURS[c]).size(16.0);
@@ -220,7 +226,10 @@ fn colour_heading(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
         ui.label(egui::RichText::new(crate::app::ui::short(&text, 14)).weak()).on_hover_text(text);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.label(egui::RichText::new(format!("{}", game.colour_score(c))).size(16.0).strong());
-            if game.is_out(c) && game.outcome().is_none() {
+            let ended = model.ending().filter(|e| usize::from(e.seat) == seat);
+            if let Some(ending) = ended {
+                ui.label(egui::RichText::new(ending.how()).color(egui::Color32::from_rgb(0xff, 0x9a, 0x7a)));
+            } else if game.is_out(c) && !model.over() {
                 ui.label(egui::RichText::new("out").color(egui::Color32::from_rgb(0xff, 0x9a, 0x7a)));
             } else if is_turn {
                 ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));

@@ -127,10 +127,10 @@ fn keys(mut actions: MessageReader<KeyAction>, mut selection: ResMut<Selection>)
     }
 }
 
-/// A chosen piece goes once it is placed or another colour is to move.
+/// A chosen piece goes once it is placed, another colour is to move or the game is over.
 fn drop_stale_selection(model: Res<Model<Trigon>>, mut selection: ResMut<Selection>) {
     let Some(piece) = selection.piece else { return };
-    let keep = match model.game().colour_to_move() {
+    let keep = match model.game().colour_to_move().filter(|_| !model.over()) {
         Some(c) => c == selection.colour as usize && model.game().pieces_left(c) & (1 << piece) != 0,
         None => false,
     };
