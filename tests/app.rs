@@ -387,6 +387,19 @@ fn record(json: &str) -> triboard::rules::record::Record {
     triboard::rules::record::Record::from_json(json).expect("well-formed")
 }
 
+/// The texts egui drew in the pass `output` ended (its textures let go, as a test has no renderer).
+fn texts_drawn(mut output: bevy_egui::egui::FullOutput) -> Vec<String> {
+    output.textures_delta.clear();
+    output
+        .shapes
+        .iter()
+        .filter_map(|c| match &c.shape {
+            bevy_egui::egui::Shape::Text(t) => Some(t.galley.text().to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn an_opened_record_starts_its_game_with_its_seats() {
     // As a share link opens on the start screen: the board size, the moves and the seats of the record.

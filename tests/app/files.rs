@@ -76,16 +76,7 @@ fn panel_texts(model: &Model<Trike>) -> Vec<String> {
             online: None,
         };
         side_panel::<Trike>(&ctx, &input, &mut windows, &mut rects);
-        let mut output = ctx.end_pass();
-        output.textures_delta.clear();
-        texts = output
-            .shapes
-            .iter()
-            .filter_map(|clipped| match &clipped.shape {
-                egui::Shape::Text(text) => Some(text.galley.text().to_string()),
-                _ => None,
-            })
-            .collect();
+        texts = super::texts_drawn(ctx.end_pass());
     }
     texts
 }

@@ -295,17 +295,7 @@ fn panel_text(model: &Model, online: &OnlineGame) -> String {
             online: Some(online),
         };
         side_panel::<Trike>(&ctx, &input, &mut windows, &mut rects);
-        let mut output = ctx.end_pass();
-        output.textures_delta.clear();
-        text = output
-            .shapes
-            .iter()
-            .filter_map(|c| match &c.shape {
-                egui::Shape::Text(t) => Some(t.galley.text().to_string()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        text = super::texts_drawn(ctx.end_pass()).join("\n");
     }
     text
 }

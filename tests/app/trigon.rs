@@ -15,7 +15,7 @@ use triboard::app::{Command, Model, MoveIntent, Seat, Setup, Status};
 use triboard::rules::Game;
 use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant};
 
-use super::{click, humans, record, started, wait_for};
+use super::{click, humans, record, started, texts_drawn, wait_for};
 use triboard::ai::Level;
 
 /// One frame of the chooser at 1280×800 points with `events`; the large grid's slots.
@@ -526,16 +526,7 @@ fn the_chooser_of_a_resigned_game_has_nobody_to_move() {
         let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
         ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
         chooser_ui(&ctx, &model, &mut selection);
-        let mut output = ctx.end_pass();
-        output.textures_delta.clear();
-        texts = output
-            .shapes
-            .iter()
-            .filter_map(|c| match &c.shape {
-                egui::Shape::Text(t) => Some(t.galley.text().to_string()),
-                _ => None,
-            })
-            .collect::<Vec<_>>();
+        texts = texts_drawn(ctx.end_pass());
     }
     assert!(texts.iter().any(|t| t == "The game is over"), "{texts:?}");
     assert!(!texts.iter().any(|t| t.contains("to move") || t.contains("choose a piece")), "{texts:?}");
