@@ -373,12 +373,14 @@ impl<G: AppGame> Model<G> {
     }
 
     /// Takes back whole turns, back to the last turn a person had (Human vs AI goes back past the
-    /// AI's reply). Returns false if there was nothing to undo.
+    /// AI's reply). Returns false if there was nothing to undo. A game that ended off the board (a
+    /// record's resignation) is live again: the ending was the line's end, and the line changed.
     pub fn undo_turn(&mut self) -> bool {
         self.review = false;
         if self.moves.is_empty() {
             return false;
         }
+        self.ended = None;
         while let Some(mv) = self.moves.pop() {
             self.redo.push(mv);
             self.rebuild();

@@ -179,6 +179,19 @@ fn a_record_of_a_game_lost_on_time_opens_over_and_says_so() {
     let again = model.record();
     assert_eq!((again.flagged, again.resigned), (Some(0), None), "saving again keeps the ending");
     assert_eq!(Model::<Trike>::from_record(&again, None).unwrap().result_text(), model.result_text());
+
+    // The ending was the line's end: reviewing keeps it, playing on from an earlier move or Undo
+    // drops it, and the game is live again.
+    let mut reviewed = model.clone();
+    assert!(reviewed.review_to(1));
+    assert!(reviewed.over(), "the game reviewed is still the one that ended");
+    reviewed.play_from_here();
+    assert!(!reviewed.over() && reviewed.to_move().is_some(), "playing on from move 1");
+    assert_eq!(reviewed.record().flagged, None);
+    let mut undone = model;
+    assert!(undone.undo_turn());
+    assert!(!undone.over() && undone.to_move().is_some() && undone.result_text().is_none());
+    assert_eq!(undone.record().flagged, None);
 }
 
 #[test]

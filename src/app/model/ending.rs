@@ -1,6 +1,8 @@
 //! A game ended off the board ([`Ending`]): an online game's server says a seat resigned or ran
-//! out of time. The line stays as it is; nobody is to move any more, and every other seat wins
-//! (`docs/design.md` §Network play).
+//! out of time, or a record says so. The line stays as it is; nobody is to move any more, and
+//! every other seat wins (`docs/design.md` §Network play). Where the line may change (a game on
+//! this machine, not an online one), Undo, Play from here before the line's end and a switch to a
+//! variation drop the ending with the line's end.
 
 use super::Model;
 use crate::app::flow::Ending;

@@ -36,6 +36,10 @@ impl<G: AppGame> Model<G> {
     /// the redo stack, so Redo brings them back, and become a variation once another move is
     /// played there). Returns the texts of the moves the rules then force.
     pub fn play_from_here(&mut self) -> Vec<String> {
+        // An ending off the board (a resignation) came after the line's last move, not here.
+        if !self.redo.is_empty() {
+            self.ended = None;
+        }
         if self.review {
             self.review = false;
             self.revision += 1;
@@ -54,6 +58,7 @@ impl<G: AppGame> Model<G> {
         let branch = current.iter().zip(&other).take_while(|(a, b)| a == b).count();
         self.moves = other;
         self.redo.clear();
+        self.ended = None;
         self.rebuild();
         self.review = false;
         self.review_to(branch + 1);
