@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 
-use super::entities::{Frame, PlacedPiece, TrigonCell, last_placement};
+use super::entities::{Frame, PlacedPiece, TrigonCell, colour_to_move, last_placement};
 use super::layout::{CELL_FACE, HEIGHT, SIDE, cell_center, cell_triangle, cells_center, shift, tri_corners, world};
 use super::pointing::Selection;
 use crate::app::board::{BoardPiece, fit_board, reconcile};
@@ -313,7 +313,7 @@ fn paint_cells(
         return;
     }
     // No attach points once the game is over, off the board too (a resignation).
-    let colour = model.game().colour_to_move().filter(|_| !model.over());
+    let colour = colour_to_move(&model);
     let attach = colour.filter(|_| selection.show_attach).map(|c| (c, model.game().attach_points(c)));
     for (cell, mut material) in &mut cells {
         let want = match &attach {

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::art::colour_swatch;
+use super::entities::colour_to_move;
 use super::pointing::{Selection, oriented};
 use crate::ai::Seat;
 use crate::app::flow::Screen;
@@ -201,12 +202,6 @@ fn small_grid(ui: &mut egui::Ui, model: &Model<Trigon>, c: usize) {
         let shape = oriented(game.tables(), p, 0);
         draw_shape(ui.painter(), egui::Rect::from_min_size(at, cell), &shape, colour_swatch(c), side * 0.3);
     }
-}
-
-/// The colour to move: none once the game is over, by the rules or off the board (a resignation,
-/// a flag: `Model::end`).
-fn colour_to_move(model: &Model<Trigon>) -> Option<usize> {
-    if model.over() { None } else { model.game().colour_to_move() }
 }
 
 /// A colour's row: its swatch and name (strong while it is to move), its seat, then on the right its

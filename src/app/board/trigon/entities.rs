@@ -127,10 +127,16 @@ fn keys(mut actions: MessageReader<KeyAction>, mut selection: ResMut<Selection>)
     }
 }
 
+/// The colour to move: none once the game is over, by the rules or off the board (a resignation,
+/// a flag: `Model::end`), for the chooser, the attach points and the chosen piece.
+pub fn colour_to_move(model: &Model<Trigon>) -> Option<usize> {
+    if model.over() { None } else { model.game().colour_to_move() }
+}
+
 /// A chosen piece goes once it is placed, another colour is to move or the game is over.
 fn drop_stale_selection(model: Res<Model<Trigon>>, mut selection: ResMut<Selection>) {
     let Some(piece) = selection.piece else { return };
-    let keep = match model.game().colour_to_move().filter(|_| !model.over()) {
+    let keep = match colour_to_move(&model) {
         Some(c) => c == selection.colour as usize && model.game().pieces_left(c) & (1 << piece) != 0,
         None => false,
     };
