@@ -128,7 +128,11 @@ pub fn confirm_drop(
     drop: &str,
 ) -> Option<bool> {
     let mut decided = None;
-    let modal = egui::Modal::new(egui::Id::new("confirm drop")).show(ctx, |ui| {
+    // One modal (and so one remembered size) per question's words: a question of another size
+    // under a shared id was placed by the last one's size on its first frame and moved on its
+    // second, away from where its buttons had been drawn. A new one gets egui's sizing pass.
+    let id = egui::Id::new(("confirm drop", heading, state, what, drop));
+    let modal = egui::Modal::new(id).show(ctx, |ui| {
         ui.set_width(360.0);
         ui.label(title(heading));
         ui.add_space(4.0);
@@ -137,9 +141,12 @@ pub fn confirm_drop(
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             let keep = ui.button("Keep playing");
-            rects.set("keep", keep.rect);
             let drop = ui.button(egui::RichText::new(drop).color(RED));
-            rects.set("drop", drop.rect);
+            // Not where an invisible sizing pass lays them out.
+            if !ui.is_sizing_pass() {
+                rects.set("keep", keep.rect);
+                rects.set("drop", drop.rect);
+            }
             if keep.clicked() {
                 decided = Some(false);
             } else if drop.clicked() {

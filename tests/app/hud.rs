@@ -581,3 +581,35 @@ fn on_a_1024x640_screen_the_start_screen_shows_its_form_its_buttons_and_its_last
         }
     }
 }
+
+/// A question shown after another of another size (Resign after "Drop the game in play?") stands
+/// where it is drawn from its first visible frame: its buttons' rectangles do not move once
+/// recorded, so a press where the button was drawn lands on it (a question that re-centred on its
+/// second frame took a press on Resign as a press beside it, in the browser test).
+#[test]
+fn a_question_after_another_stands_still_from_its_first_frame() {
+    use triboard::app::ui::confirm_drop;
+    let ctx = styled();
+    let mut rects = UiRects::default();
+    let frame = |ctx: &egui::Context, rects: &mut UiRects, ask: Option<(&str, &str, &str)>| {
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+        ctx.begin_pass(egui::RawInput { screen_rect: Some(screen), ..Default::default() });
+        if let Some((heading, state, drop)) = ask {
+            assert_eq!(confirm_drop(ctx, rects, heading, state, "What happens then.", drop), None);
+        }
+        ctx.end_pass().textures_delta.clear();
+    };
+    let long = "Blokus Trigon, 3 players, 41 moves: Blue to move. ".repeat(4);
+    for _ in 0..3 {
+        frame(&ctx, &mut rects, Some(("Drop the game in play?", &long, "Drop it")));
+    }
+    let before = rects.get("drop");
+    frame(&ctx, &mut rects, None);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        frame(&ctx, &mut rects, Some(("Resign this game?", "The other players win.", "Resign")));
+        seen.extend(rects.get("drop").filter(|r| Some(*r) != before));
+    }
+    assert!(!seen.is_empty(), "the Resign button was recorded");
+    assert!(seen.iter().all(|r| *r == seen[0]), "the Resign button moved after it was recorded: {seen:?}");
+}
