@@ -25,8 +25,10 @@ pub(super) fn online_box<M>(
     let others: Vec<usize> = (0..game.online.len()).filter(|&s| !game.mine(s as u8)).collect();
     let free = !game.full();
     // Short enough to stay whole beside Resign and Rematch ("opponent here" was cut to
-    // "opponent …" in a 1280-pixel window); who is away the player rows say.
-    let away = others.iter().filter(|&&s| !game.online[s]).count();
+    // "opponent …" in a 1280-pixel window); who is away the hover says.
+    let away_seats: Vec<String> =
+        others.iter().filter(|&&s| !game.online[s]).map(|&s| game.seat_label(s as u8)).collect();
+    let away = away_seats.len();
     let (words, colour) = match &game.connection {
         LinkState::Open if free || game.watching => ("connected".to_string(), ui.visuals().text_color()),
         LinkState::Open if away == 0 => ("all here".to_string(), GREEN),
@@ -114,8 +116,14 @@ pub(super) fn online_box<M>(
                 }
             };
             // How the game ended is the Game over box's: this line keeps to the connection.
-            ui.add(egui::Label::new(egui::RichText::new(format!("• {words}")).color(colour)).truncate())
-                .on_hover_text(format!("Online, {}: {}.\n{tools}", game.seat.server, link_words(&game.connection)));
+            ui.add(egui::Label::new(egui::RichText::new(format!("• {words}")).color(colour)).truncate()).on_hover_text(
+                format!(
+                    "Online, {}: {}.{}\n{tools}",
+                    game.seat.server,
+                    link_words(&game.connection),
+                    if away_seats.is_empty() { String::new() } else { format!(" Away: {}.", away_seats.join(", ")) }
+                ),
+            );
         });
     });
     if free
