@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use triboard::server::postgres::{Heard, PgStore, listen};
 use triboard::server::postgres_schema::SCHEMA_VERSION;
-use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, Store, StoreError};
+use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, RequestKey, Store, StoreError};
 use triboard::server::throwaway_pg::{self, Cluster};
 
 /// A fresh database's URL, or `None` (the test is skipped) without PostgreSQL.
@@ -311,7 +311,8 @@ fn text_postgres_cannot_hold_is_found_nowhere_and_refused_as_a_conflict() {
     assert_eq!(a.load_game("g\0").unwrap(), None);
     assert_eq!(a.game_of_code("A\0").unwrap(), None);
     assert!(a.games_of_token("t\0").unwrap().is_empty());
-    let bad = GameSetup { request: Some((0, "r\0".into())), ..setup("g2") };
+    let key = RequestKey { id: "r\0".into(), of: "o".into() };
+    let bad = GameSetup { request: Some((0, key)), ..setup("g2") };
     assert!(matches!(a.create_game(&bad, 0), Err(StoreError::Conflict(_))));
     a.commit_batch().unwrap();
     assert!(a.load_game("g1").unwrap().is_some(), "the batch was not spoilt");

@@ -6,6 +6,8 @@
 //! two passes, one lane — OWASP's recommendation), so the transport runs it off the service
 //! thread ([`PasswordJob`]).
 
+use std::net::IpAddr;
+
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use blake2::{Blake2s256, Digest};
@@ -128,6 +130,9 @@ pub enum PasswordJob {
         hash: String,
         /// The seat tokens to claim once signed in.
         claim: Vec<String>,
+        /// The name as given, read as its key ([`name_key`]), and the address it came from: a
+        /// wrong password is counted against the two together.
+        from: (String, Option<IpAddr>),
     },
 }
 
@@ -151,6 +156,8 @@ pub enum PasswordDone {
         matched: bool,
         /// The seat tokens to claim.
         claim: Vec<String>,
+        /// The name's key and the address, as the job had them.
+        from: (String, Option<IpAddr>),
     },
 }
 
@@ -161,8 +168,8 @@ impl PasswordJob {
             PasswordJob::Hash { name, password, claim } => {
                 PasswordDone::Hashed { name, hash: hash_password(&password), claim }
             }
-            PasswordJob::Verify { account, password, hash, claim } => {
-                PasswordDone::Verified { account, matched: verify_password(&password, &hash), claim }
+            PasswordJob::Verify { account, password, hash, claim, from } => {
+                PasswordDone::Verified { account, matched: verify_password(&password, &hash), claim, from }
             }
         }
     }

@@ -21,6 +21,7 @@
 use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
 
+use super::limits::Hits;
 use super::postgres_conn::{Conn, Target, get, ms_sql, storable};
 pub use super::postgres_listen::{Heard, listen};
 use super::postgres_load::load_game;
@@ -162,8 +163,8 @@ fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Result<(), Sto
     for (seat, token) in (0..seats).zip(&setup.seats) {
         if let Some(token) = token {
             let account = setup.players.get(usize::from(seat)).copied().flatten();
-            let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, id)| id.as_str());
-            insert_seat(conn, &setup.id, NewSeat { seat, token, account, request_id: request })?;
+            let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, key)| key);
+            insert_seat(conn, &setup.id, NewSeat { seat, token, account, request })?;
         }
     }
     Ok(())
@@ -171,12 +172,13 @@ fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Result<(), Sto
 
 /// Inserts one seat's row.
 fn insert_seat(conn: &mut Conn, game_id: &str, seat: NewSeat<'_>) -> Result<(), StoreError> {
-    if seat.request_id.is_some_and(|r| !storable(r)) {
+    if seat.request.is_some_and(|r| !storable(&r.id) || !storable(&r.of)) {
         return Err(StoreError::Conflict("a request id with a NUL character".into()));
     }
+    let (id, of) = (seat.request.map(|r| &r.id), seat.request.map(|r| &r.of));
     conn.execute(
-        "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES ($1, $2, $3, $4, $5)",
-        &[&game_id, &i32::from(seat.seat), &seat.token, &seat.account, &seat.request_id],
+        "INSERT INTO seats (game_id, seat, token, account, request_id, request_of) VALUES ($1, $2, $3, $4, $5, $6)",
+        &[&game_id, &i32::from(seat.seat), &seat.token, &seat.account, &id, &of],
     )?;
     Ok(())
 }
@@ -345,6 +347,10 @@ impl Store for PgStore {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn shared_hits(&mut self) -> Option<&mut dyn Hits> {
+        Some(self)
     }
 
     /// `pg_notify` on [`CHANNEL`]: inside a batch, delivered at its commit (dropped if it rolls
