@@ -30,7 +30,7 @@ use super::rooms::Rooms;
 use super::store::{Store, now_ms};
 use serde_json::Value;
 
-use crate::net::protocol::{ClientMessage, Clock, ErrorCode, Refusal, ServerMessage, decode_client};
+use crate::net::protocol::{ClientMessage, Clock, ErrorCode, Refusal, ServerMessage, check_secret, decode_client};
 
 /// How many games the service keeps replayed in memory by default ([`Service::with_capacity`]).
 pub const DEFAULT_CAPACITY: usize = 4096;
@@ -287,7 +287,7 @@ impl<S: Store> Service<S> {
             ClientMessage::Leaderboard { game } => self.leaderboard(&game),
             ClientMessage::Profile { name } => self.profile(&name),
             // The transport keeps the connection's client (`batch`); here only its form counts.
-            ClientMessage::Hello { client } => super::requests::client_of(&client).map(|_| Reply::default()),
+            ClientMessage::Hello { client } => check_secret("client secret", &client).map(|()| Reply::default()),
         };
         let mut reply = result.unwrap_or_else(Reply::refused);
         if let Some(end) = flagged {
