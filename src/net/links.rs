@@ -32,14 +32,7 @@ pub fn fragment(record: &Record) -> String {
 /// What of `record` a share link keeps ([`fragment`]): all but the result, date, analysis,
 /// variations and hint counts.
 pub fn shared(record: &Record) -> Record {
-    Record {
-        result: None,
-        date: None,
-        analysis: None,
-        variations: Vec::new(),
-        hints: Vec::new(),
-        ..record.clone()
-    }
+    Record { result: None, date: None, analysis: None, variations: Vec::new(), hints: Vec::new(), ..record.clone() }
 }
 
 /// Reads a URL fragment (with or without its `#`): `Ok(None)` when it holds no game (empty or
