@@ -48,8 +48,10 @@ for target in "${targets[@]}"; do
     "${fuzz[@]}" run "$target" "$corpus" -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 >"$log" 2>&1 || status=$?
     took=$(($(date +%s) - start))
+    # libFuzzer's own count: "Done 123 runs in 600 second(s)" (none after a finding).
+    fuzzed=$(grep -o 'runs in [0-9]* second' "$log" | grep -o '[0-9]*' | tail -1 || true)
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
-    line="$target: ${took} s, ${execs:-?} executions, corpus $(ls "$corpus" | wc -l) inputs, exit $status"
+    line="$target: ${fuzzed:-?} s fuzzing (${took} s with the build), ${execs:-?} executions, corpus $(ls "$corpus" | wc -l) inputs, exit $status"
     if [ "$status" -ne 0 ]; then
         failed+=("$target")
         line="$line, FINDING: $(ls -t "fuzz/artifacts/$target" | head -1) ($(grep -m1 -E 'panicked at|ERROR: libFuzzer|SUMMARY' "$log" || echo see the log))"
