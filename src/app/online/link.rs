@@ -1,7 +1,8 @@
 //! The connection to the game server ([`Link`]): one WebSocket (`ewebsock`: tungstenite on a
 //! thread on the desktop, the page's WebSocket in the browser), opened when online play needs it,
 //! reopened by itself after a drop with a growing pause (0.5 s doubling to 8 s), and messages
-//! queued while it is down are sent once it is up again.
+//! queued while it is down are sent once it is up again. Addresses and invitation links are read
+//! and written by the app-free [`crate::net::links`], re-exported here.
 
 use std::time::Duration;
 
@@ -9,6 +10,7 @@ use bevy::prelude::*;
 use web_time::Instant;
 
 use super::secrets::client_secret;
+pub use crate::net::links::{join_link, read_invitation, server_url};
 use crate::net::protocol::{ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode_client};
 
 /// The first pause before reconnecting, doubled after each failure up to [`MAX_RETRY`].
@@ -183,77 +185,4 @@ pub fn default_server() -> String {
         return format!("{}://{host}/ws", if secure { "wss" } else { "ws" });
     }
     "ws://127.0.0.1:8080/ws".to_string()
-}
-
-/// The server's address as a person may type it: `host:port`, `http(s)://host:port/…` or
-/// `ws(s)://host:port/ws` all become the WebSocket address `ws(s)://host:port/ws`.
-///
-/// # Errors
-/// An empty address, or one with spaces.
-pub fn server_url(typed: &str) -> Result<String, String> {
-    let typed = typed.trim();
-    if typed.is_empty() {
-        return Err("type the server's address, as host:port".to_string());
-    }
-    if typed.contains(char::is_whitespace) {
-        return Err(format!("'{typed}' is not a server's address (it has spaces)"));
-    }
-    let (scheme, rest) = match typed.split_once("://") {
-        Some(("https" | "wss", rest)) => ("wss", rest),
-        Some(("http" | "ws", rest)) => ("ws", rest),
-        Some((other, _)) => return Err(format!("'{other}://' is not a web address; use ws:// or http://")),
-        None => ("ws", typed),
-    };
-    let host = rest.split(['/', '#', '?']).next().unwrap_or_default();
-    if host.is_empty() {
-        return Err(format!("'{typed}' names no host"));
-    }
-    Ok(format!("{scheme}://{host}/ws"))
-}
-
-/// The invitation link of join code `code` on the server at WebSocket address `url`: the page
-/// the server serves, with `#join=CODE` (`http://host:port/#join=CODE`).
-pub fn join_link(url: &str, code: &str) -> String {
-    let page = url.replacen("wss://", "https://", 1).replacen("ws://", "http://", 1);
-    let page = page.strip_suffix("/ws").unwrap_or(&page);
-    format!("{page}/#join={code}")
-}
-
-/// Reads what a person pastes to join: a link with `#join=CODE` (its server too), or the code
-/// alone. Returns the code and, for a link, the server's WebSocket address.
-pub fn read_invitation(typed: &str) -> (String, Option<String>) {
-    let typed = typed.trim();
-    match typed.split_once("#join=") {
-        Some((page, code)) => {
-            let server = (!page.is_empty()).then(|| server_url(page).ok()).flatten();
-            (code.trim().to_string(), server)
-        }
-        None => (typed.to_string(), None),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn typed_addresses_become_websocket_addresses() {
-        assert_eq!(server_url("127.0.0.1:8080").unwrap(), "ws://127.0.0.1:8080/ws");
-        assert_eq!(server_url("http://example.org:8080/").unwrap(), "ws://example.org:8080/ws");
-        assert_eq!(server_url("https://example.org/#join=ABCD").unwrap(), "wss://example.org/ws");
-        assert_eq!(server_url(" wss://example.org/ws ").unwrap(), "wss://example.org/ws");
-        assert!(server_url("").is_err());
-        assert!(server_url("ftp://x").unwrap_err().contains("ftp"));
-        assert!(server_url("a b").is_err());
-    }
-
-    #[test]
-    fn invitations_round_trip_through_their_links() {
-        let link = join_link("ws://127.0.0.1:8080/ws", "ABCD2345");
-        assert_eq!(link, "http://127.0.0.1:8080/#join=ABCD2345");
-        assert_eq!(read_invitation(&link), ("ABCD2345".to_string(), Some("ws://127.0.0.1:8080/ws".to_string())));
-        assert_eq!(join_link("wss://example.org/ws", "X"), "https://example.org/#join=X");
-        assert_eq!(read_invitation(" abcd-2345 "), ("abcd-2345".to_string(), None));
-        assert_eq!(read_invitation("#join=K"), ("K".to_string(), None));
-    }
 }

@@ -589,7 +589,7 @@ impl Game for Trisq {
         }
         let bad = || IllegalMove::new(format!("'{text}' is not a slot such as c4H2 or 'end'"));
         let b = t.as_bytes();
-        if b.len() < 4 || !b[0].is_ascii_lowercase() {
+        if b.len() < 4 || !t.is_ascii() || !b[0].is_ascii_lowercase() {
             return Err(bad());
         }
         let (digits, tail) = t[1..].split_at(t.len() - 3);
