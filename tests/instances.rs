@@ -5,8 +5,11 @@
 //! Every registered game is played to its end across two instances, each move reaching the other
 //! seat through the other instance, the presence counting both; one instance killed (SIGKILL)
 //! mid-game: its clients resume on the other and finish, every acknowledged move stored once, and
-//! the clocks keep running there (a flag falls on the survivor, which takes the lead); and
-//! `serve-bench` over two in-process instances loses and doubles nothing.
+//! the clocks keep running there (a flag falls on the survivor, which takes the lead);
+//! `serve-bench` over two in-process instances loses and doubles nothing; and a short
+//! `serve-bench --soak` on two `triboard serve` processes (lobby games, rematches, resignations,
+//! watchers, connections dropped and resumed) loses, doubles and leaves unwatched nothing, its
+//! servers' memory and descriptors within their bounds — and fails when they are not.
 //!
 //! Without PostgreSQL installed the tests say so and pass, except under CI, which installs it.
 
@@ -169,4 +172,56 @@ fn serve_bench_over_two_instances_through_the_lobby_rates_every_game() {
     let args = ["--games", "6", "--think-ms", "20", "--seed", "4", "--lobby"];
     let Some(result) = bench_on_two_instances("bench-lobby", &args) else { return };
     assert_eq!(result["rated_games"], 6, "every game rated once: {result}");
+}
+
+/// `serve-bench --soak` with `args` on a fresh database: its exit status, its last line (the JSON)
+/// and all it printed.
+fn soak(name: &str, args: &[&str]) -> Option<(bool, Value, String)> {
+    let db = Db::postgres(name)?;
+    let output = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .args(["serve-bench", "--db"])
+        .arg(db.arg())
+        .args(["--instances", "2", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let all = format!("{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let result: Value = serde_json::from_str(stdout.lines().last().unwrap_or("null")).unwrap_or(Value::Null);
+    Some((output.status.success(), result, all))
+}
+
+#[test]
+fn a_short_soak_on_two_server_processes_loses_and_doubles_nothing_and_its_servers_stay_bounded() {
+    // 20 s of tables (each game's players on both servers, its watcher on one), sampled every
+    // 5 s; the games started by then are played to their end.
+    let args = ["--soak", "0.34", "--sample-s", "5", "--games", "4", "--think-ms", "20", "--seed", "5"];
+    let Some((ok, result, all)) = soak("soak", &args) else { return };
+    assert!(ok, "{all}");
+    for key in ["lost", "doubled", "unwatched", "failed_tables"] {
+        assert_eq!(result[key], 0, "{key}: {all}");
+    }
+    assert_eq!(result["servers"], 2, "{all}");
+    // Every kind of event of a day happened: games, rematches, resignations, dropped
+    // connections resumed on the other server.
+    for key in ["games", "rematches", "resigned", "resumed"] {
+        assert!(result[key].as_u64().unwrap_or(0) >= 1, "no {key}: {all}");
+    }
+    assert!(result["moves"].as_u64().unwrap_or(0) >= 50, "{all}");
+    assert!(result["samples"].as_array().is_some_and(|s| s.len() >= 3), "{all}");
+    for end in result["end"].as_array().unwrap() {
+        assert!(end["rss_mib"].as_f64().unwrap() > 1.0 && end["fds"].as_u64().unwrap() > 3, "{all}");
+    }
+}
+
+#[test]
+fn a_soak_fails_when_a_server_grows_past_its_bound() {
+    // No growth at all allowed: the open connections of a busy server come and go, and its
+    // memory grows as it caches games, so some sample passes the bound and the soak says so.
+    let args = ["--soak", "0.2", "--sample-s", "3", "--games", "4", "--think-ms", "20", "--fd-growth", "0"];
+    let args = [&args[..], &["--rss-growth-mib", "0"]].concat();
+    let Some((ok, result, all)) = soak("soak_bound", &args) else { return };
+    assert!(!ok, "{all}");
+    let error = result["error"].as_str().unwrap_or_default();
+    assert!(error.contains("over the baseline"), "{all}");
 }

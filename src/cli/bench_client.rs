@@ -24,6 +24,13 @@ impl Client {
         Ok(Client { ws: WsClient::connect(url, TIMEOUT).await?, table: start(id)? })
     }
 
+    /// Connects again, to `url`, keeping the game as this client sees it (the old connection is
+    /// dropped unclosed, as a lost network drops it).
+    pub async fn reconnect(&mut self, url: &str) -> Result<(), String> {
+        self.ws = WsClient::connect(url, TIMEOUT).await?;
+        Ok(())
+    }
+
     /// Sends a message.
     pub async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
         self.ws.send(message).await
