@@ -159,6 +159,9 @@ fn a_key_written_first_by_another_server_is_a_conflict_and_its_batch_goes_on() {
     assert!(b.load_game("g2").unwrap().is_some(), "the batch went on past the refused write");
 }
 
+/// What one batch of [`opposite_order`] got: its second write's answer, its commit's.
+type Outcome = (Result<(), StoreError>, Result<(), StoreError>);
+
 /// Two batches, each holding the row of one of games `g1` and `g2` (their first writes done):
 /// each, on a thread of its own, then writes the other game with `second` and commits, both at
 /// once, so that each waits for the other's row — the deadlock of `docs/design.md` §Several
@@ -169,7 +172,7 @@ fn opposite_order(
     a: PgStore,
     b: PgStore,
     second: fn(&mut PgStore, &str) -> Result<(), StoreError>,
-) -> (Vec<(Result<(), StoreError>, Result<(), StoreError>)>, i64) {
+) -> (Vec<Outcome>, i64) {
     let deadlocks = || -> i64 {
         admin(url)
             .query_one("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()", &[])

@@ -124,7 +124,7 @@ async fn table_into(plan: &TablePlan, report: &mut TableReport) -> Result<(), St
         };
         let resigned = play(plan, &mut rng, &mut players, &mut watcher, game, plies, &mut report.resumed).await?;
         report.resigned += usize::from(resigned);
-        if number % 2 == 0 {
+        if number.is_multiple_of(2) {
             rematch = Some(game_id);
         }
         number += 1;
@@ -258,7 +258,8 @@ async fn resume(p: &mut Player, urls: &[String; 2], game_id: &str, ply: usize) -
     p.client.reconnect(&urls[p.url]).await?;
     p.client.send(&ClientMessage::Resume { session: p.session.clone(), claim: Vec::new() }).await?;
     p.client.until(|m| matches!(m, ServerMessage::SignedIn { .. }).then_some(())).await?;
-    let sync = ClientMessage::Sync { game_id: game_id.to_string(), since_ply: ply as u32, token: Some(p.token.clone()) };
+    let sync =
+        ClientMessage::Sync { game_id: game_id.to_string(), since_ply: ply as u32, token: Some(p.token.clone()) };
     p.client.send(&sync).await?;
     let moves = p
         .client

@@ -23,8 +23,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::postgres_conn::{Conn, Target, Write, get, ms_sql, storable};
-pub use super::postgres_listen::{Heard, listen};
 use super::postgres_games::{append_checked, insert_game, insert_seat, lock_ended};
+pub use super::postgres_listen::{Heard, listen};
 use super::postgres_load::load_game;
 use super::postgres_schema;
 use super::store::{CHANNEL, GameSetup, LEADER_LOCK, MAX_PUBLISH_BYTES, NewSeat, Store, StoreError, StoredGame};
@@ -133,7 +133,8 @@ impl Store for PgStore {
     }
 
     fn add_seat(&mut self, game_id: &str, new: NewSeat<'_>, at_ms: u64) -> Result<(), StoreError> {
-        let (game_id, token, request) = (game_id.to_string(), new.token.to_string(), new.request_id.map(str::to_string));
+        let (game_id, token, request) =
+            (game_id.to_string(), new.token.to_string(), new.request_id.map(str::to_string));
         let (seat, account) = (new.seat, new.account);
         self.write(move |conn| {
             let (game_id, new) = (&game_id, NewSeat { seat, token: &token, account, request_id: request.as_deref() });

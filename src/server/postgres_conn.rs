@@ -177,8 +177,8 @@ impl Conn {
     fn failed(&mut self, e: postgres::Error) -> StoreError {
         self.broken = true;
         let code = e.code();
-        self.deadlocked |= code == Some(&SqlState::T_R_DEADLOCK_DETECTED)
-            || code == Some(&SqlState::T_R_SERIALIZATION_FAILURE);
+        self.deadlocked |=
+            code == Some(&SqlState::T_R_DEADLOCK_DETECTED) || code == Some(&SqlState::T_R_SERIALIZATION_FAILURE);
         e.into()
     }
 

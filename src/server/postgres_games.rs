@@ -79,7 +79,13 @@ pub(super) fn insert_seat(conn: &mut Conn, game_id: &str, seat: NewSeat<'_>) -> 
 }
 
 /// Appends `texts` from ply `ply` after checking the game runs and has `ply` moves (its row locked).
-pub(super) fn append_checked(conn: &mut Conn, game_id: &str, ply: u32, texts: &[String], at_ms: u64) -> Result<(), StoreError> {
+pub(super) fn append_checked(
+    conn: &mut Conn,
+    game_id: &str,
+    ply: u32,
+    texts: &[String],
+    at_ms: u64,
+) -> Result<(), StoreError> {
     if let Some(why) = lock_ended(conn, game_id)? {
         return Err(StoreError::Conflict(format!("the game is over: {why}")));
     }
