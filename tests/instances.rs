@@ -225,3 +225,90 @@ fn a_soak_fails_when_a_server_grows_past_its_bound() {
     let error = result["error"].as_str().unwrap_or_default();
     assert!(error.contains("over the baseline"), "{all}");
 }
+
+/// Runs `sql` on the test's database from a thread of its own (the PostgreSQL client may not run
+/// on the test's runtime); returns its rows' first column as text.
+async fn admin_query(url: &str, sql: &str) -> Vec<String> {
+    let (url, sql) = (url.to_string(), sql.to_string());
+    tokio::task::spawn_blocking(move || {
+        let mut conn = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        conn.query(&sql, &[]).unwrap().iter().map(|r| r.get::<_, Option<String>>(0).unwrap_or_default()).collect()
+    })
+    .await
+    .unwrap()
+}
+
+/// Holds game `game_id`'s row locked, in a transaction of a connection of its own, until the
+/// returned sender is dropped or sent to.
+fn lock_row(url: &str, game_id: &str) -> std::sync::mpsc::Sender<()> {
+    let (url, game_id) = (url.to_string(), game_id.to_string());
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let (locked, is_locked) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut conn = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let mut tx = conn.transaction().unwrap();
+        tx.query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&game_id]).unwrap();
+        locked.send(()).unwrap();
+        let _ = released.recv();
+        tx.commit().unwrap();
+    });
+    is_locked.recv().unwrap();
+    release
+}
+
+/// Waits until a server's store connection waits on a row lock (at most 10 s).
+async fn until_a_server_waits_on_a_lock(url: &str) {
+    let sql = "SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()
+               AND application_name = 'triboard' AND wait_event_type = 'Lock'";
+    let until = Instant::now() + Duration::from_secs(10);
+    while admin_query(url, sql).await.is_empty() {
+        assert!(Instant::now() < until, "no server waits on the row");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Sends a random legal move for the seat to move of `game`, without waiting for its answer;
+/// returns the connection that sent it.
+async fn send_move(game: &mut Match) -> usize {
+    let seat = game.to_move().expect("the game runs");
+    let mover = game.seat_client[usize::from(seat)];
+    let text = game.tables[mover].random_move_text(&mut triboard::rules::rng_from_seed(1));
+    let token = game.tokens[usize::from(seat)].clone();
+    let ply = game.tables[mover].ply() as u32;
+    game.clients[mover].send(&ClientMessage::Move { game_id: game.game_id.clone(), token, text, ply }).await;
+    mover
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_whose_commit_fails_still_passes_on_the_other_instances_moves() {
+    let Some(db) = Db::postgres("failed-batch") else { return };
+    let url = db.arg().into_string().unwrap();
+    let (a, b) = (Server::start(&db), Server::start(&db));
+    let mut first = Match::start(&a.url, "trike", None).await;
+    let mut second = Match::start(&a.url, "trike", None).await;
+    let mut elsewhere = Match::start(&b.url, "trike", None).await;
+    let mut watcher = Client::connect(&a.url).await;
+    watcher.watch(&elsewhere.game_id).await;
+    // A's service thread waits on a row held by the test, so what comes meanwhile — B's move
+    // in the game the watcher follows, heard from B, and a move in the second game — is one
+    // batch, which then waits on the second game's row, where its store connection is ended.
+    let (release_first, _hold_second) = (lock_row(&url, &first.game_id), lock_row(&url, &second.game_id));
+    send_move(&mut first).await;
+    until_a_server_waits_on_a_lock(&url).await;
+    let text = elsewhere.tables[0].random_move_text(&mut triboard::rules::rng_from_seed(2));
+    elsewhere.play(&text).await;
+    // The note reaches A's listener at once; the batch it joins waits for the first row.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mover = send_move(&mut second).await;
+    release_first.send(()).unwrap();
+    until_a_server_waits_on_a_lock(&url).await;
+    let ended = "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE datname = current_database()
+                 AND application_name = 'triboard' AND wait_event_type = 'Lock'";
+    assert_eq!(admin_query(&url, ended).await.len(), 1);
+    // The failed batch's own message is told to send again; the other instance's move, which
+    // was stored, still reaches the watcher.
+    let (code, _) = second.clients[mover].error().await;
+    assert_eq!(code, triboard::net::protocol::ErrorCode::Storage);
+    let (ply, watched, _) = watcher.moved().await;
+    assert_eq!((ply, watched), (0, text));
+}
