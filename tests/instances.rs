@@ -5,7 +5,9 @@
 //! Every registered game is played to its end across two instances, each move reaching the other
 //! seat through the other instance, the presence counting both; one instance killed (SIGKILL)
 //! mid-game: its clients resume on the other and finish, every acknowledged move stored once, and
-//! the clocks keep running there (a flag falls on the survivor, which takes the lead);
+//! the clocks keep running there (a flag falls on the survivor, which takes the lead); a batch
+//! whose commit fails (its store connection ended while it waits on a row) still passes on the
+//! other instance's stored move to its watcher, and tells its own sender to send again;
 //! `serve-bench` over two in-process instances loses and doubles nothing; and a short
 //! `serve-bench --soak` on two `triboard serve` processes (lobby games, rematches, resignations,
 //! watchers, connections dropped and resumed) loses, doubles and leaves unwatched nothing, its
