@@ -5,7 +5,8 @@
 //! games were acknowledged, and what its watcher saw, is kept for the check against the store.
 //!
 //! Which game does what follows from its number at the table (so a short soak does each): every
-//! game has one dropped connection, its mover's, at a random ply below 12; every third game
+//! game has one dropped connection, its mover's, at a random ply below 12, the player signing in
+//! again with its session (every fourth game, the 4th, 8th, …, with its password); every third game
 //! (the 2nd, 5th, …) is resigned at a random ply below 30 by a random seat; every game whose
 //! number is even is followed by its rematch, the others by a new lobby challenge.
 
@@ -59,9 +60,12 @@ pub struct TablePlan {
     pub name: String,
 }
 
-/// A player: its client, its session, the URL it is on and its current seat and token.
+/// A player: its client, its name, password and session, the URL it is on and its current seat
+/// and token.
 struct Player {
     client: Client,
+    name: String,
+    password: String,
     session: String,
     url: usize,
     seat: u8,
@@ -86,14 +90,15 @@ async fn table_into(plan: &TablePlan, report: &mut TableReport) -> Result<(), St
         let mut client = Client::connect(&plan.urls[url], first).await?;
         let name = format!("{}{side}", plan.name);
         let password = format!("{name} soak password");
-        client.send(&ClientMessage::Signup { name, password, claim: Vec::new() }).await?;
+        let signup = ClientMessage::Signup { name: name.clone(), password: password.clone(), claim: Vec::new() };
+        client.send(&signup).await?;
         let session = client
             .until(|m| match m {
                 ServerMessage::SignedIn { session, .. } => Some(session.clone()),
                 _ => None,
             })
             .await?;
-        players.push(Player { client, session, url, seat: 0, token: String::new() });
+        players.push(Player { client, name, password, session, url, seat: 0, token: String::new() });
     }
     let mut watcher = Client::connect(&plan.urls[1], first).await?;
     let mut rematch: Option<String> = None;
@@ -121,6 +126,7 @@ async fn table_into(plan: &TablePlan, report: &mut TableReport) -> Result<(), St
         let plies = Plies {
             drop_at: random_index(&mut rng, 12),
             resign_at: (number % 3 == 1).then(|| 2 + random_index(&mut rng, 28)),
+            login: number % 4 == 3,
         };
         let resigned = play(plan, &mut rng, &mut players, &mut watcher, game, plies, &mut report.resumed).await?;
         report.resigned += usize::from(resigned);
@@ -187,10 +193,12 @@ async fn start_rematch(players: &mut [Player], finished: &str) -> Result<String,
 }
 
 /// The plies where something happens in a game: its mover's connection drops after sending the
-/// move of `drop_at`; `resign_at`, a seat resigns instead of the move.
+/// move of `drop_at` (and it signs in again with its password if `login`, else with its
+/// session); `resign_at`, a seat resigns instead of the move.
 struct Plies {
     drop_at: usize,
     resign_at: Option<usize>,
+    login: bool,
 }
 
 /// Plays the game to its end (or its resignation: returns true), the watcher following it.
@@ -224,7 +232,7 @@ async fn play(
         p.client.send(&send).await?;
         let mut got = Vec::new();
         if ply == plies.drop_at {
-            got = resume(p, &plan.urls, &game_id, ply).await?;
+            got = resume(p, &plan.urls, &game_id, (ply, plies.login)).await?;
             *resumed += 1;
             if got.is_empty() {
                 p.client.send(&send).await?;
@@ -251,13 +259,30 @@ async fn play(
 }
 
 /// The player's connection drops (just after it sent its move at `ply`): it connects to the
-/// other server, resumes its session and syncs the game from `ply` on. Returns the moves from
+/// other server, signs in again (its password if `login`, else its session) and syncs the game
+/// from `ply` on. Returns the moves from
 /// `ply` on that the game's state shows, played on its table (none: the move was not stored).
-async fn resume(p: &mut Player, urls: &[String; 2], game_id: &str, ply: usize) -> Result<Vec<(usize, String)>, String> {
+async fn resume(
+    p: &mut Player,
+    urls: &[String; 2],
+    game_id: &str,
+    (ply, login): (usize, bool),
+) -> Result<Vec<(usize, String)>, String> {
     p.url = 1 - p.url;
     p.client.reconnect(&urls[p.url]).await?;
-    p.client.send(&ClientMessage::Resume { session: p.session.clone(), claim: Vec::new() }).await?;
-    p.client.until(|m| matches!(m, ServerMessage::SignedIn { .. }).then_some(())).await?;
+    let sign_in = if login {
+        ClientMessage::Login { name: p.name.clone(), password: p.password.clone(), claim: Vec::new() }
+    } else {
+        ClientMessage::Resume { session: p.session.clone(), claim: Vec::new() }
+    };
+    p.client.send(&sign_in).await?;
+    p.session = p
+        .client
+        .until(|m| match m {
+            ServerMessage::SignedIn { session, .. } => Some(session.clone()),
+            _ => None,
+        })
+        .await?;
     let sync =
         ClientMessage::Sync { game_id: game_id.to_string(), since_ply: ply as u32, token: Some(p.token.clone()) };
     p.client.send(&sync).await?;
