@@ -1,7 +1,9 @@
-//! `serve-bench --soak MINUTES`: a day's load in minutes. `--instances` real `triboard serve`
-//! processes (default two) on the PostgreSQL `--db`, and `--games` tables
+//! `serve-bench --soak MINUTES`: a day's load in minutes. `--instances` (give 2 for two) real
+//! `triboard serve` processes ([`super::serve_bench_procs`]: this program started again, so that
+//! `/proc` shows each server alone) on the PostgreSQL `--db`, and `--games` tables
 //! ([`super::serve_bench_table`]) playing game after game on them — lobby challenges, rematches,
-//! resignations, a watcher per table, connections that drop and resume on the other server —
+//! resignations, a watcher per table, connections that drop and sign in again (by session or
+//! password) on the other server —
 //! for MINUTES (decimals allowed). Every `--sample-s` seconds (default 60) each server's
 //! resident memory and open file descriptors are read from `/proc`; the first sample under load
 //! is the baseline, and the soak fails if a later one is more than `--rss-growth-mib` (default
