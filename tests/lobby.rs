@@ -12,6 +12,7 @@ mod db;
 use serde_json::Value;
 use triboard::net::protocol::{ClientMessage, ErrorCode, LobbyView, NewGame, ServerMessage};
 use triboard::server::limits::LimitSettings;
+use triboard::server::passwords::session_hash;
 use triboard::server::service::{Caller, Reply};
 use triboard::server::{Service, Store};
 
@@ -31,7 +32,7 @@ fn signup<S: Store>(server: &mut Service<S>, name: &str) -> (Caller, String) {
     );
     let Some(Some(account)) = reply.account else { panic!("{reply:?}") };
     let ServerMessage::SignedIn { session, .. } = &reply.messages[0] else { panic!("{reply:?}") };
-    (Caller { account: Some(account), addr: None }, session.clone())
+    (Caller { account: Some(account), ..Caller::default() }, session.clone())
 }
 
 fn challenge(game: &str, rated: bool, request_id: Option<&str>) -> ClientMessage {
@@ -39,7 +40,12 @@ fn challenge(game: &str, rated: bool, request_id: Option<&str>) -> ClientMessage
 }
 
 fn new_game(game: &str, rated: bool, lobby: bool, request_id: Option<&str>) -> ClientMessage {
-    ClientMessage::Create(NewGame { rated, lobby, request_id: request_id.map(str::to_string), ..NewGame::of(game) })
+    ClientMessage::Create(NewGame { rated, lobby, request_id: request_id.map(rid), ..NewGame::of(game) })
+}
+
+/// A request id of the form the server takes (128 bits as hex), named by `tag`.
+fn rid(tag: &str) -> String {
+    session_hash(tag)[..32].to_string()
 }
 
 /// The game id and token of a `created` or `joined` reply.
@@ -179,7 +185,7 @@ fn a_request_sent_again_is_answered_again_not_doubled<S: TestStore>() {
     assert_eq!(seat_of(&first), seat_of(&again));
     assert_eq!(lobby(&mut s).challenges.len(), 1, "one game");
     let (game_id, _) = seat_of(&first);
-    let accept = || ClientMessage::Accept { game_id: game_id.clone(), request_id: Some("req-2".into()) };
+    let accept = || ClientMessage::Accept { game_id: game_id.clone(), request_id: Some(rid("req-2")) };
     let joined = s.handle_at(accept(), 10);
     let rejoined = s.handle_at(accept(), 20);
     assert_eq!(seat_of(&joined), seat_of(&rejoined), "the same seat, not game_full");
@@ -201,11 +207,11 @@ fn each_limit_refuses_with_its_error_and_changes_nothing<S: TestStore>() {
     let mut s = server::<S>();
     s.set_limits(LimitSettings {
         games_per_minute: 3,
-        logins_per_name_per_minute: 2,
+        free_failures: 2,
         open_challenges: 2,
         ..LimitSettings::default()
     });
-    let guest = Caller { account: None, addr: Some("10.1.2.3".parse().unwrap()) };
+    let guest = Caller { addr: Some("10.1.2.3".parse().unwrap()), ..Caller::default() };
     assert!(s.handle_as(challenge("trike", false, None), &guest, 0).error().is_none());
     assert!(s.handle_as(challenge("trike", false, None), &guest, 1).error().is_none());
     let third = s.handle_as(challenge("trike", false, None), &guest, 2);
@@ -224,7 +230,9 @@ fn each_limit_refuses_with_its_error_and_changes_nothing<S: TestStore>() {
     };
     assert_eq!(code_of(&login(&mut s)), ErrorCode::BadLogin);
     assert_eq!(code_of(&login(&mut s)), ErrorCode::BadLogin);
-    assert_eq!(code_of(&login(&mut s)), ErrorCode::Limit, "two attempts a minute for one name");
+    let slowed = login(&mut s);
+    assert_eq!(code_of(&slowed), ErrorCode::Limit, "two wrong passwords, then a wait: {slowed:?}");
+    assert!(slowed.error().unwrap().1.contains("2 wrong passwords for this name from this address"));
 }
 
 fn no_password_is_stored_and_only_session_hashes_are<S: TestStore>() {
@@ -305,7 +313,7 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
     let made = s.handle_as(new_game("trike", true, true, Some("ann-req")), &ann, 0);
     let (game_id, ann_token) = seat_of(&made);
     let accepted =
-        s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: Some("bob-req".into()) }, &bob, 1);
+        s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: Some(rid("bob-req")) }, &bob, 1);
     let (_, bob_token) = seat_of(&accepted);
     s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: bob_token.clone() }, 2);
     let reply = s.handle_at(ClientMessage::Rematch { game_id: game_id.clone(), token: ann_token.clone() }, 3);

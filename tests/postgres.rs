@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use triboard::server::postgres::{Heard, PgStore, listen};
 use triboard::server::postgres_schema::SCHEMA_VERSION;
-use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, NewSeat, Store, StoreError};
+use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, NewSeat, RequestKey, Store, StoreError};
 use triboard::server::throwaway_pg::{self, Cluster};
 
 /// A fresh database's URL, or `None` (the test is skipped) without PostgreSQL.
@@ -225,7 +225,7 @@ fn two_batches_writing_two_games_in_opposite_order_deadlock_and_the_failed_one_i
     b.append_moves("g2", 0, &["b1".into()], 1).unwrap();
     let join = |store: &mut PgStore, game: &str| {
         let token = format!("{game}-t2");
-        store.add_seat(game, NewSeat { seat: 2, token: &token, account: None, request_id: None }, 2)
+        store.add_seat(game, NewSeat { seat: 2, token: &token, account: None, request: None }, 2)
     };
     let (results, deadlocks) = opposite_order(&url, a, b, join);
     assert!(deadlocks >= 1, "PostgreSQL saw no deadlock: the test did not provoke it");
@@ -397,6 +397,15 @@ fn servers_starting_at_once_make_the_schema_once_and_another_schema_is_refused()
     let versions: Vec<i64> =
         conn.query("SELECT version FROM schema_version", &[]).unwrap().iter().map(|r| r.get(0)).collect();
     assert_eq!(versions, [SCHEMA_VERSION]);
+    // A version 1 database (before request ids were bound and the limits shared) is migrated.
+    conn.batch_execute(
+        "ALTER TABLE seats DROP COLUMN request_of; DROP TABLE limit_hits; UPDATE schema_version SET version = 1",
+    )
+    .unwrap();
+    PgStore::connect(&url).unwrap();
+    let migrated: i64 = conn.query_one("SELECT COUNT(*) FROM limit_hits", &[]).unwrap().get(0);
+    assert_eq!(migrated, 0, "the table is back");
+    conn.query_one("SELECT COUNT(request_of) FROM seats", &[]).unwrap();
     conn.execute("UPDATE schema_version SET version = 99", &[]).unwrap();
     let err = PgStore::connect(&url).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");
@@ -426,7 +435,8 @@ fn text_postgres_cannot_hold_is_found_nowhere_and_refused_as_a_conflict() {
     assert_eq!(a.load_game("g\0").unwrap(), None);
     assert_eq!(a.game_of_code("A\0").unwrap(), None);
     assert!(a.games_of_token("t\0").unwrap().is_empty());
-    let bad = GameSetup { request: Some((0, "r\0".into())), ..setup("g2") };
+    let key = RequestKey { id: "r\0".into(), of: "o".into() };
+    let bad = GameSetup { request: Some((0, key)), ..setup("g2") };
     assert!(matches!(a.create_game(&bad, 0), Err(StoreError::Conflict(_))));
     a.commit_batch().unwrap();
     assert!(a.load_game("g1").unwrap().is_some(), "the batch was not spoilt");

@@ -307,7 +307,7 @@ async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings(db: Db) {
     let create = ClientMessage::Create(NewGame {
         rated: true,
         lobby: true,
-        request_id: Some("ann-1".into()),
+        request_id: Some("a1b2c3d4e5f60718293a4b5c6d7e8f90".into()),
         ..NewGame::of("trike")
     });
     ann.send(&create).await;

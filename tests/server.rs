@@ -220,7 +220,11 @@ fn play_whole_game<G: Observe, S: TestStore>(
     let snapshot = state(&send(server.service(), &ClientMessage::Watch { game_id: game_id.clone() }));
     let winners = outcome.winners().iter().map(|p| p.0).collect();
     let scores = outcome.scores[..outcome.num_players].to_vec();
-    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores, resigned: None, flagged: None }), "{id}");
+    assert_eq!(
+        snapshot.outcome,
+        Some(GameResult { winners, scores, resigned: None, flagged: None, withdrawn: false }),
+        "{id}"
+    );
     assert_eq!((snapshot.to_move, snapshot.moves, snapshot.ply as usize), (None, acknowledged, game.ply()), "{id}");
     // A finished game takes no more moves, and the refusal changes nothing.
     let reply = send(
@@ -394,7 +398,13 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     let winners = vec![mover as u8];
     assert_eq!(
         snapshot.outcome,
-        Some(GameResult { winners, scores: Vec::new(), resigned: Some(waiting as u8), flagged: None })
+        Some(GameResult {
+            winners,
+            scores: Vec::new(),
+            resigned: Some(waiting as u8),
+            flagged: None,
+            withdrawn: false
+        })
     );
     assert_eq!(snapshot.to_move, None);
     refused_unchanged(&mut server, &resign, ErrorCode::GameOver);
@@ -616,7 +626,7 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically<S: TestStore>
     assert!(matches!(store.append_moves("g1", 0, &texts(&["d4"]), 0), Err(StoreError::Conflict(_))), "a duplicate");
     assert!(matches!(store.append_moves("g1", 3, &texts(&["e5"]), 0), Err(StoreError::Conflict(_))), "a gap");
     assert_eq!(store.append_moves("nope", 0, &texts(&["e5"]), 0), Err(StoreError::NotFound));
-    let seat = |seat: u8, token| NewSeat { seat, token, account: None, request_id: None };
+    let seat = |seat: u8, token| NewSeat { seat, token, account: None, request: None };
     store.add_seat("g1", seat(1, "t1"), 0).unwrap();
     assert!(matches!(store.add_seat("g1", seat(1, "t2"), 0), Err(StoreError::Conflict(_))), "taken");
     assert!(matches!(store.add_seat("g1", seat(2, "t2"), 0), Err(StoreError::Conflict(_))), "no such seat");
@@ -700,9 +710,18 @@ fn messages_have_a_stable_versioned_wire_form() {
         ClientMessage::Lobby {},
         ClientMessage::Leaderboard { game: "trike".into() },
         ClientMessage::Profile { name: "ann".into() },
+        ClientMessage::Hello { client: "c".into() },
     ];
     let types: Vec<String> = clients.iter().map(|m| type_of(&encode_client(m))).collect();
     assert_eq!(types, ClientMessage::TYPES);
+    // A result says `withdrawn` only when the game was (the creator's open challenge, withdrawn
+    // before anybody joined: over and unrated); a result without it reads as not withdrawn.
+    let resigned = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None, withdrawn: false };
+    assert_eq!(serde_json::to_string(&resigned).unwrap(), r#"{"winners":[1],"scores":[],"resigned":0,"flagged":null}"#);
+    let withdrawn = GameResult { winners: vec![], scores: vec![], resigned: None, flagged: None, withdrawn: true };
+    let text = serde_json::to_string(&withdrawn).unwrap();
+    assert_eq!(text, r#"{"winners":[],"scores":[],"resigned":null,"flagged":null,"withdrawn":true}"#);
+    assert_eq!(serde_json::from_str::<GameResult>(&text).unwrap(), withdrawn);
     for code in ErrorCode::ALL {
         assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
     }
@@ -988,7 +1007,7 @@ fn a_version_1_database_is_migrated_with_its_games_and_moves() {
         .unwrap()
         .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 3, "version 1 is migrated to 2, then 3");
+    assert_eq!(version, 4, "version 1 is migrated to 2, then 3, then 4");
     let game = service.store().load_game("g1").unwrap().unwrap();
     assert_eq!(game.moves, ["d4", "c3"]);
     assert!(game.move_ms.iter().all(|&ms| ms >= before), "the clocks start again at the migration");
@@ -1008,7 +1027,7 @@ fn sign_up<S: Store>(service: &mut Service<S>, name: &str, at_ms: u64) -> (Calle
     let reply = service.handle_as(signup, &Caller::default(), at_ms);
     let Some(Some(account)) = reply.account else { panic!("{reply:?}") };
     let ServerMessage::SignedIn { session, .. } = &reply.messages[0] else { panic!("{reply:?}") };
-    (Caller { account: Some(account), addr: None }, session.clone())
+    (Caller { account: Some(account), ..Caller::default() }, session.clone())
 }
 
 #[test]
@@ -1029,7 +1048,7 @@ fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_o
         ClientMessage::Create(NewGame {
             rated: true,
             lobby,
-            request_id: Some(format!("ann-{at}")),
+            request_id: Some(triboard::server::passwords::session_hash(&format!("ann-{at}"))[..32].to_string()),
             ..NewGame::of("trike")
         })
     };
@@ -1085,8 +1104,11 @@ fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_o
     assert_eq!(pg.open_games(10).unwrap(), sqlite.open_games(10).unwrap());
     assert_eq!(pg.live_games(10).unwrap(), sqlite.live_games(10).unwrap());
     assert_eq!(pg.clocked_games().unwrap(), sqlite.clocked_games().unwrap());
-    let request = pg.seat_of_request("ann-3000").unwrap();
-    assert!(request.is_some() && request == sqlite.seat_of_request("ann-3000").unwrap(), "{request:?}");
+    // The request id as stored: its hash, with who asked and for what.
+    let id = triboard::server::passwords::session_hash(&triboard::server::passwords::session_hash("ann-3000")[..32]);
+    let request = pg.seat_of_request(&id).unwrap();
+    assert!(request.as_ref().is_some_and(|r| r.of.is_some()), "{request:?}");
+    assert_eq!(request, sqlite.seat_of_request(&id).unwrap());
     let session = triboard::server::passwords::session_hash(&ann_session);
     assert_eq!(pg.session_account(&session).unwrap(), ann.account, "Ann is still signed in");
     let missing = triboard::server::migrate::copy_sqlite_into(&path.with_extension("nope"), &url);

@@ -8,6 +8,20 @@ use super::store_error::StoreError;
 /// An account's number in the store.
 pub type AccountId = i64;
 
+/// A seat taken with a request id ([`Accounts::seat_of_request`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatOfRequest {
+    /// The game.
+    pub game_id: String,
+    /// The seat.
+    pub seat: u8,
+    /// Its token.
+    pub token: String,
+    /// Who asked and for what (`RequestKey::of`); none for a seat stored before requests were
+    /// bound to their requester, which no retry matches.
+    pub of: Option<String>,
+}
+
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
@@ -107,11 +121,16 @@ pub trait Accounts {
     /// [`StoreError::Failed`].
     fn claim_seat(&mut self, game_id: &str, seat: u8, account: AccountId) -> Result<bool, StoreError>;
 
-    /// The seat taken with request id `request_id`: its game, seat and token.
+    /// The seat taken with the request id whose hash is `id` ([`RequestKey::id`]): its game,
+    /// seat, token and the request it was taken for ([`RequestKey::of`]; none for a seat stored
+    /// before requests were bound).
+    ///
+    /// [`RequestKey::id`]: super::store::RequestKey::id
+    /// [`RequestKey::of`]: super::store::RequestKey::of
     ///
     /// # Errors
     /// [`StoreError::Failed`].
-    fn seat_of_request(&self, request_id: &str) -> Result<Option<(String, u8, String)>, StoreError>;
+    fn seat_of_request(&self, id: &str) -> Result<Option<SeatOfRequest>, StoreError>;
 
     /// An account's rating in pool `pool` (a game id), if it played a rated game there.
     ///

@@ -21,7 +21,7 @@ impl<S: Store> Service<S> {
         caller: &Caller,
         now_ms: u64,
     ) -> Result<Reply, Refusal> {
-        self.limits.login(caller.addr, "", now_ms)?;
+        self.limits.login(self.store.shared_hits(), caller.addr, "", now_ms)?;
         check_name(&name)?;
         check_password(&password)?;
         self.name_free(&name)?;
@@ -38,10 +38,14 @@ impl<S: Store> Service<S> {
         now_ms: u64,
     ) -> Result<Reply, Refusal> {
         let key = name_key(name);
-        self.limits.login(caller.addr, &key, now_ms)?;
+        self.limits.login(self.store.shared_hits(), caller.addr, &key, now_ms)?;
         let account = self.store.account_by_key(&key).map_err(|e| storage(&e))?;
-        let account = account.ok_or_else(bad_login)?;
-        let job = PasswordJob::Verify { account: account.id, password, hash: account.password_hash, claim };
+        let Some(account) = account else {
+            self.limits.login_failed(self.store.shared_hits(), caller.addr, &key, now_ms)?;
+            return Err(bad_login());
+        };
+        let from = (key, caller.addr);
+        let job = PasswordJob::Verify { account: account.id, password, hash: account.password_hash, claim, from };
         Ok(Reply { job: Some(job), ..Reply::default() })
     }
 
@@ -57,8 +61,14 @@ impl<S: Store> Service<S> {
                 })?;
                 self.sign_in(account, &claim, now_ms)
             }),
-            PasswordDone::Verified { account, matched: true, claim } => self.sign_in(account, &claim, now_ms),
-            PasswordDone::Verified { matched: false, .. } => Err(bad_login()),
+            PasswordDone::Verified { account, matched: true, claim, from: (key, addr) } => self
+                .limits
+                .login_succeeded(self.store.shared_hits(), addr, &key)
+                .and_then(|()| self.sign_in(account, &claim, now_ms)),
+            PasswordDone::Verified { matched: false, from: (key, addr), .. } => {
+                let counted = self.limits.login_failed(self.store.shared_hits(), addr, &key, now_ms);
+                counted.and_then(|()| Err(bad_login()))
+            }
         };
         signed.unwrap_or_else(Reply::refused)
     }
@@ -71,23 +81,31 @@ impl<S: Store> Service<S> {
         let claimed = self.claim(account, claim)?;
         let name = self.account_name(account)?;
         let signed_in = ServerMessage::SignedIn { name, session: session.to_string(), claimed };
-        Ok(Reply { messages: vec![signed_in], account: Some(Some(account)), ..Reply::default() })
+        Ok(Reply { messages: vec![signed_in], account: Some(Some(account)), session: Some(hash), ..Reply::default() })
     }
 
-    /// Signs out: the session is deleted.
+    /// Signs out: the session is deleted, and every connection signed in with it is signed out
+    /// ([`Reply::session_ended`]), here and on the other instances.
     pub(super) fn logout(&mut self, session: &str) -> Result<Reply, Refusal> {
-        self.store.delete_session(&session_hash(session)).map_err(|e| storage(&e))?;
-        Ok(Reply { messages: vec![ServerMessage::SignedOut {}], account: Some(None), ..Reply::default() })
+        let hash = session_hash(session);
+        self.store.delete_session(&hash).map_err(|e| storage(&e))?;
+        Ok(Reply {
+            messages: vec![ServerMessage::SignedOut {}],
+            account: Some(None),
+            session_ended: Some(hash),
+            ..Reply::default()
+        })
     }
 
     /// A new session for `account`, the claimed seats its.
     fn sign_in(&mut self, account: AccountId, claim: &[String], now_ms: u64) -> Result<Reply, Refusal> {
         let session = new_token()?;
-        self.store.create_session(&session_hash(&session), account, now_ms).map_err(|e| storage(&e))?;
+        let hash = session_hash(&session);
+        self.store.create_session(&hash, account, now_ms).map_err(|e| storage(&e))?;
         let claimed = self.claim(account, claim)?;
         let name = self.account_name(account)?;
         let signed_in = ServerMessage::SignedIn { name, session, claimed };
-        Ok(Reply { messages: vec![signed_in], account: Some(Some(account)), ..Reply::default() })
+        Ok(Reply { messages: vec![signed_in], account: Some(Some(account)), session: Some(hash), ..Reply::default() })
     }
 
     /// Gives `account` every seat held by the tokens of `claim` that no account holds; returns

@@ -16,6 +16,7 @@ use super::connection::{ConnId, Event};
 use super::hub::{Conn, Hub, Outbox};
 use super::password_pool::PasswordPool;
 use super::remote::{expire, hear};
+use super::requests::client_of;
 use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
 use super::store::{Store, now_ms};
 use crate::net::protocol::{ClientMessage, ServerMessage, encode_server};
@@ -70,7 +71,7 @@ pub fn service_thread<S: Store>(
             let from = outbox.len();
             match event {
                 Event::Open { conn, out, kill, addr } => {
-                    hub.conns.insert(conn, Conn::new(out, kill, addr));
+                    hub.conns.insert(conn, Conn::new(out, kill, addr, conn));
                 }
                 Event::Message { conn, message } => {
                     senders.push(conn);
@@ -154,6 +155,7 @@ fn sweep<S: Store>(service: &mut Service<S>, hub: &mut Hub, cluster: &mut Cluste
 fn deliver_reply(hub: &mut Hub, conn: ConnId, reply: &Reply, outbox: &mut Outbox) {
     if let (Some(account), Some(c)) = (reply.account, hub.conns.get_mut(&conn)) {
         c.account = account;
+        c.session = account.and(reply.session.clone());
     }
     for m in &reply.messages {
         outbox.push((conn, encode_server(m)));
@@ -188,7 +190,19 @@ fn answer<S: Store>(
         hub.enter_lobby(conn);
         return Vec::new();
     }
-    let caller = hub.conns.get(&conn).map_or_else(Caller::default, |c| Caller { account: c.account, addr: c.addr });
+    if let ClientMessage::Hello { client } = &message {
+        match (client_of(client), hub.conns.get_mut(&conn)) {
+            (Ok(client), Some(c)) => c.client = client,
+            (Ok(_), None) => {}
+            (Err(refusal), _) => outbox.push((conn, encode_server(&refusal.into_message()))),
+        }
+        return Vec::new();
+    }
+    let caller = hub.conns.get(&conn).map_or_else(Caller::default, |c| Caller {
+        account: c.account,
+        addr: c.addr,
+        client: Some(c.client),
+    });
     let mut reply = service.handle_for(message, &caller, now);
     if let Some(job) = reply.job.take() {
         if !passwords.submit(conn, job) {
@@ -201,6 +215,11 @@ fn answer<S: Store>(
         return Vec::new();
     }
     deliver_reply(hub, conn, &Reply { messages: Vec::new(), ..reply.clone() }, outbox);
+    if let Some(session) = &reply.session_ended {
+        // Signed out everywhere: this instance's other connections now, the others' by a note.
+        hub.end_session(session, Some(conn), outbox);
+        cluster.session_ended(session);
+    }
     let refused = reply.error().is_some();
     // The games this connection now follows, and the seats it holds.
     let mut follows: Vec<String> = Vec::new();

@@ -12,7 +12,9 @@
 //! - that the lobby's lists changed ([`Note::Lobby`]);
 //! - that it is alive ([`Note::Alive`], every [`ALIVE_MS`] ms): an instance not heard for
 //!   [`GONE_MS`] ms is gone (killed), and the seats it held are no longer present;
-//! - that it started ([`Note::Hello`]): the others tell it the seats they hold.
+//! - that it started ([`Note::Hello`]): the others tell it the seats they hold;
+//! - that a session was signed out ([`Note::SessionEnded`]): the others sign out their
+//!   connections signed in with it.
 //!
 //! Notes published inside the service thread's batch are sent by PostgreSQL at its commit, so
 //! another instance hears of a move only once it is stored, and never of a batch rolled back.
@@ -76,6 +78,16 @@ pub enum Note {
         /// The instance.
         from: String,
     },
+    /// A session was signed out ([`ClientMessage::Logout`]): every connection signed in with it
+    /// is signed out too.
+    ///
+    /// [`ClientMessage::Logout`]: crate::net::protocol::ClientMessage::Logout
+    SessionEnded {
+        /// The instance.
+        from: String,
+        /// The session's hash, as stored ([`session_hash`](super::passwords::session_hash)).
+        session: String,
+    },
 }
 
 impl Note {
@@ -86,7 +98,8 @@ impl Note {
             | Note::Held { from, .. }
             | Note::Lobby { from }
             | Note::Alive { from }
-            | Note::Hello { from } => from,
+            | Note::Hello { from }
+            | Note::SessionEnded { from, .. } => from,
         }
     }
 }
@@ -149,6 +162,13 @@ impl Cluster {
         if self.shared {
             self.pending.retain(|n| !matches!(n, Note::Held { game: g, .. } if g == game));
             self.pending.push(Note::Held { from: self.me.clone(), game: game.into(), seats });
+        }
+    }
+
+    /// Tells the others that the session whose hash is `session` ended.
+    pub fn session_ended(&mut self, session: &str) {
+        if self.shared {
+            self.pending.push(Note::SessionEnded { from: self.me.clone(), session: session.into() });
         }
     }
 

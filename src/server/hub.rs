@@ -9,6 +9,7 @@ use tokio::sync::{Notify, mpsc};
 
 use super::account_store::AccountId;
 use super::connection::ConnId;
+use super::ids::random_bytes;
 use crate::net::protocol::{ServerMessage, encode_server};
 
 /// A connection as the service thread knows it.
@@ -23,8 +24,15 @@ pub struct Conn {
     seats: HashSet<(String, u8)>,
     /// The account it signed in as.
     pub account: Option<AccountId>,
+    /// The hash of the session it signed in with ([`session_hash`]).
+    ///
+    /// [`session_hash`]: super::passwords::session_hash
+    pub session: Option<String>,
     /// Its address.
     pub addr: Option<IpAddr>,
+    /// The client its guest requests belong to (`server::requests`): the hash of the secret it
+    /// said hello with, else a random value of its own.
+    pub client: [u8; 16],
 }
 
 /// Who follows which game and who holds which seat.
@@ -137,6 +145,28 @@ impl Hub {
         std::mem::take(&mut self.lobby_joined)
     }
 
+    /// Signs out every connection signed in with the session whose hash is `session` but
+    /// `except`: each is a guest from now on, and is told so.
+    pub fn end_session(&mut self, session: &str, except: Option<ConnId>, outbox: &mut Outbox) {
+        for (&id, c) in &mut self.conns {
+            if c.session.as_deref() == Some(session) {
+                c.account = None;
+                c.session = None;
+                if Some(id) != except {
+                    outbox.push((id, encode_server(&ServerMessage::SignedOut {})));
+                }
+            }
+        }
+    }
+
+    /// The hashes of the sessions this instance's connections are signed in with.
+    pub fn sessions(&self) -> Vec<String> {
+        let mut sessions: Vec<String> = self.conns.values().filter_map(|c| c.session.clone()).collect();
+        sessions.sort();
+        sessions.dedup();
+        sessions
+    }
+
     /// Forgets a connection; returns the games where a seat lost its last holder.
     pub fn close(&mut self, conn: ConnId) -> Vec<String> {
         let Some(c) = self.conns.remove(&conn) else { return Vec::new() };
@@ -166,8 +196,10 @@ impl Hub {
 }
 
 impl Conn {
-    /// A connection that follows no game and holds no seat yet.
-    pub fn new(out: mpsc::Sender<String>, kill: Arc<Notify>, addr: Option<IpAddr>) -> Conn {
-        Conn { out, kill, games: HashSet::new(), seats: HashSet::new(), account: None, addr }
+    /// A guest's connection that follows no game and holds no seat yet, a client of its own.
+    pub fn new(out: mpsc::Sender<String>, kill: Arc<Notify>, addr: Option<IpAddr>, conn: ConnId) -> Conn {
+        // Should the system's generator fail, the connection's number still sets it apart here.
+        let client = random_bytes::<16>().unwrap_or_else(|_| u128::from(conn).to_le_bytes());
+        Conn { out, kill, games: HashSet::new(), seats: HashSet::new(), account: None, session: None, addr, client }
     }
 }

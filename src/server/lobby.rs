@@ -5,10 +5,11 @@ use super::account_store::AccountId;
 use super::limits::limit;
 use super::passwords::name_key;
 use super::ratings::{pool, provisional, shown, view};
+use super::requests::{Asked, request_key};
 use super::room::{bad_token, storage};
 use super::service::{Caller, Reply, Service};
 use super::store::Store;
-use crate::net::protocol::{ErrorCode, GameListing, LobbyView, ProfileView, Refusal, ServerMessage};
+use crate::net::protocol::{ErrorCode, GameListing, GameResult, LobbyView, ProfileView, Refusal, ServerMessage};
 
 /// The most open challenges the lobby lists.
 pub const LOBBY_CHALLENGES: usize = 200;
@@ -31,14 +32,15 @@ impl<S: Store> Service<S> {
         caller: &Caller,
         now_ms: u64,
     ) -> Result<Reply, Refusal> {
-        if let Some(reply) = self.retried(request_id.as_deref(), false, now_ms)? {
+        let key = request_key(request_id.as_deref(), caller, Asked { kind: "accept", target: game_id })?;
+        if let Some(reply) = self.retried(key.as_ref(), false, now_ms)? {
             return Ok(reply);
         }
         let room = self.room(game_id)?;
         if !room.stored.setup.lobby || room.stored.ended_ms.is_some() {
             return Err(Refusal::new(ErrorCode::NotOpen, "this game is no open challenge: ask for its join code"));
         }
-        self.take_seat(game_id, request_id, caller, now_ms)
+        self.take_seat(game_id, key, caller, now_ms)
     }
 
     /// Withdraws the caller's open challenge: the game is removed.
@@ -54,7 +56,17 @@ impl<S: Store> Service<S> {
         self.rooms.remove(game_id);
         self.deadlines.remove(game_id);
         self.lobby_changed = true;
+        // Over and unrated, as the protocol says: a client shows "withdrawn".
         snapshot.to_move = None;
+        snapshot.rated = false;
+        snapshot.clock_ms = None;
+        snapshot.outcome = Some(GameResult {
+            winners: Vec::new(),
+            scores: Vec::new(),
+            resigned: None,
+            flagged: None,
+            withdrawn: true,
+        });
         Ok(Reply { messages: vec![ServerMessage::State(snapshot)], ..Reply::default() })
     }
 

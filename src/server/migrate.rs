@@ -83,6 +83,7 @@ const TABLES: &[(&str, &[Copied])] = &[
             ("token", "token", Kind::Text),
             ("account", "account", Kind::BigInt),
             ("request_id", "request_id", Kind::Text),
+            ("request_of", "request_of", Kind::Text),
         ],
     ),
     (

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::lobby::LOBBY_CHALLENGES;
 use super::ratings::{NEW_RATING, pool, shown};
+use super::requests::{Asked, request_key};
 use super::room::storage;
 use super::service::{Caller, Reply, Seek, Service};
 use super::store::Store;
@@ -20,7 +21,8 @@ pub const PAIR_WINDOW: i32 = 300;
 impl<S: Store> Service<S> {
     /// Pairs the caller with the nearest open challenge of the same settings, or posts one.
     pub(super) fn seek(&mut self, seek: Seek, caller: &Caller, now_ms: u64) -> Result<Reply, Refusal> {
-        if let Some(reply) = self.retried(seek.request_id.as_deref(), false, now_ms)? {
+        let key = request_key(seek.request_id.as_deref(), caller, Asked { kind: "seek", target: &seek.game })?;
+        if let Some(reply) = self.retried(key.as_ref(), false, now_ms)? {
             return Ok(reply);
         }
         if seek.rated && caller.account.is_none() {
@@ -58,11 +60,11 @@ impl<S: Store> Service<S> {
             }
         }
         match best {
-            Some((_, game_id)) => self.take_seat(&game_id, seek.request_id, caller, now_ms),
+            Some((_, game_id)) => self.take_seat(&game_id, key, caller, now_ms),
             None => {
                 let Seek { game, options, clock, rated, request_id } = seek;
                 let new = NewGame { options, clock, rated, lobby: true, request_id, ..NewGame::of(&game) };
-                self.create(new, caller, now_ms)
+                self.create_with(new, key, caller, now_ms)
             }
         }
     }

@@ -7,6 +7,7 @@
 //! thread ([`PasswordJob`]).
 
 use std::cell::RefCell;
+use std::net::IpAddr;
 
 use argon2::password_hash::{self, Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
@@ -178,6 +179,9 @@ pub enum PasswordJob {
         hash: String,
         /// The seat tokens to claim once signed in.
         claim: Vec<String>,
+        /// The name as given, read as its key ([`name_key`]), and the address it came from: a
+        /// wrong password is counted against the two together.
+        from: (String, Option<IpAddr>),
     },
 }
 
@@ -201,6 +205,8 @@ pub enum PasswordDone {
         matched: bool,
         /// The seat tokens to claim.
         claim: Vec<String>,
+        /// The name's key and the address, as the job had them.
+        from: (String, Option<IpAddr>),
     },
 }
 
@@ -211,8 +217,8 @@ impl PasswordJob {
             PasswordJob::Hash { name, password, claim } => {
                 PasswordDone::Hashed { name, hash: hash_password(&password), claim }
             }
-            PasswordJob::Verify { account, password, hash, claim } => {
-                PasswordDone::Verified { account, matched: verify_password(&password, &hash), claim }
+            PasswordJob::Verify { account, password, hash, claim, from } => {
+                PasswordDone::Verified { account, matched: verify_password(&password, &hash), claim, from }
             }
         }
     }

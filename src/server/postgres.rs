@@ -22,6 +22,7 @@ use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
 use std::sync::Arc;
 
+use super::limits::Hits;
 use super::postgres_conn::{Conn, Target, Write, get, ms_sql, storable};
 use super::postgres_games::{append_checked, insert_game, insert_seat, lock_ended};
 pub use super::postgres_listen::{Heard, listen};
@@ -119,6 +120,22 @@ impl PgStore {
             return result;
         }
     }
+
+    /// Runs a statement that cannot be refused (a note, a limit's event) in one round trip, no
+    /// savepoint; in a batch it is noted, to be run again if the batch is ([`Conn::replay`]),
+    /// and if it fails as a deadlock's victim the batch is run again and so is it.
+    pub(super) fn direct(&mut self, f: Write<()>) -> Result<(), StoreError> {
+        let mut conn = self.conn()?;
+        let mut result = f(&mut conn);
+        if result.is_err() && self.in_batch && conn.take_deadlock() {
+            conn.replay()?;
+            result = f(&mut conn);
+        }
+        if self.in_batch && result.is_ok() {
+            conn.note(f, Ok(()));
+        }
+        result
+    }
 }
 
 /// The ids of the first text column of a query's rows.
@@ -133,11 +150,10 @@ impl Store for PgStore {
     }
 
     fn add_seat(&mut self, game_id: &str, new: NewSeat<'_>, at_ms: u64) -> Result<(), StoreError> {
-        let (game_id, token, request) =
-            (game_id.to_string(), new.token.to_string(), new.request_id.map(str::to_string));
+        let (game_id, token, request) = (game_id.to_string(), new.token.to_string(), new.request.cloned());
         let (seat, account) = (new.seat, new.account);
         self.write(move |conn| {
-            let (game_id, new) = (&game_id, NewSeat { seat, token: &token, account, request_id: request.as_deref() });
+            let (game_id, new) = (&game_id, NewSeat { seat, token: &token, account, request: request.as_ref() });
             let row = conn.query_opt("SELECT seats FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
             let seats: i32 = get(&row.ok_or(StoreError::NotFound)?, 0)?;
             if i32::from(new.seat) >= seats {
@@ -293,6 +309,10 @@ impl Store for PgStore {
         true
     }
 
+    fn shared_hits(&mut self) -> Option<&mut dyn Hits> {
+        Some(self)
+    }
+
     /// `pg_notify` on [`CHANNEL`]: inside a batch, delivered at its commit (dropped if it rolls
     /// back); PostgreSQL delivers identical payloads of one transaction once.
     fn publish_all(&mut self, payloads: &[String]) -> Result<(), StoreError> {
@@ -312,11 +332,7 @@ impl Store for PgStore {
                 )
                 .map(drop)
             });
-            let mut conn = self.conn()?;
-            notify(&mut conn)?;
-            if self.in_batch {
-                conn.note(notify, Ok(()));
-            }
+            self.direct(notify)?;
         }
         Ok(())
     }
@@ -335,12 +351,7 @@ impl Store for PgStore {
         let notify: Write<()> = Arc::new(move |conn: &mut Conn| {
             conn.query_one("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).map(drop)
         });
-        let mut conn = self.conn()?;
-        notify(&mut conn)?;
-        if self.in_batch {
-            conn.note(notify, Ok(()));
-        }
-        Ok(())
+        self.direct(notify)
     }
 
     /// Once this store leads, each call only checks that its connection (which holds the lock)

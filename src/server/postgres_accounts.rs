@@ -4,7 +4,7 @@
 
 use postgres::Row;
 
-use super::account_store::{Account, AccountId, Accounts, RatingRecord, StoredRating};
+use super::account_store::{Account, AccountId, Accounts, RatingRecord, SeatOfRequest, StoredRating};
 use super::postgres::{PgStore, ids};
 use super::postgres_conn::{get, ms_of, ms_sql, seat_of, storable};
 use super::store::StoreError;
@@ -140,13 +140,18 @@ impl Accounts for PgStore {
         })
     }
 
-    fn seat_of_request(&self, request_id: &str) -> Result<Option<(String, u8, String)>, StoreError> {
-        if !storable(request_id) {
+    fn seat_of_request(&self, id: &str) -> Result<Option<SeatOfRequest>, StoreError> {
+        if !storable(id) {
             return Ok(None);
         }
-        let row =
-            self.conn()?.query_opt("SELECT game_id, seat, token FROM seats WHERE request_id = $1", &[&request_id])?;
-        row.map(|r| seat_row(&r)).transpose()
+        let row = self
+            .conn()?
+            .query_opt("SELECT game_id, seat, token, request_of FROM seats WHERE request_id = $1", &[&id])?;
+        row.map(|r| {
+            let (game_id, seat, token) = seat_row(&r)?;
+            Ok(SeatOfRequest { game_id, seat, token, of: get(&r, 3)? })
+        })
+        .transpose()
     }
 
     fn rating(&self, account: AccountId, pool: &str) -> Result<Option<StoredRating>, StoreError> {

@@ -59,8 +59,8 @@ pub(super) fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Res
     for (seat, token) in (0..seats).zip(&setup.seats) {
         if let Some(token) = token {
             let account = setup.players.get(usize::from(seat)).copied().flatten();
-            let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, id)| id.as_str());
-            insert_seat(conn, &setup.id, NewSeat { seat, token, account, request_id: request })?;
+            let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, key)| key);
+            insert_seat(conn, &setup.id, NewSeat { seat, token, account, request })?;
         }
     }
     Ok(())
@@ -68,12 +68,13 @@ pub(super) fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Res
 
 /// Inserts one seat's row.
 pub(super) fn insert_seat(conn: &mut Conn, game_id: &str, seat: NewSeat<'_>) -> Result<(), StoreError> {
-    if seat.request_id.is_some_and(|r| !storable(r)) {
+    if seat.request.is_some_and(|r| !storable(&r.id) || !storable(&r.of)) {
         return Err(StoreError::Conflict("a request id with a NUL character".into()));
     }
+    let (id, of) = (seat.request.map(|r| &r.id), seat.request.map(|r| &r.of));
     conn.execute(
-        "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES ($1, $2, $3, $4, $5)",
-        &[&game_id, &i32::from(seat.seat), &seat.token, &seat.account, &seat.request_id],
+        "INSERT INTO seats (game_id, seat, token, account, request_id, request_of) VALUES ($1, $2, $3, $4, $5, $6)",
+        &[&game_id, &i32::from(seat.seat), &seat.token, &seat.account, &id, &of],
     )?;
     Ok(())
 }

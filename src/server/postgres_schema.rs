@@ -1,5 +1,6 @@
 //! The PostgreSQL store's tables ([`SCHEMA_VERSION`]) and their migrations: the same tables and
-//! columns as the SQLite store's schema version 3 ([`super::schema`]), in PostgreSQL's types
+//! columns as the SQLite store's schema version 4 ([`super::schema`]), and the limits the instances
+//! share (`limit_hits`), in PostgreSQL's types
 //! (times `BIGINT` ms, flags `BOOLEAN`, ratings `DOUBLE PRECISION`, the options' JSON as `TEXT`),
 //! plus `games.seq`, the order games were made in (SQLite's `rowid`).
 //!
@@ -16,7 +17,7 @@ use super::store_error::StoreError;
 
 /// The schema version this build writes and reads (table `schema_version`); PostgreSQL's versions
 /// are counted on their own, from 1 (SQLite's version 3).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// The transaction-level advisory lock key under which the schema is prepared ("TRIBOARE", one
 /// above [`LEADER_LOCK`]).
@@ -99,9 +100,21 @@ CREATE TABLE rating_changes (
 INSERT INTO schema_version (version) VALUES (0);
 ";
 
+/// From version 1 to 2: who asked for each seat taken with a request id, and for what (SQLite's
+/// version 4), and the limits the instances share (`server::shared_limits`): one row a counted
+/// event, by key, pruned once out of every window.
+const MIGRATE_V1_TO_V2: &str = "
+ALTER TABLE seats ADD COLUMN request_of TEXT;
+CREATE TABLE limit_hits (
+    key TEXT NOT NULL,
+    at_ms BIGINT NOT NULL
+);
+CREATE INDEX limit_hits_by_key ON limit_hits(key, at_ms);
+";
+
 /// The migrations in order: the one at index `v` takes a database from version `v` to `v + 1`
 /// (version 0 is an empty database). A later version appends its own.
-const MIGRATIONS: &[&str] = &[SCHEMA_V1];
+const MIGRATIONS: &[&str] = &[SCHEMA_V1, MIGRATE_V1_TO_V2];
 
 /// Creates the tables in an empty database, migrates an older schema or checks the current one,
 /// in one transaction under [`SCHEMA_LOCK`].

@@ -133,7 +133,13 @@ mod tests {
     use super::*;
 
     fn result(winners: &[u8], scores: &[i32]) -> GameResult {
-        GameResult { winners: winners.to_vec(), scores: scores.to_vec(), resigned: None, flagged: None }
+        GameResult {
+            winners: winners.to_vec(),
+            scores: scores.to_vec(),
+            resigned: None,
+            flagged: None,
+            withdrawn: false,
+        }
     }
 
     #[test]

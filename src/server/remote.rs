@@ -25,6 +25,12 @@ pub fn hear<S: Store>(
         }
         announce_lobby(service, hub, outbox);
         cluster.hello();
+        // A sign-out elsewhere may have been missed: each session signed in here is checked.
+        for session in hub.sessions() {
+            if let Ok(None) = service.store().session_account(&session) {
+                hub.end_session(&session, None, outbox);
+            }
+        }
         return;
     };
     let Some(note) = cluster.hear(text) else { return };
@@ -57,6 +63,7 @@ pub fn hear<S: Store>(
         }
         Note::Lobby { .. } => announce_lobby(service, hub, outbox),
         Note::Alive { .. } => {}
+        Note::SessionEnded { session, .. } => hub.end_session(&session, None, outbox),
         Note::Hello { .. } => {
             for game in hub.held_games() {
                 cluster.held(&game, hub.local_seats(&game));

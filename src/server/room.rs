@@ -96,11 +96,23 @@ impl Room {
         let seats = u8::try_from(self.position.num_players()).unwrap_or(u8::MAX);
         if let Some(resigned) = self.stored.resigned {
             let winners = (0..seats).filter(|&s| s != resigned).collect();
-            return Some(GameResult { winners, scores: Vec::new(), resigned: Some(resigned), flagged: None });
+            return Some(GameResult {
+                winners,
+                scores: Vec::new(),
+                resigned: Some(resigned),
+                flagged: None,
+                withdrawn: false,
+            });
         }
         if let Some(flagged) = self.stored.flagged {
             let winners = (0..seats).filter(|&s| s != flagged).collect();
-            return Some(GameResult { winners, scores: Vec::new(), resigned: None, flagged: Some(flagged) });
+            return Some(GameResult {
+                winners,
+                scores: Vec::new(),
+                resigned: None,
+                flagged: Some(flagged),
+                withdrawn: false,
+            });
         }
         let outcome = self.position.outcome()?;
         let winners = outcome.winners().iter().map(|p| p.0).collect();
@@ -109,6 +121,7 @@ impl Room {
             scores: outcome.scores[..outcome.num_players].to_vec(),
             resigned: None,
             flagged: None,
+            withdrawn: false,
         })
     }
 

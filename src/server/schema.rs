@@ -6,8 +6,9 @@ use rusqlite::Transaction;
 use super::store::{StoreError, now_ms};
 
 /// The schema version this build writes and reads (table `schema_version`). Older versions are
-/// migrated when opened: 1 (no times) to 2, 2 (no accounts) to 3.
-pub const SCHEMA_VERSION: i64 = 3;
+/// migrated when opened: 1 (no times) to 2, 2 (no accounts) to 3, 3 (request ids not bound to
+/// their requester) to 4.
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// The tables of schema version 1.
 const SCHEMA_V1: &str = "
@@ -97,6 +98,13 @@ ALTER TABLE games ADD COLUMN ended_ms INTEGER;
 CREATE INDEX games_open ON games(lobby, ended_ms);
 ";
 
+/// From schema version 3 to 4: who asked for each seat taken with a request id, and for what
+/// ([`RequestKey::of`](super::store::RequestKey::of)). Version 3's request ids were stored as
+/// sent; no retry matches them now (its requester is unknown), so they are left as they are.
+const MIGRATE_V3_TO_V4: &str = "
+ALTER TABLE seats ADD COLUMN request_of TEXT;
+";
+
 /// Creates the tables in an empty database, migrates an older schema or checks the current one,
 /// within `tx` (the caller commits).
 ///
@@ -116,8 +124,13 @@ pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
             Some(1) => {
                 migrate_v1(tx)?;
                 migrate_v2(tx)?;
+                migrate_v3(tx)?;
             }
-            Some(2) => migrate_v2(tx)?,
+            Some(2) => {
+                migrate_v2(tx)?;
+                migrate_v3(tx)?;
+            }
+            Some(3) => migrate_v3(tx)?,
             Some(v) if v > SCHEMA_VERSION => {
                 return Err(StoreError::Failed(format!(
                     "the database has schema version {v}, newer than this server's {SCHEMA_VERSION}"
@@ -136,6 +149,7 @@ pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.execute_batch(SCHEMA_V1)?;
         tx.execute_batch(MIGRATE_V1_TO_V2)?;
         tx.execute_batch(MIGRATE_V2_TO_V3)?;
+        tx.execute_batch(MIGRATE_V3_TO_V4)?;
         tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [SCHEMA_VERSION])?;
     }
     Ok(())
@@ -158,6 +172,13 @@ fn migrate_v1(tx: &Transaction<'_>) -> Result<(), StoreError> {
 /// From version 2 to 3.
 fn migrate_v2(tx: &Transaction<'_>) -> Result<(), StoreError> {
     tx.execute_batch(MIGRATE_V2_TO_V3)?;
+    tx.execute("UPDATE schema_version SET version = 3", [])?;
+    Ok(())
+}
+
+/// From version 3 to 4.
+fn migrate_v3(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute_batch(MIGRATE_V3_TO_V4)?;
     tx.execute("UPDATE schema_version SET version = ?1", [SCHEMA_VERSION])?;
     Ok(())
 }

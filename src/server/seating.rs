@@ -5,21 +5,31 @@ use serde_json::Value;
 
 use super::clock::Clocks;
 use super::ids::{new_code, new_game_id, new_token};
+use super::requests::{Asked, request_key};
 use super::room::{Room, bad_token, record_of, storage};
 use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
-use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
+use super::store::{GameSetup, NewSeat, RequestKey, Store, StoreError, StoredGame};
 use crate::net::position;
 use crate::net::protocol::{ErrorCode, NewGame, Refusal, ServerMessage, normalize_code};
 use crate::rules::record::RecordError;
-
-/// The longest request id, in bytes.
-pub const MAX_REQUEST_ID: usize = 64;
 
 impl<S: Store> Service<S> {
     /// Creates a game: its kind and options checked by the rules, the creator seated, and the
     /// bots asked for.
     pub(super) fn create(&mut self, new: NewGame, caller: &Caller, now_ms: u64) -> Result<Reply, Refusal> {
-        if let Some(reply) = self.retried(new.request_id.as_deref(), true, now_ms)? {
+        let key = request_key(new.request_id.as_deref(), caller, Asked { kind: "create", target: &new.game })?;
+        self.create_with(new, key, caller, now_ms)
+    }
+
+    /// [`Service::create`] with the request's key worked out (a `seek`'s, when it posts one).
+    pub(super) fn create_with(
+        &mut self,
+        new: NewGame,
+        key: Option<RequestKey>,
+        caller: &Caller,
+        now_ms: u64,
+    ) -> Result<Reply, Refusal> {
+        if let Some(reply) = self.retried(key.as_ref(), true, now_ms)? {
             return Ok(reply);
         }
         let game = new.game.as_str();
@@ -59,7 +69,7 @@ impl<S: Store> Service<S> {
             self.check_open_challenges(caller)?;
         }
         // Counted last: a refused request does not count.
-        self.limits.game(caller.addr, now_ms)?;
+        self.limits.game(self.store.shared_hits(), caller.addr, now_ms)?;
         let token = new_token()?;
         let mut setup = GameSetup {
             id: String::new(),
@@ -73,7 +83,7 @@ impl<S: Store> Service<S> {
             players: vec![None; seats],
             rated: new.rated,
             lobby: new.lobby,
-            request: new.request_id.clone().map(|id| (seat, id)),
+            request: key.map(|key| (seat, key)),
         };
         setup.seats[usize::from(seat)] = Some(token.clone());
         setup.players[usize::from(seat)] = caller.account;
@@ -108,31 +118,6 @@ impl<S: Store> Service<S> {
         Ok(Reply { messages: vec![created, state], bots, ..Reply::default() })
     }
 
-    /// The answer to a `create`, `join` or `accept` sent again with a request id already served:
-    /// the same seat and token, and the game as it stands.
-    pub(super) fn retried(
-        &mut self,
-        request_id: Option<&str>,
-        create: bool,
-        now_ms: u64,
-    ) -> Result<Option<Reply>, Refusal> {
-        let Some(request_id) = request_id else { return Ok(None) };
-        if request_id.is_empty() || request_id.len() > MAX_REQUEST_ID {
-            return Err(Refusal::new(ErrorCode::Malformed, format!("a request id has 1 to {MAX_REQUEST_ID} bytes")));
-        }
-        let Some((game_id, seat, token)) = self.store.seat_of_request(request_id).map_err(|e| storage(&e))? else {
-            return Ok(None);
-        };
-        let room = self.room(&game_id)?;
-        let first = if create {
-            ServerMessage::Created { game_id: game_id.clone(), code: room.stored.setup.code.clone(), seat, token }
-        } else {
-            ServerMessage::Joined { game_id: game_id.clone(), seat, token }
-        };
-        let state = ServerMessage::State(room.snapshot(0, now_ms));
-        Ok(Some(Reply { messages: vec![first, state], ..Reply::default() }))
-    }
-
     /// Stores a new game (the rematch of `of`, if given) under a fresh id and join code, trying
     /// again if they collide with another game's.
     pub(super) fn insert_new(&mut self, setup: &mut GameSetup, of: Option<&str>, now_ms: u64) -> Result<(), Refusal> {
@@ -160,21 +145,23 @@ impl<S: Store> Service<S> {
         caller: &Caller,
         now_ms: u64,
     ) -> Result<Reply, Refusal> {
-        if let Some(reply) = self.retried(request_id.as_deref(), false, now_ms)? {
+        let code = normalize_code(code);
+        let key = request_key(request_id.as_deref(), caller, Asked { kind: "join", target: &code })?;
+        if let Some(reply) = self.retried(key.as_ref(), false, now_ms)? {
             return Ok(reply);
         }
-        let code = normalize_code(code);
         let game_id = self.store.game_of_code(&code).map_err(|e| storage(&e))?;
         let game_id =
             game_id.ok_or_else(|| Refusal::new(ErrorCode::UnknownCode, format!("no game has the code {code}")))?;
-        self.take_seat(&game_id, request_id, caller, now_ms)
+        self.take_seat(&game_id, key, caller, now_ms)
     }
 
-    /// Seats the caller in the first free seat of game `game_id` (a join or an accept).
+    /// Seats the caller in the first free seat of game `game_id` (a join or an accept), keeping
+    /// its request's `key` for a retry.
     pub(super) fn take_seat(
         &mut self,
         game_id: &str,
-        request_id: Option<String>,
+        key: Option<RequestKey>,
         caller: &Caller,
         now_ms: u64,
     ) -> Result<Reply, Refusal> {
@@ -195,7 +182,7 @@ impl<S: Store> Service<S> {
         let lobby = setup.lobby;
         let seat = seat as u8;
         let token = new_token()?;
-        let new = NewSeat { seat, token: &token, account: caller.account, request_id: request_id.as_deref() };
+        let new = NewSeat { seat, token: &token, account: caller.account, request: key.as_ref() };
         if let Err(e) = self.store.add_seat(game_id, new, now_ms) {
             self.rooms.remove(game_id);
             return Err(match e {

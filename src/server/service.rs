@@ -30,7 +30,7 @@ use super::rooms::Rooms;
 use super::store::{Store, now_ms};
 use serde_json::Value;
 
-use crate::net::protocol::{ClientMessage, Clock, ErrorCode, Refusal, ServerMessage, decode_client};
+use crate::net::protocol::{ClientMessage, Clock, ErrorCode, Refusal, ServerMessage, check_secret, decode_client};
 
 /// How many games the service keeps replayed in memory by default ([`Service::with_capacity`]).
 pub const DEFAULT_CAPACITY: usize = 4096;
@@ -43,6 +43,9 @@ pub struct Caller {
     pub account: Option<AccountId>,
     /// The connection's address.
     pub addr: Option<IpAddr>,
+    /// A guest's client, to whom its request ids belong (`server::requests`): the hash of the
+    /// secret its connection said hello with, or a value of the connection's own.
+    pub client: Option<[u8; 16]>,
 }
 
 /// A bot seated by a `create` with `bots`: for the server's bot runner.
@@ -85,6 +88,11 @@ pub struct Reply {
     /// The sender's connection signed in as this account (`Some(Some(_))`) or out
     /// (`Some(None)`).
     pub account: Option<Option<AccountId>>,
+    /// With `account` signed in: the hash of the session the connection signed in with.
+    pub session: Option<String>,
+    /// The hash of the session a sign-out ended: every connection signed in with it, here and on
+    /// the other instances, is signed out too.
+    pub session_ended: Option<String>,
     /// Bots seated, for the bot runner.
     pub bots: Vec<BotSeat>,
 }
@@ -278,6 +286,8 @@ impl<S: Store> Service<S> {
             }
             ClientMessage::Leaderboard { game } => self.leaderboard(&game),
             ClientMessage::Profile { name } => self.profile(&name),
+            // The transport keeps the connection's client (`batch`); here only its form counts.
+            ClientMessage::Hello { client } => check_secret("client secret", &client).map(|()| Reply::default()),
         };
         let mut reply = result.unwrap_or_else(Reply::refused);
         if let Some(end) = flagged {
@@ -318,7 +328,7 @@ impl<S: Store> Service<S> {
     pub fn sweep(&mut self, now_ms: u64) -> Vec<Broadcast> {
         let due: Vec<String> =
             self.deadlines.iter().filter(|&(_, &deadline)| deadline <= now_ms).map(|(id, _)| id.clone()).collect();
-        self.limits.prune(now_ms);
+        self.limits.prune(self.store.shared_hits(), now_ms);
         let mut ended = Vec::new();
         for id in due {
             if let Some(mut end) = self.flag_if_due(&id, now_ms) {

@@ -65,9 +65,10 @@ impl<S: Store> Service<S> {
         };
     }
 
-    /// Forgets the limits' old entries (a server that is not the leader, which does not sweep).
+    /// Forgets the limits' old entries in memory (a server that is not the leader, which does not
+    /// sweep; the leader prunes the shared ones).
     pub fn prune(&mut self, now_ms: u64) {
-        self.limits.prune(now_ms);
+        self.limits.prune(None, now_ms);
     }
 
     /// The store, to publish to the servers sharing it or to take the lead.

@@ -138,10 +138,11 @@ impl SqliteStore {
         for (seat, token) in (0..seats).zip(&setup.seats) {
             if let Some(token) = token {
                 let account = setup.players.get(usize::from(seat)).copied().flatten();
-                let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, id)| id.as_str());
+                let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, key)| key);
                 tx.execute(
-                    "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![setup.id, seat, token, account, request],
+                    "INSERT INTO seats (game_id, seat, token, account, request_id, request_of)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![setup.id, seat, token, account, request.map(|r| &r.id), request.map(|r| &r.of)],
                 )?;
             }
         }
@@ -192,8 +193,9 @@ impl Store for SqliteStore {
                 return Err(StoreError::Conflict(format!("seat {seat} is taken")));
             }
             tx.execute(
-                "INSERT INTO seats (game_id, seat, token, account, request_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![game_id, seat, new.token, new.account, new.request_id],
+                "INSERT INTO seats (game_id, seat, token, account, request_id, request_of)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![game_id, seat, new.token, new.account, new.request.map(|r| &r.id), new.request.map(|r| &r.of)],
             )?;
             let held: u32 = tx.query_row("SELECT COUNT(*) FROM seats WHERE game_id = ?1", [game_id], |r| r.get(0))?;
             if held == u32::from(seats) {

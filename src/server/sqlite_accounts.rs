@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::account_store::{Account, AccountId, Accounts, RatingRecord, StoredRating};
+use super::account_store::{Account, AccountId, Accounts, RatingRecord, SeatOfRequest, StoredRating};
 use super::sqlite::{SqliteStore, ms_sql};
 use super::store::StoreError;
 
@@ -109,11 +109,11 @@ impl Accounts for SqliteStore {
         })
     }
 
-    fn seat_of_request(&self, request_id: &str) -> Result<Option<(String, u8, String)>, StoreError> {
+    fn seat_of_request(&self, id: &str) -> Result<Option<SeatOfRequest>, StoreError> {
         Ok(self
             .conn
-            .query_row("SELECT game_id, seat, token FROM seats WHERE request_id = ?1", [request_id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            .query_row("SELECT game_id, seat, token, request_of FROM seats WHERE request_id = ?1", [id], |r| {
+                Ok(SeatOfRequest { game_id: r.get(0)?, seat: r.get(1)?, token: r.get(2)?, of: r.get(3)? })
             })
             .optional()?)
     }

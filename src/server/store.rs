@@ -16,7 +16,8 @@
 
 use serde_json::Value;
 
-pub use super::account_store::{Account, AccountId, Accounts, RatingRecord, StoredRating};
+pub use super::account_store::{Account, AccountId, Accounts, RatingRecord, SeatOfRequest, StoredRating};
+use super::limits::Hits;
 pub use super::store_error::StoreError;
 use crate::net::protocol::Clock;
 
@@ -45,8 +46,19 @@ pub struct GameSetup {
     pub rated: bool,
     /// Whether the game is an open challenge, listed in the lobby while a seat is free.
     pub lobby: bool,
-    /// The creator's seat and the request id it was taken with, if the creator sent one.
-    pub request: Option<(u8, String)>,
+    /// The creator's seat and the request it was taken with, if the creator sent a request id.
+    pub request: Option<(u8, RequestKey)>,
+}
+
+/// A request id as stored with the seat it took (`docs/design.md` §Threat model): the id's hash,
+/// unique in the store, and the hash of who asked and for what, which a retry must match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestKey {
+    /// The request id's BLAKE2s-256 hash, hex (column `seats.request_id`).
+    pub id: String,
+    /// The hash of the requester (an account, or a guest's client) and the request (its kind
+    /// and the code, game id or game kind it names), hex (column `seats.request_of`).
+    pub of: String,
 }
 
 /// A seat being taken ([`Store::add_seat`]).
@@ -58,8 +70,8 @@ pub struct NewSeat<'a> {
     pub token: &'a str,
     /// The account taking it; none for a guest.
     pub account: Option<AccountId>,
-    /// The client's request id, kept so a retry is answered with the same seat.
-    pub request_id: Option<&'a str>,
+    /// The client's request, kept so a retry of it is answered with the same seat.
+    pub request: Option<&'a RequestKey>,
 }
 
 impl GameSetup {
@@ -195,6 +207,12 @@ pub trait Store: Accounts {
     /// (`docs/design.md` §Several instances). Default: no (SQLite is one server's).
     fn shared(&self) -> bool {
         false
+    }
+
+    /// Where the limits count their events when several servers share this store, so that they
+    /// hold across the instances (`server::limits`); none (the default): each counts in memory.
+    fn shared_hits(&mut self) -> Option<&mut dyn Hits> {
+        None
     }
 
     /// Publishes `payload` (at most [`MAX_PUBLISH_BYTES`] bytes of text) to every server sharing

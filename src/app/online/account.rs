@@ -126,8 +126,14 @@ impl Account {
                 self.signed_in = Some(name);
             }
             ServerMessage::SignedOut {} => {
+                // Ours, or the session's end elsewhere (signed out on another device): either way
+                // it is gone, and this device plays as a guest until it signs in again.
+                if !self.waiting && self.signed_in.is_some() {
+                    self.said = Some(Status::info("signed out: the session was ended on another device"));
+                }
                 self.waiting = false;
                 self.signed_in = None;
+                settings.online.sessions.retain(|s| s.server != server);
             }
             ServerMessage::Error { code, message } => {
                 self.waiting = false;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use web_time::Instant;
 
+use super::secrets::client_secret;
 use crate::net::protocol::{ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode_client};
 
 /// The first pause before reconnecting, doubled after each failure up to [`MAX_RETRY`].
@@ -142,6 +143,9 @@ impl Link {
                     self.state = LinkState::Open;
                     self.pause = FIRST_RETRY;
                     if let Some((sender, _)) = &mut self.socket {
+                        // First who this client is, so a retried request is answered as its own.
+                        let hello = ClientMessage::Hello { client: client_secret().to_string() };
+                        sender.send(ewebsock::WsMessage::Text(encode_client(&hello)));
                         for text in self.outbox.drain(..) {
                             sender.send(ewebsock::WsMessage::Text(text));
                         }

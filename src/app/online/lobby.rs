@@ -11,6 +11,7 @@ use bevy::prelude::*;
 
 use super::game::OnlineGame;
 use super::link::{Link, default_server, server_url};
+use super::secrets::request_id;
 use crate::app::settings::{OnlineSeat, Settings};
 use crate::net::protocol::{ClientMessage, Clock, LobbyView, NewGame, ServerMessage, Snapshot};
 
@@ -104,17 +105,6 @@ pub struct Lobby {
     /// The request waiting for its seat, sent again after a reconnection (its request id makes
     /// the server answer it once).
     request: Option<ClientMessage>,
-}
-
-/// A fresh request id: a retry of the same request carries the same one.
-fn request_id() -> String {
-    use rand::{Rng as _, SeedableRng as _};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let nanos = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let count = COUNT.fetch_add(1, Ordering::Relaxed);
-    let mut rng = rand::rngs::SmallRng::seed_from_u64((nanos as u64) ^ count.rotate_left(40));
-    format!("{:016x}{:016x}", rng.random::<u64>(), rng.random::<u64>())
 }
 
 impl Lobby {
@@ -388,12 +378,5 @@ mod tests {
             ServerMessage::Created { game_id: "h".into(), code: "EFGH6789".into(), seat: 0, token: "u".into() };
         lobby.hear(created, "ws://127.0.0.1:8099/ws", &mut settings);
         assert_eq!(settings.online.games.len(), 2, "a game created is kept at once too");
-    }
-
-    #[test]
-    fn request_ids_differ() {
-        let ids: std::collections::BTreeSet<String> = (0..100).map(|_| request_id()).collect();
-        assert_eq!(ids.len(), 100);
-        assert!(ids.iter().all(|id| id.len() == 32));
     }
 }

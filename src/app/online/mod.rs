@@ -24,6 +24,7 @@ pub mod lobby_tab;
 pub mod lobby_window;
 pub mod pages;
 pub mod players_tab;
+pub mod secrets;
 pub mod sync;
 pub mod window;
 pub mod window_in;

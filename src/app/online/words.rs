@@ -14,6 +14,9 @@ use crate::net::protocol::{Clock, GameListing, RatingChange, Snapshot, provision
 /// Whose turn it is in a game of "Your games", for the person holding `seat`.
 pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
     if let Some(outcome) = &state.outcome {
+        if outcome.withdrawn {
+            return "withdrawn".to_string();
+        }
         return match (outcome.winners.contains(&seat), outcome.flagged == Some(seat)) {
             (true, _) => "won",
             (false, true) => "lost on time",
@@ -154,10 +157,10 @@ mod tests {
         assert_eq!(whose_turn(&state([true, false], Some(0), None), 0), "waiting for a player");
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 0), "your move");
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 1), "their move");
-        let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None };
+        let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None, withdrawn: false };
         assert_eq!(whose_turn(&state([true, true], None, Some(won.clone())), 1), "won");
         assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "lost");
-        let flag = GameResult { winners: vec![0], scores: vec![], resigned: None, flagged: Some(1) };
+        let flag = GameResult { winners: vec![0], scores: vec![], resigned: None, flagged: Some(1), withdrawn: false };
         assert_eq!(whose_turn(&state([true, true], None, Some(flag)), 1), "lost on time");
 
         let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };

@@ -90,6 +90,9 @@ error_codes! {
     Limit = "limit",
     /// The game is no open challenge (it is not in the lobby, or its seats are taken).
     NotOpen = "not_open",
+    /// The request id was used before by another account or client, or for another request
+    /// (`docs/design.md` §Threat model): send the request with a new one.
+    RequestIdUsed = "request_id_used",
 }
 
 impl fmt::Display for ErrorCode {

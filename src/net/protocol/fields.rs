@@ -28,6 +28,7 @@ impl ClientMessage {
         "lobby",
         "leaderboard",
         "profile",
+        "hello",
     ];
 
     /// Checks that no string field is over [`MAX_FIELD_BYTES`]
@@ -83,6 +84,7 @@ impl ClientMessage {
             ClientMessage::Lobby {} => Vec::new(),
             ClientMessage::Leaderboard { game } => vec![("game", game)],
             ClientMessage::Profile { name } => vec![("name", name)],
+            ClientMessage::Hello { client } => vec![("client", client)],
         };
         let lists = match self {
             ClientMessage::Create(new) => new.bots.len(),
@@ -119,7 +121,8 @@ impl ClientMessage {
             | ClientMessage::Logout { .. }
             | ClientMessage::Lobby {}
             | ClientMessage::Leaderboard { .. }
-            | ClientMessage::Profile { .. } => None,
+            | ClientMessage::Profile { .. }
+            | ClientMessage::Hello { .. } => None,
             ClientMessage::Accept { game_id, .. } | ClientMessage::Withdraw { game_id, .. } => Some(game_id),
             ClientMessage::Move { game_id, .. }
             | ClientMessage::Resign { game_id, .. }

@@ -108,4 +108,11 @@ pub struct GameResult {
     /// The seat whose clock ran out, if the game ended so (every other seat then wins).
     #[serde(default)]
     pub flagged: Option<u8>,
+    /// Whether the creator withdrew the game, an open challenge, before its other seats were
+    /// taken ([`ClientMessage::Withdraw`]): no winners, no scores, unrated. Left out on the wire
+    /// when false.
+    ///
+    /// [`ClientMessage::Withdraw`]: super::ClientMessage::Withdraw
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
 }

@@ -110,6 +110,16 @@ pub enum ClientMessage {
         /// The account's name.
         name: String,
     },
+    /// Names the client a guest's retried requests belong to: a request id is answered again only
+    /// to the account or client that sent it first (`docs/design.md` §Threat model). Sent first on
+    /// each connection; a connection that sends none is a client of its own, so its request ids
+    /// are not answered on another connection. Answered by nothing, or by an error.
+    Hello {
+        /// The client's secret: 128 random bits or more from the system's generator
+        /// ([`check_secret`](super::secrets::check_secret)), kept while the client runs and shown
+        /// to nobody else.
+        client: String,
+    },
     /// Play a move; answered by a [`ServerMessage::Moved`] for it and one for each move the rules
     /// then force (Trigon's passes), which the server plays itself.
     Move {
@@ -188,8 +198,11 @@ pub struct NewGame {
     /// [`LobbyView::bots`]).
     #[serde(default)]
     pub bots: Vec<String>,
-    /// The client's id for this request (up to 64 characters): the same id sent again (a
-    /// retry after a dropped connection) is answered with the same game and token.
+    /// The client's id for this request, 128 random bits or more
+    /// ([`check_secret`](super::secrets::check_secret)): the same request sent again with it (a
+    /// retry after a dropped connection) by the same account or client
+    /// ([`ClientMessage::Hello`]) is answered with the same game and token; the id sent with
+    /// another request, or by anybody else, is refused.
     #[serde(default)]
     pub request_id: Option<String>,
 }

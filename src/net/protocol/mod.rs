@@ -17,7 +17,8 @@
 //!
 //! The protocol's parts, each in its own file and all re-exported here: the [`limits`] (the
 //! version and the sizes), the [`messages`], the refusals ([`error`]: [`ErrorCode`] and
-//! [`Refusal`]) and the [`wire`] form (encoding and the checked decoding).
+//! [`Refusal`]), the form of the client's own [`secrets`] and the [`wire`] form (encoding and the
+//! checked decoding).
 
 pub mod error;
 pub mod fields;
@@ -25,6 +26,7 @@ pub mod game;
 pub mod limits;
 pub mod lobby;
 pub mod messages;
+pub mod secrets;
 pub mod wire;
 
 pub use error::{ErrorCode, Refusal};
@@ -34,4 +36,5 @@ pub use lobby::{
     GameListing, LobbyView, PROVISIONAL_SIGMA, ProfileView, RATING_SCALE, RatingChange, RatingView, provisional_mark,
 };
 pub use messages::{ClientMessage, NewGame, ServerMessage};
+pub use secrets::check_secret;
 pub use wire::{decode_client, decode_server, encode_client, encode_server};
