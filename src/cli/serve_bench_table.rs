@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::bench_client::Client;
+use super::bench_client::{Client, RESENDS};
 use crate::net::protocol::{ClientMessage, NewGame, ServerMessage};
 use crate::rules::{Rng, random_index, rng_from_seed};
 
@@ -91,9 +91,8 @@ async fn table_into(plan: &TablePlan, report: &mut TableReport) -> Result<(), St
         let name = format!("{}{side}", plan.name);
         let password = format!("{name} soak password");
         let signup = ClientMessage::Signup { name: name.clone(), password: password.clone(), claim: Vec::new() };
-        client.send(&signup).await?;
         let session = client
-            .until(|m| match m {
+            .ask(&signup, |m| match m {
                 ServerMessage::SignedIn { session, .. } => Some(session.clone()),
                 _ => None,
             })
@@ -119,8 +118,8 @@ async fn table_into(plan: &TablePlan, report: &mut TableReport) -> Result<(), St
             p.client.table = crate::net::position::start(id)?;
         }
         watcher.table = crate::net::position::start(id)?;
-        watcher.send(&ClientMessage::Watch { game_id: game_id.clone() }).await?;
-        watcher.until(|m| matches!(m, ServerMessage::State(s) if s.game_id == game_id).then_some(())).await?;
+        let watch = ClientMessage::Watch { game_id: game_id.clone() };
+        watcher.ask(&watch, |m| matches!(m, ServerMessage::State(s) if s.game_id == game_id).then_some(())).await?;
         report.games.push(TableGame { game_id: game_id.clone(), acknowledged: Vec::new(), watched: Vec::new() });
         let game = report.games.last_mut().ok_or("no game")?;
         let plies = Plies {
@@ -145,19 +144,19 @@ async fn table_into(plan: &TablePlan, report: &mut TableReport) -> Result<(), St
 /// Posts a rated lobby challenge of `id` by the first player, accepted by the second; returns
 /// the game.
 async fn start_challenge(players: &mut [Player], id: &str) -> Result<String, String> {
-    players[0].client.send(&ClientMessage::Create(NewGame { rated: true, lobby: true, ..NewGame::of(id) })).await?;
+    let create = ClientMessage::Create(NewGame { rated: true, lobby: true, ..NewGame::of(id) });
     let (game_id, token) = players[0]
         .client
-        .until(|m| match m {
+        .ask(&create, |m| match m {
             ServerMessage::Created { game_id, token, .. } => Some((game_id.clone(), token.clone())),
             _ => None,
         })
         .await?;
     (players[0].seat, players[0].token) = (0, token);
-    players[1].client.send(&ClientMessage::Accept { game_id: game_id.clone(), request_id: None }).await?;
+    let accept = ClientMessage::Accept { game_id: game_id.clone(), request_id: None };
     let (seat, token) = players[1]
         .client
-        .until(|m| match m {
+        .ask(&accept, |m| match m {
             ServerMessage::Joined { seat, token, .. } => Some((*seat, token.clone())),
             _ => None,
         })
@@ -177,8 +176,8 @@ async fn start_rematch(players: &mut [Player], finished: &str) -> Result<String,
         _ => None,
     };
     let token = players[0].token.clone();
-    players[0].client.send(&ClientMessage::Rematch { game_id: finished.to_string(), token }).await?;
-    let (game_id, seat) = players[0].client.until(rematched).await?;
+    let rematch = ClientMessage::Rematch { game_id: finished.to_string(), token };
+    let (game_id, seat) = players[0].client.ask(&rematch, rematched).await?;
     players[0].seat = seat;
     let p = &mut players[1];
     let (heard, _) = p.client.until(rematched).await?;
@@ -187,8 +186,7 @@ async fn start_rematch(players: &mut [Player], finished: &str) -> Result<String,
     }
     p.seat = u8::from(seat == 0);
     let sync = ClientMessage::Sync { game_id: game_id.clone(), since_ply: 0, token: Some(p.token.clone()) };
-    p.client.send(&sync).await?;
-    p.client.until(|m| matches!(m, ServerMessage::State(s) if s.game_id == game_id).then_some(())).await?;
+    p.client.ask(&sync, |m| matches!(m, ServerMessage::State(s) if s.game_id == game_id).then_some(())).await?;
     Ok(game_id)
 }
 
@@ -217,10 +215,10 @@ async fn play(
         if plies.resign_at == Some(ply) {
             let who = random_index(rng, 2);
             let token = players[who].token.clone();
-            players[who].client.send(&ClientMessage::Resign { game_id: game_id.clone(), token }).await?;
-            for client in players.iter_mut().map(|p| &mut p.client).chain([&mut *watcher]) {
-                client.until(|m| matches!(m, ServerMessage::State(s) if s.outcome.is_some()).then_some(())).await?;
-            }
+            let over = |m: &ServerMessage| matches!(m, ServerMessage::State(s) if s.outcome.is_some()).then_some(());
+            players[who].client.ask(&ClientMessage::Resign { game_id: game_id.clone(), token }, over).await?;
+            players[1 - who].client.until(over).await?;
+            watcher.until(over).await?;
             return Ok(true);
         }
         let mover = players.iter().position(|p| p.seat == to_move).ok_or("no player has the seat to move")?;
@@ -239,8 +237,20 @@ async fn play(
             }
         }
         let mut target = ply + 1;
-        if got.is_empty() {
-            got = p.client.catch_up(target).await?.0;
+        let mut resent = 0;
+        while got.is_empty() {
+            match p.client.catch_up(target).await {
+                Ok((moves, _)) => {
+                    got = moves;
+                    break;
+                }
+                // Its batch failed, nothing of it stored: sent again, as the client is told to.
+                Err(e) if e.starts_with("storage:") && resent < RESENDS => {
+                    resent += 1;
+                    p.client.send(&send).await?;
+                }
+                Err(e) => return Err(e),
+            }
         }
         target = p.client.table.ply();
         while p.client.table.to_move().is_some() && p.client.table.forced_text().is_some() {
@@ -275,20 +285,18 @@ async fn resume(
     } else {
         ClientMessage::Resume { session: p.session.clone(), claim: Vec::new() }
     };
-    p.client.send(&sign_in).await?;
     p.session = p
         .client
-        .until(|m| match m {
+        .ask(&sign_in, |m| match m {
             ServerMessage::SignedIn { session, .. } => Some(session.clone()),
             _ => None,
         })
         .await?;
     let sync =
         ClientMessage::Sync { game_id: game_id.to_string(), since_ply: ply as u32, token: Some(p.token.clone()) };
-    p.client.send(&sync).await?;
     let moves = p
         .client
-        .until(|m| match m {
+        .ask(&sync, |m| match m {
             ServerMessage::State(s) if s.game_id == game_id => Some(s.moves.clone()),
             _ => None,
         })
