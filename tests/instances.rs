@@ -5,8 +5,13 @@
 //! Every registered game is played to its end across two instances, each move reaching the other
 //! seat through the other instance, the presence counting both; one instance killed (SIGKILL)
 //! mid-game: its clients resume on the other and finish, every acknowledged move stored once, and
-//! the clocks keep running there (a flag falls on the survivor, which takes the lead); and
-//! `serve-bench` over two in-process instances loses and doubles nothing.
+//! the clocks keep running there (a flag falls on the survivor, which takes the lead); a batch
+//! whose commit fails (its store connection ended while it waits on a row) still passes on the
+//! other instance's stored move to its watcher, and tells its own sender to send again;
+//! `serve-bench` over two in-process instances loses and doubles nothing; and a short
+//! `serve-bench --soak` on two `triboard serve` processes (lobby games, rematches, resignations,
+//! watchers, connections dropped and resumed) loses, doubles and leaves unwatched nothing, its
+//! servers' memory and descriptors within their bounds — and fails when they are not.
 //!
 //! Without PostgreSQL installed the tests say so and pass, except under CI, which installs it.
 
@@ -169,4 +174,143 @@ fn serve_bench_over_two_instances_through_the_lobby_rates_every_game() {
     let args = ["--games", "6", "--think-ms", "20", "--seed", "4", "--lobby"];
     let Some(result) = bench_on_two_instances("bench-lobby", &args) else { return };
     assert_eq!(result["rated_games"], 6, "every game rated once: {result}");
+}
+
+/// `serve-bench --soak` with `args` on a fresh database: its exit status, its last line (the JSON)
+/// and all it printed.
+fn soak(name: &str, args: &[&str]) -> Option<(bool, Value, String)> {
+    let db = Db::postgres(name)?;
+    let output = Command::new(env!("CARGO_BIN_EXE_triboard"))
+        .args(["serve-bench", "--db"])
+        .arg(db.arg())
+        .args(["--instances", "2", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let all = format!("{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let result: Value = serde_json::from_str(stdout.lines().last().unwrap_or("null")).unwrap_or(Value::Null);
+    Some((output.status.success(), result, all))
+}
+
+#[test]
+fn a_short_soak_on_two_server_processes_loses_and_doubles_nothing_and_its_servers_stay_bounded() {
+    // 20 s of tables (each game's players on both servers, its watcher on one), sampled every
+    // 5 s; the games started by then are played to their end.
+    let args = ["--soak", "0.34", "--sample-s", "5", "--games", "4", "--think-ms", "20", "--seed", "5"];
+    let Some((ok, result, all)) = soak("soak", &args) else { return };
+    assert!(ok, "{all}");
+    for key in ["lost", "doubled", "unwatched", "failed_tables"] {
+        assert_eq!(result[key], 0, "{key}: {all}");
+    }
+    assert_eq!(result["servers"], 2, "{all}");
+    // Every kind of event of a day happened: games, rematches, resignations, dropped
+    // connections resumed on the other server.
+    for key in ["games", "rematches", "resigned", "resumed"] {
+        assert!(result[key].as_u64().unwrap_or(0) >= 1, "no {key}: {all}");
+    }
+    assert!(result["moves"].as_u64().unwrap_or(0) >= 50, "{all}");
+    assert!(result["samples"].as_array().is_some_and(|s| s.len() >= 3), "{all}");
+    for end in result["end"].as_array().unwrap() {
+        assert!(end["rss_mib"].as_f64().unwrap() > 1.0 && end["fds"].as_u64().unwrap() > 3, "{all}");
+    }
+}
+
+#[test]
+fn a_soak_fails_when_a_server_grows_past_its_bound() {
+    // No growth at all allowed: the open connections of a busy server come and go, and its
+    // memory grows as it caches games, so some sample passes the bound and the soak says so.
+    let args = ["--soak", "0.2", "--sample-s", "3", "--games", "4", "--think-ms", "20", "--fd-growth", "0"];
+    let args = [&args[..], &["--rss-growth-mib", "0"]].concat();
+    let Some((ok, result, all)) = soak("soak_bound", &args) else { return };
+    assert!(!ok, "{all}");
+    let error = result["error"].as_str().unwrap_or_default();
+    assert!(error.contains("over the baseline"), "{all}");
+}
+
+/// Runs `sql` on the test's database from a thread of its own (the PostgreSQL client may not run
+/// on the test's runtime); returns its rows' first column as text.
+async fn admin_query(url: &str, sql: &str) -> Vec<String> {
+    let (url, sql) = (url.to_string(), sql.to_string());
+    tokio::task::spawn_blocking(move || {
+        let mut conn = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        conn.query(&sql, &[]).unwrap().iter().map(|r| r.get::<_, Option<String>>(0).unwrap_or_default()).collect()
+    })
+    .await
+    .unwrap()
+}
+
+/// Holds game `game_id`'s row locked, in a transaction of a connection of its own, until the
+/// returned sender is dropped or sent to.
+fn lock_row(url: &str, game_id: &str) -> std::sync::mpsc::Sender<()> {
+    let (url, game_id) = (url.to_string(), game_id.to_string());
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let (locked, is_locked) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut conn = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let mut tx = conn.transaction().unwrap();
+        tx.query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&game_id]).unwrap();
+        locked.send(()).unwrap();
+        let _ = released.recv();
+        tx.commit().unwrap();
+    });
+    is_locked.recv().unwrap();
+    release
+}
+
+/// Waits until a server's store connection waits on a row lock (at most 10 s).
+async fn until_a_server_waits_on_a_lock(url: &str) {
+    let sql = "SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()
+               AND application_name = 'triboard' AND wait_event_type = 'Lock'";
+    let until = Instant::now() + Duration::from_secs(10);
+    while admin_query(url, sql).await.is_empty() {
+        assert!(Instant::now() < until, "no server waits on the row");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Sends a random legal move for the seat to move of `game`, without waiting for its answer;
+/// returns the connection that sent it.
+async fn send_move(game: &mut Match) -> usize {
+    let seat = game.to_move().expect("the game runs");
+    let mover = game.seat_client[usize::from(seat)];
+    let text = game.tables[mover].random_move_text(&mut triboard::rules::rng_from_seed(1));
+    let token = game.tokens[usize::from(seat)].clone();
+    let ply = game.tables[mover].ply() as u32;
+    game.clients[mover].send(&ClientMessage::Move { game_id: game.game_id.clone(), token, text, ply }).await;
+    mover
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_whose_commit_fails_still_passes_on_the_other_instances_moves() {
+    let Some(db) = Db::postgres("failed-batch") else { return };
+    let url = db.arg().into_string().unwrap();
+    let (a, b) = (Server::start(&db), Server::start(&db));
+    let mut first = Match::start(&a.url, "trike", None).await;
+    let mut second = Match::start(&a.url, "trike", None).await;
+    let mut elsewhere = Match::start(&b.url, "trike", None).await;
+    let mut watcher = Client::connect(&a.url).await;
+    watcher.watch(&elsewhere.game_id).await;
+    // A's service thread waits on a row held by the test, so what comes meanwhile — B's move
+    // in the game the watcher follows, heard from B, and a move in the second game — is one
+    // batch, which then waits on the second game's row, where its store connection is ended.
+    let (release_first, _hold_second) = (lock_row(&url, &first.game_id), lock_row(&url, &second.game_id));
+    send_move(&mut first).await;
+    until_a_server_waits_on_a_lock(&url).await;
+    let text = elsewhere.tables[0].random_move_text(&mut triboard::rules::rng_from_seed(2));
+    elsewhere.play(&text).await;
+    // The note reaches A's listener at once; the batch it joins waits for the first row.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mover = send_move(&mut second).await;
+    release_first.send(()).unwrap();
+    until_a_server_waits_on_a_lock(&url).await;
+    let ended = "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE datname = current_database()
+                 AND application_name = 'triboard' AND wait_event_type = 'Lock'";
+    assert_eq!(admin_query(&url, ended).await.len(), 1);
+    // The failed batch's own message is told to send again; the other instance's move, which
+    // was stored, still reaches the watcher.
+    let (code, _) = second.clients[mover].error().await;
+    assert_eq!(code, triboard::net::protocol::ErrorCode::Storage);
+    let (ply, watched, _) = watcher.moved().await;
+    assert_eq!((ply, watched), (0, text));
 }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use triboard::server::postgres::{Heard, PgStore, listen};
 use triboard::server::postgres_schema::SCHEMA_VERSION;
-use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, RequestKey, Store, StoreError};
+use triboard::server::store::{GameSetup, MAX_PUBLISH_BYTES, NewSeat, RequestKey, Store, StoreError};
 use triboard::server::throwaway_pg::{self, Cluster};
 
 /// A fresh database's URL, or `None` (the test is skipped) without PostgreSQL.
@@ -157,6 +157,121 @@ fn a_key_written_first_by_another_server_is_a_conflict_and_its_batch_goes_on() {
     let (b, result) = waiting.join().unwrap();
     assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
     assert!(b.load_game("g2").unwrap().is_some(), "the batch went on past the refused write");
+}
+
+/// What one batch of [`opposite_order`] got: its second write's answer, its commit's.
+type Outcome = (Result<(), StoreError>, Result<(), StoreError>);
+
+/// Two batches, each holding the row of one of games `g1` and `g2` (their first writes done):
+/// each, on a thread of its own, then writes the other game with `second` and commits, both at
+/// once, so that each waits for the other's row — the deadlock of `docs/design.md` §Several
+/// instances, which PostgreSQL breaks by failing one of the two statements. Returns each
+/// batch's (second write, commit), and how many deadlocks the database counted meanwhile.
+fn opposite_order(
+    url: &str,
+    a: PgStore,
+    b: PgStore,
+    second: fn(&mut PgStore, &str) -> Result<(), StoreError>,
+) -> (Vec<Outcome>, i64) {
+    let deadlocks = || -> i64 {
+        admin(url)
+            .query_one("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()", &[])
+            .unwrap()
+            .get(0)
+    };
+    let before = deadlocks();
+    let start = Arc::new(Barrier::new(2));
+    let batches: Vec<_> = [(a, "g2"), (b, "g1")]
+        .into_iter()
+        .map(|(mut store, other)| {
+            let start = Arc::clone(&start);
+            std::thread::spawn(move || {
+                start.wait();
+                let written = second(&mut store, other);
+                (written, store.commit_batch())
+            })
+        })
+        .collect();
+    let results = batches.into_iter().map(|t| t.join().unwrap()).collect();
+    // The statistics reach the view once the sessions end (the stores were dropped).
+    let started = Instant::now();
+    let mut seen = deadlocks() - before;
+    while seen == 0 && started.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(100));
+        seen = deadlocks() - before;
+    }
+    (results, seen)
+}
+
+/// `id` with a third seat, free.
+fn three_seats(id: &str) -> GameSetup {
+    let mut game = setup(id);
+    game.seats.push(None);
+    game.players.push(None);
+    game
+}
+
+#[test]
+fn two_batches_writing_two_games_in_opposite_order_deadlock_and_the_failed_one_is_run_again() {
+    let Some(url) = database("deadlock") else { return };
+    let mut a = PgStore::connect(&url).unwrap();
+    let mut b = PgStore::connect(&url).unwrap();
+    a.create_game(&three_seats("g1"), 0).unwrap();
+    a.create_game(&three_seats("g2"), 0).unwrap();
+    // A moves in g1 and B in g2; then A takes g2's free seat, and B g1's.
+    a.begin_batch().unwrap();
+    a.append_moves("g1", 0, &["a1".into()], 1).unwrap();
+    b.begin_batch().unwrap();
+    b.append_moves("g2", 0, &["b1".into()], 1).unwrap();
+    let join = |store: &mut PgStore, game: &str| {
+        let token = format!("{game}-t2");
+        store.add_seat(game, NewSeat { seat: 2, token: &token, account: None, request: None }, 2)
+    };
+    let (results, deadlocks) = opposite_order(&url, a, b, join);
+    assert!(deadlocks >= 1, "PostgreSQL saw no deadlock: the test did not provoke it");
+    // The batch that lost the deadlock was rolled back and run again: every write of both was
+    // acknowledged, and each is stored once.
+    for (written, committed) in &results {
+        assert_eq!((written, committed), (&Ok(()), &Ok(())), "{results:?}");
+    }
+    let store = PgStore::connect(&url).unwrap();
+    for (game, mover) in [("g1", "a1"), ("g2", "b1")] {
+        let stored = store.load_game(game).unwrap().unwrap();
+        assert_eq!(stored.moves, [mover]);
+        assert_eq!(stored.setup.seats[2].as_deref(), Some(format!("{game}-t2").as_str()));
+    }
+    let rows: i64 = admin(&url).query_one("SELECT COUNT(*) FROM moves", &[]).unwrap().get(0);
+    assert_eq!(rows, 2);
+}
+
+#[test]
+fn a_batch_run_again_after_a_deadlock_whose_write_is_answered_otherwise_fails_whole() {
+    let Some(url) = database("deadlock_lost") else { return };
+    let mut a = PgStore::connect(&url).unwrap();
+    let mut b = PgStore::connect(&url).unwrap();
+    a.create_game(&setup("g1"), 0).unwrap();
+    a.create_game(&setup("g2"), 0).unwrap();
+    // Both batches play the first move of both games: whichever wins the deadlock stores its
+    // two; the other, run again, finds its first move's ply taken, so nothing of it may stand.
+    a.begin_batch().unwrap();
+    a.append_moves("g1", 0, &["a1".into()], 1).unwrap();
+    b.begin_batch().unwrap();
+    b.append_moves("g2", 0, &["b2".into()], 1).unwrap();
+    let second = |store: &mut PgStore, game: &str| {
+        let text = if game == "g2" { "a2" } else { "b1" };
+        store.append_moves(game, 0, &[text.into()], 2)
+    };
+    let (results, deadlocks) = opposite_order(&url, a, b, second);
+    assert!(deadlocks >= 1, "PostgreSQL saw no deadlock: the test did not provoke it");
+    let won: Vec<bool> = results.iter().map(|(w, c)| w.is_ok() && c.is_ok()).collect();
+    assert_eq!(won.iter().filter(|&&w| w).count(), 1, "{results:?}");
+    // The loser's commit fails: its messages are answered `storage`, and its clients resend.
+    let (lost_write, lost_commit) = &results[usize::from(won[0])];
+    assert!(lost_write.is_err() && matches!(lost_commit, Err(StoreError::Failed(_))), "{results:?}");
+    let store = PgStore::connect(&url).unwrap();
+    let moves = [store.load_game("g1").unwrap().unwrap().moves, store.load_game("g2").unwrap().unwrap().moves];
+    let expected = if won[0] { [["a1"], ["a2"]] } else { [["b1"], ["b2"]] };
+    assert_eq!(moves, expected, "the winner's two moves, each once");
 }
 
 #[test]

@@ -10,6 +10,9 @@ use crate::net::protocol::{ClientMessage, ServerMessage};
 /// How long a client waits for an answer before it gives the game up.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How many times [`Client::ask`] sends a message again after a `storage` refusal.
+pub const RESENDS: usize = 5;
+
 /// One simulated client connection.
 pub struct Client {
     /// Its connection.
@@ -24,6 +27,13 @@ impl Client {
         Ok(Client { ws: WsClient::connect(url, TIMEOUT).await?, table: start(id)? })
     }
 
+    /// Connects again, to `url`, keeping the game as this client sees it (the old connection is
+    /// dropped unclosed, as a lost network drops it).
+    pub async fn reconnect(&mut self, url: &str) -> Result<(), String> {
+        self.ws = WsClient::connect(url, TIMEOUT).await?;
+        Ok(())
+    }
+
     /// Sends a message.
     pub async fn send(&mut self, message: &ClientMessage) -> Result<(), String> {
         self.ws.send(message).await
@@ -32,6 +42,27 @@ impl Client {
     /// Reads until `pick` accepts a message; an error message is the error.
     pub async fn until<T>(&mut self, pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
         self.ws.until(pick).await
+    }
+
+    /// Sends `message` and reads until `pick` accepts an answer. A `storage` refusal — the
+    /// server's batch failed and stored nothing of it (`docs/design.md` §Several instances) — is
+    /// answered as a client is told to: the message is sent again, up to [`RESENDS`] times.
+    pub async fn ask<T>(
+        &mut self,
+        message: &ClientMessage,
+        mut pick: impl FnMut(&ServerMessage) -> Option<T>,
+    ) -> Result<T, String> {
+        self.send(message).await?;
+        let mut resent = 0;
+        loop {
+            match self.until(&mut pick).await {
+                Err(e) if e.starts_with("storage:") && resent < RESENDS => {
+                    resent += 1;
+                    self.send(message).await?;
+                }
+                answer => return answer,
+            }
+        }
     }
 
     /// Reads `moved` messages, playing them, until the position has `ply` moves; returns their

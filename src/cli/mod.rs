@@ -49,6 +49,12 @@ mod serve_bench_check;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 mod serve_bench_lobby;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+mod serve_bench_procs;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+mod serve_bench_soak;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+mod serve_bench_table;
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod ws_client;
 
 use std::io::{self, Write};

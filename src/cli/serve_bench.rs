@@ -12,6 +12,9 @@
 //! acknowledgement. At the end, `lost` counts acknowledged moves missing from the database (or,
 //! with `--addr`, from the server's answer to `watch`) and `duplicated` stored moves that no
 //! acknowledgement accounts for (a move stored twice).
+//!
+//! `--soak MINUTES` runs a long mixed load on `triboard serve` processes instead, its servers'
+//! memory and descriptors sampled ([`super::serve_bench_soak`]).
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -24,6 +27,7 @@ use super::bench_client::{Client, Seated};
 use super::error::CliError;
 use super::serve_bench_check::{Servers, ServersWanted, compare};
 use super::serve_bench_lobby::{LobbyStart, seat_through_lobby};
+use super::serve_bench_soak::Soak;
 use crate::ai::derive_seed;
 use crate::net::position::Position;
 use crate::net::protocol::{ClientMessage, NewGame, ServerMessage};
@@ -61,6 +65,22 @@ pub struct ServeBenchArgs {
     /// through the two-seat game ids (a rated game seats an account once).
     #[arg(long)]
     pub lobby: bool,
+    /// A soak of this many minutes (decimals allowed) instead of one round of games: `--instances`
+    /// `triboard serve` processes on the PostgreSQL `--db`, `--games` tables playing game after
+    /// game on them, each server's memory and descriptors sampled (see `serve_bench_soak`).
+    #[arg(long, value_name = "MINUTES", requires = "db", conflicts_with_all = ["addr", "lobby", "no_group_commit"])]
+    pub soak: Option<f64>,
+    /// The soak's sampling interval, in seconds.
+    #[arg(long, default_value_t = 60, requires = "soak")]
+    pub sample_s: u64,
+    /// How far a server's resident memory may grow in the soak above its first sample under
+    /// load, in MiB.
+    #[arg(long, default_value_t = 64, requires = "soak")]
+    pub rss_growth_mib: u64,
+    /// How far a server's count of open file descriptors may grow in the soak above its first
+    /// sample under load.
+    #[arg(long, default_value_t = 64, requires = "soak")]
+    pub fd_growth: u64,
 }
 
 /// What one game gave.
@@ -217,6 +237,20 @@ fn forced(table: &dyn Position) -> bool {
 pub fn run(args: &ServeBenchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     if args.games == 0 {
         return Err(CliError::usage("--games must be at least 1"));
+    }
+    if let Some(minutes) = args.soak {
+        let soak = Soak {
+            minutes,
+            db: args.db.clone().unwrap_or_default(),
+            instances: args.instances,
+            tables: args.games,
+            seed: args.seed,
+            think_ms: args.think_ms,
+            sample_s: args.sample_s,
+            rss_growth_mib: args.rss_growth_mib,
+            fd_growth: args.fd_growth,
+        };
+        return super::serve_bench_soak::run(&soak, out);
     }
     let servers = Servers::start(&ServersWanted {
         addr: args.addr.clone(),

@@ -63,7 +63,12 @@ pub fn service_thread<S: Store>(
         let mut outbox = Outbox::new();
         let mut senders = Vec::new();
         let mut new_bots = Vec::new();
+        // What the batch's own writes queued (answers, broadcasts, flags): taken back if its
+        // commit fails. The rest (the other instances' changes, closed connections' presence)
+        // is sent either way.
+        let mut own = Vec::new();
         for event in batch {
+            let from = outbox.len();
             match event {
                 Event::Open { conn, out, kill, addr } => {
                     hub.conns.insert(conn, Conn::new(out, kill, addr, conn));
@@ -73,11 +78,13 @@ pub fn service_thread<S: Store>(
                     let at = At { now, passwords: &passwords };
                     let seated = answer(&mut service, &mut hub, &mut cluster, conn, message, &at, &mut outbox);
                     new_bots.extend(seated);
+                    own.push(from..outbox.len());
                 }
                 Event::Password { conn, done } => {
                     senders.push(conn);
                     let reply = service.finish_password(done, now);
                     deliver_reply(&mut hub, conn, &reply, &mut outbox);
+                    own.push(from..outbox.len());
                 }
                 Event::Close { conn } => {
                     for game_id in hub.close(conn) {
@@ -89,7 +96,9 @@ pub fn service_thread<S: Store>(
         }
         if last_sweep.elapsed() >= sweep_every {
             last_sweep = Instant::now();
+            let from = outbox.len();
             sweep(&mut service, &mut hub, &mut cluster, &mut outbox);
+            own.push(from..outbox.len());
         }
         let lobby_changed = service.take_lobby_changed();
         if lobby_changed {
@@ -100,9 +109,12 @@ pub fn service_thread<S: Store>(
         }
         cluster.flush(service.store_mut());
         if batched && let Err(refusal) = service.commit_batch() {
-            // Nothing of the batch is stored: nothing of it may be acknowledged.
+            // Nothing of the batch is stored: nothing of it may be acknowledged, and every
+            // sender is told to send again.
             let error = encode_server(&refusal.into_message());
-            outbox = senders.into_iter().map(|conn| (conn, error.clone())).collect();
+            let taken_back = |k: &usize| own.iter().any(|r| r.contains(k));
+            outbox = outbox.into_iter().enumerate().filter(|(k, _)| !taken_back(k)).map(|(_, m)| m).collect();
+            outbox.extend(senders.into_iter().map(|conn| (conn, error.clone())));
             new_bots.clear();
         }
         if let Some(bots) = &bots {

@@ -37,6 +37,7 @@ pub mod passwords;
 pub mod postgres;
 mod postgres_accounts;
 mod postgres_conn;
+mod postgres_games;
 mod postgres_limits;
 pub mod postgres_listen;
 mod postgres_load;

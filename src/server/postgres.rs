@@ -1,7 +1,7 @@
 //! [`PgStore`]: the [`Store`] in a PostgreSQL database, which several `triboard serve` instances
 //! share (`docs/design.md` §Several instances): its tables in [`super::postgres_schema`], its
 //! connection in `postgres_conn`, its accounts' part in `postgres_accounts`, a game read whole in
-//! `postgres_load`, and the listener
+//! `postgres_load`, its shared writes to a game in `postgres_games`, and the listener
 //! for the other servers' notifications in [`super::postgres_listen`] ([`listen`]).
 //!
 //! Each write is one transaction (`BEGIN` … `COMMIT`), or inside the transport's batch
@@ -20,9 +20,11 @@
 
 use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
+use std::sync::Arc;
 
 use super::limits::Hits;
-use super::postgres_conn::{Conn, Target, get, ms_sql, storable};
+use super::postgres_conn::{Conn, Target, Write, get, ms_sql, storable};
+use super::postgres_games::{append_checked, insert_game, insert_seat, lock_ended};
 pub use super::postgres_listen::{Heard, listen};
 use super::postgres_load::load_game;
 use super::postgres_schema;
@@ -80,107 +82,60 @@ impl PgStore {
     }
 
     /// Runs one write, all or nothing: its own transaction, or a savepoint inside an open batch.
-    pub(super) fn write<T>(&mut self, f: impl FnOnce(&mut Conn) -> Result<T, StoreError>) -> Result<T, StoreError> {
+    /// A write that fails as a deadlock's victim (`docs/design.md` §Several instances) is run
+    /// again: on its own, in a new transaction; in a batch, after the batch was rolled back and
+    /// run again ([`Conn::replay`]), so its earlier writes' locks no longer hold the other
+    /// server's batch up.
+    pub(super) fn write<T: PartialEq + Clone + Send + 'static>(
+        &mut self,
+        f: impl Fn(&mut Conn) -> Result<T, StoreError> + Send + Sync + 'static,
+    ) -> Result<T, StoreError> {
+        let f: Write<T> = Arc::new(f);
         let in_batch = self.in_batch;
         let mut conn = self.conn()?;
         let conn = &mut *conn;
-        if in_batch {
-            conn.simple("SAVEPOINT write")?;
-            match f(conn) {
-                Ok(value) => {
-                    conn.simple("RELEASE SAVEPOINT write")?;
-                    Ok(value)
+        let mut attempts = 0;
+        loop {
+            let result = if in_batch {
+                conn.savepoint(&*f)
+            } else {
+                conn.simple("BEGIN")?;
+                let result = f(conn).and_then(|value| conn.simple("COMMIT").map(|()| value));
+                if result.is_err() {
+                    let _ = conn.simple("ROLLBACK");
                 }
-                Err(e) => {
-                    conn.simple("ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write")?;
-                    conn.broken = false;
-                    Err(e)
+                conn.broken = false;
+                result
+            };
+            attempts += 1;
+            if conn.take_deadlock() && attempts <= 3 {
+                if in_batch {
+                    conn.replay()?;
                 }
+                continue;
             }
-        } else {
-            conn.simple("BEGIN")?;
-            let result = f(conn).and_then(|value| conn.simple("COMMIT").map(|()| value));
-            if result.is_err() {
-                let _ = conn.simple("ROLLBACK");
+            if in_batch {
+                conn.note(f, result.clone());
             }
-            conn.broken = false;
-            result
+            return result;
         }
     }
-}
 
-/// Locks game `game_id`'s row until the transaction ends and returns why it is over outside its
-/// rules, if it is: a seat resigned or flagged.
-///
-/// # Errors
-/// [`StoreError::NotFound`] when there is no such game; the database's errors.
-fn lock_ended(conn: &mut Conn, game_id: &str) -> Result<Option<String>, StoreError> {
-    let row = conn.query_opt("SELECT resigned, flagged FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
-    let row = row.ok_or(StoreError::NotFound)?;
-    Ok(match (get::<Option<i32>>(&row, 0)?, get::<Option<i32>>(&row, 1)?) {
-        (Some(seat), _) => Some(format!("seat {seat} resigned")),
-        (None, Some(seat)) => Some(format!("seat {seat}'s clock ran out")),
-        (None, None) => None,
-    })
-}
-
-/// Inserts a game and its taken seats, refusing a used id or code; started at `at_ms` if every
-/// seat is taken and it is no rematch.
-fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
-    if get(&conn.query_one("SELECT EXISTS (SELECT 1 FROM games WHERE id = $1)", &[&setup.id])?, 0)? {
-        return Err(StoreError::Conflict(format!("the game id {} is in use", setup.id)));
-    }
-    if get(&conn.query_one("SELECT EXISTS (SELECT 1 FROM games WHERE code = $1)", &[&setup.code])?, 0)? {
-        return Err(StoreError::Conflict(format!("the join code {} is in use", setup.code)));
-    }
-    let seats = u8::try_from(setup.seats.len())
-        .map_err(|_| StoreError::Conflict(format!("{} seats are too many", setup.seats.len())))?;
-    let options = serde_json::to_string(&setup.options).map_err(|e| StoreError::Failed(e.to_string()))?;
-    let clock_int = |n: u32| i32::try_from(n).map_err(|_| StoreError::Conflict(format!("{n} is too long a clock")));
-    let minutes = setup.clock.map(|c| clock_int(c.minutes)).transpose()?;
-    let increment = setup.clock.map(|c| clock_int(c.increment_s)).transpose()?;
-    let started = setup.starts_at_creation().then(|| ms_sql(at_ms));
-    conn.execute(
-        "INSERT INTO games (id, game, options, seats, clock_minutes, clock_increment_s, allow_tools, code, rematch_of,
-                            started_ms, rated, lobby, created_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        &[
-            &setup.id,
-            &setup.game,
-            &options,
-            &i32::from(seats),
-            &minutes,
-            &increment,
-            &setup.allow_tools,
-            &setup.code,
-            &setup.rematch_of,
-            &started,
-            &setup.rated,
-            &setup.lobby,
-            &ms_sql(at_ms),
-        ],
-    )?;
-    for (seat, token) in (0..seats).zip(&setup.seats) {
-        if let Some(token) = token {
-            let account = setup.players.get(usize::from(seat)).copied().flatten();
-            let request = setup.request.as_ref().filter(|(s, _)| *s == seat).map(|(_, key)| key);
-            insert_seat(conn, &setup.id, NewSeat { seat, token, account, request })?;
+    /// Runs a statement that cannot be refused (a note, a limit's event) in one round trip, no
+    /// savepoint; in a batch it is noted, to be run again if the batch is ([`Conn::replay`]),
+    /// and if it fails as a deadlock's victim the batch is run again and so is it.
+    pub(super) fn direct(&mut self, f: Write<()>) -> Result<(), StoreError> {
+        let mut conn = self.conn()?;
+        let mut result = f(&mut conn);
+        if result.is_err() && self.in_batch && conn.take_deadlock() {
+            conn.replay()?;
+            result = f(&mut conn);
         }
+        if self.in_batch && result.is_ok() {
+            conn.note(f, Ok(()));
+        }
+        result
     }
-    Ok(())
-}
-
-/// Inserts one seat's row.
-fn insert_seat(conn: &mut Conn, game_id: &str, seat: NewSeat<'_>) -> Result<(), StoreError> {
-    if seat.request.is_some_and(|r| !storable(&r.id) || !storable(&r.of)) {
-        return Err(StoreError::Conflict("a request id with a NUL character".into()));
-    }
-    let (id, of) = (seat.request.map(|r| &r.id), seat.request.map(|r| &r.of));
-    conn.execute(
-        "INSERT INTO seats (game_id, seat, token, account, request_id, request_of) VALUES ($1, $2, $3, $4, $5, $6)",
-        &[&game_id, &i32::from(seat.seat), &seat.token, &seat.account, &id, &of],
-    )?;
-    Ok(())
 }
 
 /// The ids of the first text column of a query's rows.
@@ -190,11 +145,15 @@ pub(super) fn ids(rows: &[postgres::Row]) -> Result<Vec<String>, StoreError> {
 
 impl Store for PgStore {
     fn create_game(&mut self, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
-        self.write(|conn| insert_game(conn, setup, at_ms))
+        let setup = setup.clone();
+        self.write(move |conn| insert_game(conn, &setup, at_ms))
     }
 
     fn add_seat(&mut self, game_id: &str, new: NewSeat<'_>, at_ms: u64) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let (game_id, token, request) = (game_id.to_string(), new.token.to_string(), new.request.cloned());
+        let (seat, account) = (new.seat, new.account);
+        self.write(move |conn| {
+            let (game_id, new) = (&game_id, NewSeat { seat, token: &token, account, request: request.as_ref() });
             let row = conn.query_opt("SELECT seats FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
             let seats: i32 = get(&row.ok_or(StoreError::NotFound)?, 0)?;
             if i32::from(new.seat) >= seats {
@@ -217,11 +176,13 @@ impl Store for PgStore {
     }
 
     fn append_moves(&mut self, game_id: &str, ply: u32, texts: &[String], at_ms: u64) -> Result<(), StoreError> {
+        let (id, all) = (game_id.to_string(), texts.to_vec());
+        let checked: Write<()> = Arc::new(move |conn: &mut Conn| append_checked(conn, &id, ply, &all, at_ms));
         if self.in_batch && texts.iter().all(|t| storable(t)) && ply.checked_add(texts.len() as u32).is_some() {
             // The batch's common case in one round trip and no savepoint: one statement locks the
             // game's row, checks the game runs and has `ply` moves, and inserts them (it cannot
             // fail; a key written meanwhile is skipped). Anything short of all of them inserted
-            // is undone and answered by the checks below.
+            // is undone and answered by the checks below; a deadlock, by the replay of the batch.
             let mut conn = self.conn()?;
             let inserted = conn.query(
                 "WITH g AS (SELECT id FROM games WHERE id = $1 AND resigned IS NULL AND flagged IS NULL FOR UPDATE),
@@ -233,38 +194,29 @@ impl Store for PgStore {
                  ON CONFLICT DO NOTHING
                  RETURNING ply",
                 &[&game_id, &i64::from(ply), &texts, &ms_sql(at_ms)],
-            )?;
-            if inserted.len() == texts.len() {
-                return Ok(());
-            }
-            let plies: Vec<i64> = inserted.iter().map(|r| get(r, 0)).collect::<Result<_, _>>()?;
-            if !plies.is_empty() {
-                conn.execute("DELETE FROM moves WHERE game_id = $1 AND ply = ANY($2)", &[&game_id, &plies])?;
+            );
+            match inserted {
+                Ok(inserted) if inserted.len() == texts.len() => {
+                    conn.note(checked, Ok(()));
+                    return Ok(());
+                }
+                Ok(inserted) => {
+                    let plies: Vec<i64> = inserted.iter().map(|r| get(r, 0)).collect::<Result<_, _>>()?;
+                    if !plies.is_empty() {
+                        conn.execute("DELETE FROM moves WHERE game_id = $1 AND ply = ANY($2)", &[&game_id, &plies])?;
+                    }
+                }
+                Err(_) if conn.take_deadlock() => conn.replay()?,
+                Err(e) => return Err(e),
             }
         }
-        self.write(|conn| {
-            if let Some(why) = lock_ended(conn, game_id)? {
-                return Err(StoreError::Conflict(format!("the game is over: {why}")));
-            }
-            let stored: i64 = get(&conn.query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&game_id])?, 0)?;
-            if stored != i64::from(ply) {
-                return Err(StoreError::Conflict(format!("the game has {stored} moves, so the next ply is not {ply}")));
-            }
-            for (k, text) in (i64::from(ply)..).zip(texts) {
-                if k > i64::from(u32::MAX) {
-                    return Err(StoreError::Conflict("too many moves".into()));
-                }
-                conn.execute(
-                    "INSERT INTO moves (game_id, ply, text, at_ms) VALUES ($1, $2, $3, $4)",
-                    &[&game_id, &k, text, &ms_sql(at_ms)],
-                )?;
-            }
-            Ok(())
-        })
+        self.write(move |conn| checked(conn))
     }
 
     fn resign(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let game_id = game_id.to_string();
+        self.write(move |conn| {
+            let game_id = &game_id;
             if let Some(why) = lock_ended(conn, game_id)? {
                 return Err(StoreError::Conflict(format!("the game is over: {why}")));
             }
@@ -274,7 +226,9 @@ impl Store for PgStore {
     }
 
     fn flag(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let game_id = game_id.to_string();
+        self.write(move |conn| {
+            let game_id = &game_id;
             if let Some(why) = lock_ended(conn, game_id)? {
                 return Err(StoreError::Conflict(format!("the game is over: {why}")));
             }
@@ -284,7 +238,9 @@ impl Store for PgStore {
     }
 
     fn start_clocks(&mut self, game_id: &str, at_ms: u64) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let game_id = game_id.to_string();
+        self.write(move |conn| {
+            let game_id = &game_id;
             let changed = conn.execute(
                 "UPDATE games SET started_ms = COALESCE(started_ms, $1) WHERE id = $2",
                 &[&ms_sql(at_ms), &game_id],
@@ -294,7 +250,9 @@ impl Store for PgStore {
     }
 
     fn create_rematch(&mut self, of: &str, setup: &GameSetup, at_ms: u64) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let (of, setup) = (of.to_string(), setup.clone());
+        self.write(move |conn| {
+            let (of, setup) = (&of, &setup);
             let row = conn.query_opt("SELECT rematch FROM games WHERE id = $1 FOR UPDATE", &[&of])?;
             if let Some(id) = get::<Option<String>>(&row.ok_or(StoreError::NotFound)?, 0)? {
                 return Err(StoreError::Conflict(format!("the game has a rematch already, {id}")));
@@ -319,6 +277,7 @@ impl Store for PgStore {
             let mut conn = self.conn()?;
             conn.simple("BEGIN")?;
             conn.broken = false;
+            conn.journal.clear();
             drop(conn);
             self.in_batch = true;
         }
@@ -331,6 +290,7 @@ impl Store for PgStore {
         }
         self.in_batch = false;
         let conn = &mut *self.conn.borrow_mut();
+        conn.journal.clear();
         if conn.broken {
             // PostgreSQL would answer COMMIT with a rollback: say so.
             let _ = conn.simple("ROLLBACK");
@@ -362,11 +322,17 @@ impl Store for PgStore {
             }
         }
         if !payloads.is_empty() {
-            // One round trip for the batch's notes, sent in order at its commit.
-            self.conn()?.query(
-                "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, k) ORDER BY k",
-                &[&CHANNEL, &payloads],
-            )?;
+            // One round trip for the batch's notes, sent in order at its commit (and noted, to be
+            // sent again if the batch is run again).
+            let payloads = payloads.to_vec();
+            let notify: Write<()> = Arc::new(move |conn: &mut Conn| {
+                conn.query(
+                    "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, k) ORDER BY k",
+                    &[&CHANNEL, &payloads],
+                )
+                .map(drop)
+            });
+            self.direct(notify)?;
         }
         Ok(())
     }
@@ -381,8 +347,11 @@ impl Store for PgStore {
         if !storable(payload) {
             return Err(StoreError::Conflict("a payload with a NUL character".into()));
         }
-        self.conn()?.query_one("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])?;
-        Ok(())
+        let payload = payload.to_string();
+        let notify: Write<()> = Arc::new(move |conn: &mut Conn| {
+            conn.query_one("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).map(drop)
+        });
+        self.direct(notify)
     }
 
     /// Once this store leads, each call only checks that its connection (which holds the lock)

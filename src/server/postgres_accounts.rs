@@ -57,7 +57,9 @@ impl Accounts for PgStore {
         if !storable(name) || !storable(name_key) {
             return Err(StoreError::Conflict("a name with a NUL character".into()));
         }
-        self.write(|conn| {
+        let (name, name_key, password_hash) = (name.to_string(), name_key.to_string(), password_hash.to_string());
+        self.write(move |conn| {
+            let (name, name_key, password_hash) = (&name, &name_key, &password_hash);
             let taken = conn.query_one("SELECT EXISTS (SELECT 1 FROM accounts WHERE name_key = $1)", &[&name_key])?;
             if get(&taken, 0)? {
                 return Err(StoreError::Conflict(format!("an account reads as {name_key} already")));
@@ -90,14 +92,16 @@ impl Accounts for PgStore {
     }
 
     fn set_password(&mut self, id: AccountId, password_hash: &str) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let password_hash = password_hash.to_string();
+        self.write(move |conn| {
             let changed = conn.execute("UPDATE accounts SET password = $1 WHERE id = $2", &[&password_hash, &id])?;
             if changed == 0 { Err(StoreError::NotFound) } else { Ok(()) }
         })
     }
 
     fn create_session(&mut self, hash: &str, account: AccountId, at_ms: u64) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let hash = hash.to_string();
+        self.write(move |conn| {
             conn.execute(
                 "INSERT INTO sessions (hash, account, created_ms) VALUES ($1, $2, $3)",
                 &[&hash, &account, &ms_sql(at_ms)],
@@ -118,14 +122,16 @@ impl Accounts for PgStore {
         if !storable(hash) {
             return Ok(());
         }
-        self.write(|conn| {
+        let hash = hash.to_string();
+        self.write(move |conn| {
             conn.execute("DELETE FROM sessions WHERE hash = $1", &[&hash])?;
             Ok(())
         })
     }
 
     fn claim_seat(&mut self, game_id: &str, seat: u8, account: AccountId) -> Result<bool, StoreError> {
-        self.write(|conn| {
+        let game_id = game_id.to_string();
+        self.write(move |conn| {
             let changed = conn.execute(
                 "UPDATE seats SET account = $1 WHERE game_id = $2 AND seat = $3 AND account IS NULL",
                 &[&account, &game_id, &i32::from(seat)],
@@ -159,7 +165,8 @@ impl Accounts for PgStore {
     }
 
     fn record_ratings(&mut self, game_id: &str, pool: &str, records: &[RatingRecord]) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let (game_id, pool, records) = (game_id.to_string(), pool.to_string(), records.to_vec());
+        self.write(move |conn| {
             conn.query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
             let rated =
                 conn.query_one("SELECT EXISTS (SELECT 1 FROM rating_changes WHERE game_id = $1)", &[&game_id])?;
@@ -240,7 +247,8 @@ impl Accounts for PgStore {
     }
 
     fn end_game(&mut self, game_id: &str, at_ms: u64) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let game_id = game_id.to_string();
+        self.write(move |conn| {
             let changed = conn.execute(
                 "UPDATE games SET ended_ms = COALESCE(ended_ms, $1) WHERE id = $2",
                 &[&ms_sql(at_ms), &game_id],
@@ -250,7 +258,8 @@ impl Accounts for PgStore {
     }
 
     fn delete_game(&mut self, game_id: &str) -> Result<(), StoreError> {
-        self.write(|conn| {
+        let game_id = game_id.to_string();
+        self.write(move |conn| {
             let row = conn.query_opt("SELECT rematch FROM games WHERE id = $1 FOR UPDATE", &[&game_id])?;
             if get::<Option<String>>(&row.ok_or(StoreError::NotFound)?, 0)?.is_some() {
                 return Err(StoreError::Conflict("the game has a rematch".into()));

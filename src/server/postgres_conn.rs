@@ -141,8 +141,18 @@ fn is_tls_failure(e: &postgres::Error) -> bool {
     false
 }
 
-/// A connection with its prepared statements, and whether a statement failed in the open
-/// transaction (which PostgreSQL then refuses to go on with, until it is rolled back).
+/// How many times a batch is run again after a deadlock ([`Conn::replay`]) before it is given up.
+const MAX_REPLAYS: usize = 3;
+
+/// One write of an open batch, run again by [`Conn::replay`]: whether it gave the same answer.
+pub(super) type Replay = Box<dyn FnMut(&mut Conn) -> bool + Send>;
+
+/// A write's statements, run again as they were first run.
+pub(super) type Write<T> = Arc<dyn Fn(&mut Conn) -> Result<T, StoreError> + Send + Sync>;
+
+/// A connection with its prepared statements, whether a statement failed in the open
+/// transaction (which PostgreSQL then refuses to go on with, until it is rolled back), and the
+/// open batch's writes so far, to run them again after a deadlock.
 pub(super) struct Conn {
     /// The connection.
     pub(super) client: Client,
@@ -150,18 +160,96 @@ pub(super) struct Conn {
     statements: HashMap<&'static str, Statement>,
     /// A statement failed since the transaction began (or its last savepoint was rolled back to).
     pub(super) broken: bool,
+    /// A statement failed as a deadlock's victim (or a serialization failure) since last asked
+    /// ([`Conn::take_deadlock`]).
+    deadlocked: bool,
+    /// The open batch's writes, in order ([`Conn::note`]).
+    pub(super) journal: Vec<Replay>,
 }
 
 impl Conn {
     /// `client`, with no statement prepared yet.
     pub(super) fn new(client: Client) -> Conn {
-        Conn { client, statements: HashMap::new(), broken: false }
+        Conn { client, statements: HashMap::new(), broken: false, deadlocked: false, journal: Vec::new() }
     }
 
     /// Notes a failed statement, and gives its error.
     fn failed(&mut self, e: postgres::Error) -> StoreError {
         self.broken = true;
+        let code = e.code();
+        self.deadlocked |=
+            code == Some(&SqlState::T_R_DEADLOCK_DETECTED) || code == Some(&SqlState::T_R_SERIALIZATION_FAILURE);
         e.into()
+    }
+
+    /// Whether a statement failed as a deadlock's victim since last asked.
+    pub(super) fn take_deadlock(&mut self) -> bool {
+        std::mem::take(&mut self.deadlocked)
+    }
+
+    /// Runs `f` inside a savepoint of the open transaction: released if it succeeds, rolled back
+    /// to if it fails, so that the transaction goes on either way.
+    ///
+    /// # Errors
+    /// `f`'s; the savepoint's own statements' (the transaction is then spoiled).
+    pub(super) fn savepoint<T>(&mut self, f: &dyn Fn(&mut Conn) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        self.simple("SAVEPOINT write")?;
+        match f(self) {
+            Ok(value) => {
+                self.simple("RELEASE SAVEPOINT write")?;
+                Ok(value)
+            }
+            Err(e) => {
+                self.simple("ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write")?;
+                self.broken = false;
+                Err(e)
+            }
+        }
+    }
+
+    /// Notes a write of the open batch and the answer it gave, to run it again in a replay.
+    pub(super) fn note<T: PartialEq + Send + 'static>(&mut self, f: Write<T>, answer: Result<T, StoreError>) {
+        self.journal.push(Box::new(move |conn: &mut Conn| conn.savepoint(&*f) == answer));
+    }
+
+    /// After this batch's statement failed as a deadlock's victim: rolls the batch back (its
+    /// locks released, so the other batch goes on), begins it again and runs its writes again,
+    /// each of which must give the answer it first gave (a deadlock in the replay starts it
+    /// over, at most [`MAX_REPLAYS`] times). The transaction then stands as if the deadlock had
+    /// not happened, and the failed write can be run again.
+    ///
+    /// # Errors
+    /// A write answered otherwise (another server's write came between), deadlocks again and
+    /// again, or the database failed: the batch is then spoiled (its commit rolls it back, and
+    /// its messages are answered `storage`).
+    pub(super) fn replay(&mut self) -> Result<(), StoreError> {
+        let mut journal = std::mem::take(&mut self.journal);
+        let mut result = Err(StoreError::Failed("the batch deadlocked again each time it was run again".into()));
+        for _ in 0..MAX_REPLAYS {
+            self.deadlocked = false;
+            if let Err(e) = self.simple("ROLLBACK; BEGIN") {
+                result = Err(e);
+                break;
+            }
+            self.broken = false;
+            if journal.iter_mut().all(|write| write(self)) {
+                result = Ok(());
+                break;
+            }
+            if !self.take_deadlock() {
+                result = Err(StoreError::Failed(
+                    "the batch deadlocked with another server's, and run again one of its writes was answered \
+                     otherwise"
+                        .into(),
+                ));
+                break;
+            }
+        }
+        self.journal = journal;
+        if result.is_err() {
+            self.broken = true;
+        }
+        result
     }
 
     /// `sql`, prepared once per connection.

@@ -1,11 +1,14 @@
 //! The limits' events in PostgreSQL (`limit_hits`, `server::limits`): counted by every instance
 //! sharing the store, so a client spreading its attempts over the instances is counted once.
-//! Inside a batch they are written with it (and rolled back with it); two instances counting the
+//! Inside a batch they are written with it (rolled back with it, and run again with it after a
+//! deadlock: `PgStore::direct`); two instances counting the
 //! same key at the same moment may each let one more through.
+
+use std::sync::Arc;
 
 use super::limits::Hits;
 use super::postgres::PgStore;
-use super::postgres_conn::{get, ms_of, ms_sql, storable};
+use super::postgres_conn::{Conn, get, ms_of, ms_sql, storable};
 use super::store_error::StoreError;
 
 impl Hits for PgStore {
@@ -24,19 +27,25 @@ impl Hits for PgStore {
         if !storable(key) {
             return Err(StoreError::Conflict("a key with a NUL character".into()));
         }
-        self.conn()?.execute("INSERT INTO limit_hits (key, at_ms) VALUES ($1, $2)", &[&key, &ms_sql(at_ms)])?;
-        Ok(())
+        let key = key.to_string();
+        self.direct(Arc::new(move |conn: &mut Conn| {
+            conn.execute("INSERT INTO limit_hits (key, at_ms) VALUES ($1, $2)", &[&key, &ms_sql(at_ms)]).map(drop)
+        }))
     }
 
     fn clear(&mut self, key: &str) -> Result<(), StoreError> {
-        if storable(key) {
-            self.conn()?.execute("DELETE FROM limit_hits WHERE key = $1", &[&key])?;
+        if !storable(key) {
+            return Ok(());
         }
-        Ok(())
+        let key = key.to_string();
+        self.direct(Arc::new(move |conn: &mut Conn| {
+            conn.execute("DELETE FROM limit_hits WHERE key = $1", &[&key]).map(drop)
+        }))
     }
 
     fn prune(&mut self, before_ms: u64) -> Result<(), StoreError> {
-        self.conn()?.execute("DELETE FROM limit_hits WHERE at_ms < $1", &[&ms_sql(before_ms)])?;
-        Ok(())
+        self.direct(Arc::new(move |conn: &mut Conn| {
+            conn.execute("DELETE FROM limit_hits WHERE at_ms < $1", &[&ms_sql(before_ms)]).map(drop)
+        }))
     }
 }
