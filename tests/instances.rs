@@ -241,29 +241,35 @@ async fn admin_query(url: &str, sql: &str) -> Vec<String> {
 }
 
 /// Holds game `game_id`'s row locked, in a transaction of a connection of its own, until the
-/// returned sender is dropped or sent to.
-fn lock_row(url: &str, game_id: &str) -> std::sync::mpsc::Sender<()> {
+/// returned sender is sent to (or dropped); returns it and that connection's backend pid.
+fn lock_row(url: &str, game_id: &str) -> (std::sync::mpsc::Sender<()>, i32) {
     let (url, game_id) = (url.to_string(), game_id.to_string());
     let (release, released) = std::sync::mpsc::channel::<()>();
     let (locked, is_locked) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut conn = postgres::Client::connect(&url, postgres::NoTls).unwrap();
         let mut tx = conn.transaction().unwrap();
+        let pid: i32 = tx.query_one("SELECT pg_backend_pid()", &[]).unwrap().get(0);
         tx.query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&game_id]).unwrap();
-        locked.send(()).unwrap();
+        locked.send(pid).unwrap();
         let _ = released.recv();
         tx.commit().unwrap();
     });
-    is_locked.recv().unwrap();
-    release
+    (release, is_locked.recv().unwrap())
 }
 
-/// Waits until a server's store connection waits on a row lock (at most 10 s).
-async fn until_a_server_waits_on_a_lock(url: &str) {
-    let sql = "SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()
-               AND application_name = 'triboard' AND wait_event_type = 'Lock'";
+/// Waits until a server's store connection waits on the row lock that backend `holder` holds (at
+/// most 10 s); returns that server's backend pid.
+async fn until_a_server_waits_on(url: &str, holder: i32) -> String {
+    let sql = format!(
+        "SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()
+         AND application_name = 'triboard' AND {holder} = ANY(pg_blocking_pids(pid))"
+    );
     let until = Instant::now() + Duration::from_secs(10);
-    while admin_query(url, sql).await.is_empty() {
+    loop {
+        if let Some(pid) = admin_query(url, &sql).await.pop() {
+            return pid;
+        }
         assert!(Instant::now() < until, "no server waits on the row");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -294,19 +300,19 @@ async fn a_batch_whose_commit_fails_still_passes_on_the_other_instances_moves() 
     // A's service thread waits on a row held by the test, so what comes meanwhile — B's move
     // in the game the watcher follows, heard from B, and a move in the second game — is one
     // batch, which then waits on the second game's row, where its store connection is ended.
-    let (release_first, _hold_second) = (lock_row(&url, &first.game_id), lock_row(&url, &second.game_id));
+    let ((release_first, first_holder), (_hold_second, second_holder)) =
+        (lock_row(&url, &first.game_id), lock_row(&url, &second.game_id));
     send_move(&mut first).await;
-    until_a_server_waits_on_a_lock(&url).await;
+    until_a_server_waits_on(&url, first_holder).await;
     let text = elsewhere.tables[0].random_move_text(&mut triboard::rules::rng_from_seed(2));
     elsewhere.play(&text).await;
     // The note reaches A's listener at once; the batch it joins waits for the first row.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mover = send_move(&mut second).await;
     release_first.send(()).unwrap();
-    until_a_server_waits_on_a_lock(&url).await;
-    let ended = "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE datname = current_database()
-                 AND application_name = 'triboard' AND wait_event_type = 'Lock'";
-    assert_eq!(admin_query(&url, ended).await.len(), 1);
+    let waiting = until_a_server_waits_on(&url, second_holder).await;
+    let ended = admin_query(&url, &format!("SELECT pg_terminate_backend({waiting})::text")).await;
+    assert_eq!(ended, ["true"]);
     // The failed batch's own message is told to send again; the other instance's move, which
     // was stored, still reaches the watcher.
     let (code, _) = second.clients[mover].error().await;
