@@ -142,8 +142,9 @@ async fn an_instance_killed_mid_game_its_clients_finish_on_the_other_where_a_fla
     eprintln!("failover: the flag fell on the survivor {flag_s:.1} s after the kill ({left:?} ms left at the resume)");
 }
 
-/// `serve-bench` with `args` over two in-process instances on a fresh database: its JSON.
-fn bench_on_two_instances(name: &str, args: &[&str]) -> Option<Value> {
+/// `serve-bench --instances 2 --json` with `args` on a fresh database (none without PostgreSQL):
+/// what it returned and printed.
+fn serve_bench_on_two(name: &str, args: &[&str]) -> Option<std::process::Output> {
     let db = Db::postgres(name)?;
     let output = Command::new(env!("CARGO_BIN_EXE_triboard"))
         .args(["serve-bench", "--db"])
@@ -152,6 +153,12 @@ fn bench_on_two_instances(name: &str, args: &[&str]) -> Option<Value> {
         .args(args)
         .output()
         .unwrap();
+    Some(output)
+}
+
+/// `serve-bench` with `args` over two in-process instances on a fresh database: its JSON.
+fn bench_on_two_instances(name: &str, args: &[&str]) -> Option<Value> {
+    let output = serve_bench_on_two(name, args)?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let result: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
@@ -179,14 +186,7 @@ fn serve_bench_over_two_instances_through_the_lobby_rates_every_game() {
 /// `serve-bench --soak` with `args` on a fresh database: its exit status, its last line (the JSON)
 /// and all it printed.
 fn soak(name: &str, args: &[&str]) -> Option<(bool, Value, String)> {
-    let db = Db::postgres(name)?;
-    let output = Command::new(env!("CARGO_BIN_EXE_triboard"))
-        .args(["serve-bench", "--db"])
-        .arg(db.arg())
-        .args(["--instances", "2", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
+    let output = serve_bench_on_two(name, args)?;
     let stdout = String::from_utf8_lossy(&output.stdout).to_string();
     let all = format!("{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let result: Value = serde_json::from_str(stdout.lines().last().unwrap_or("null")).unwrap_or(Value::Null);

@@ -105,18 +105,11 @@ mod tests {
 
     #[test]
     fn fragment_round_trip() {
+        let moves = vec!["d4".into(), "swap".into(), "d6".into()];
         let record = Record {
-            game: "trike".into(),
-            options: serde_json::json!({"size": 7}),
-            moves: vec!["d4".into(), "swap".into(), "d6".into()],
             players: vec!["Human".into(), "AI level 2".into()],
             date: Some("2026-11-23".into()),
-            result: None,
-            analysis: None,
-            variations: Vec::new(),
-            hints: Vec::new(),
-            resigned: None,
-            flagged: None,
+            ..Record::of_texts("trike", serde_json::json!({"size": 7}), moves)
         };
         let link = fragment(&record);
         assert!(link.starts_with("#game=%7B%22game%22:%22trike%22,"), "{link}");
