@@ -9,6 +9,7 @@
 //! - A withdrawn rated challenge is over and unrated.
 //! - Wrong passwords slow down the address they come from, not the owner at another (no lockout),
 //!   and the limits per address hold across two instances sharing PostgreSQL.
+//! - A move that panicked a decoder under the fuzzer is refused and the server goes on.
 //!
 //! Each test runs on both stores where it can ([`on_both_stores!`]); the two-instance ones on
 //! PostgreSQL only.
@@ -23,7 +24,7 @@ mod net;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use net::{Client, Db, Server};
+use net::{Client, Db, Match, Server};
 use tokio::net::TcpSocket;
 use triboard::net::protocol::{ClientMessage, ErrorCode, NewGame, ServerMessage};
 
@@ -278,7 +279,28 @@ async fn the_limits_per_address_hold_across_two_instances() {
     assert!(seated(&mut elsewhere).await.is_ok(), "another address is not limited");
 }
 
+// ---- The fuzzers' findings, sent to the server ----
+
+/// A Trisq move with a character of several bytes (the record fuzz target's finding: reading it
+/// cut the text inside the character and panicked — on the server, its service thread) is
+/// refused, and the game and the server go on.
+async fn a_move_of_wide_characters_is_refused_and_the_server_goes_on(db: Db) {
+    let server = Server::start(&db);
+    let mut game = Match::start(&server.url, "trisq", None).await;
+    let seat = usize::from(game.to_move().unwrap());
+    let (client, token) = (game.seat_client[seat], game.tokens[seat].clone());
+    let wide = ClientMessage::Move { game_id: game.game_id.clone(), token, text: "d3H2\u{fffd}".into(), ply: 0 };
+    game.clients[client].send(&wide).await;
+    let (code, why) = game.clients[client].error().await;
+    assert_eq!(code, ErrorCode::IllegalMove, "{why}");
+    assert!(why.contains("is not a slot"), "{why}");
+    let mut watcher = Client::connect(&server.url).await;
+    assert_eq!(watcher.watch(&game.game_id).await.ply, 0, "the server answers, the game unchanged");
+    game.play_random(7, 2).await;
+}
+
 on_both_stores!(
+    a_move_of_wide_characters_is_refused_and_the_server_goes_on,
     a_strangers_request_id_gets_nothing_of_theirs,
     an_accounts_retry_is_its_own_on_another_connection,
     signing_out_ends_the_session_on_every_connection,
