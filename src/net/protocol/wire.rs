@@ -73,7 +73,8 @@ fn decode<M: DeserializeOwned>(text: &str, types: &[&str]) -> Result<M, Refusal>
             ));
         }
         Some(Value::Number(n))
-            if n.as_u64().is_some_and(|v| (u64::from(OLDEST_PROTOCOL_VERSION)..=u64::from(PROTOCOL_VERSION)).contains(&v)) => {}
+            if n.as_u64()
+                .is_some_and(|v| (u64::from(OLDEST_PROTOCOL_VERSION)..=u64::from(PROTOCOL_VERSION)).contains(&v)) => {}
         Some(Value::Number(n)) => {
             return Err(Refusal::new(
                 ErrorCode::UnsupportedVersion,
