@@ -323,7 +323,16 @@ impl OnlineGame {
         self.moves.truncate(since);
         self.moves.extend(state.moves.iter().cloned());
         self.online.resize(state.players.len(), false);
-        self.clock = state.clock_ms.clone().map(|ms| (ms, Instant::now()));
+        // A game ended now (a resignation) keeps the clocks as they were last shown, not the value
+        // stored at the last move, which would set the running clock back.
+        let running = self.state.as_ref().and_then(|s| s.to_move);
+        let shown = (self.outcome.is_none() && state.outcome.is_some()).then(|| self.clocks_now(running)).flatten();
+        self.clock = state.clock_ms.clone().map(|ms| match &shown {
+            Some(shown) if shown.len() == ms.len() => {
+                (ms.iter().zip(shown).map(|(a, b)| *a.min(b)).collect(), Instant::now())
+            }
+            _ => (ms, Instant::now()),
+        });
         self.outcome.clone_from(&state.outcome);
         self.in_flight = None;
         self.state = Some(state);
@@ -346,4 +355,34 @@ pub enum OnlineOrder {
     Resign,
     /// A rematch of the finished game, seats moved on by one; the other player's Rematch joins it.
     Rematch,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(outcome: serde_json::Value) -> Snapshot {
+        serde_json::from_value(serde_json::json!({
+            "game_id": "g", "game": "trike", "options": {"size": 7}, "since_ply": 0, "ply": 1, "moves": ["d7"],
+            "players": [{"seat": 0, "name": "Black", "taken": true}, {"seat": 1, "name": "White", "taken": true}],
+            "to_move": 1, "outcome": outcome, "clock": {"minutes": 1, "increment_s": 0},
+            "clock_ms": [60000, 60000], "clock_started": true, "allow_tools": false, "rated": false,
+        }))
+        .expect("a snapshot")
+    }
+
+    #[test]
+    fn a_resignation_keeps_the_running_clock_where_it_was_shown() {
+        let seat = OnlineSeat { game_id: "g".into(), game: "trike".into(), seat: 0, ..OnlineSeat::default() };
+        let mut game = OnlineGame::new(seat, state(serde_json::Value::Null));
+        game.phase = Phase::Playing;
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let shown = game.clocks_now(Some(1)).unwrap();
+        assert!(shown[1] < 60000 && shown[0] == 60000, "{shown:?}");
+        // The server's final state carries the clocks stored at the last move.
+        game.take_state(state(serde_json::json!({"winners": [0], "scores": [1, 0], "resigned": 1})));
+        assert!(game.over());
+        let after = game.clocks_now(Some(1)).unwrap();
+        assert!(after[1] <= shown[1] && after[0] == 60000, "not set back: {after:?} after {shown:?}");
+    }
 }
