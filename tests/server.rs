@@ -789,7 +789,7 @@ fn messages_have_a_stable_versioned_wire_form() {
 
 fn type_of(text: &str) -> String {
     let v: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(v["version"], json!(2), "{text}");
+    assert_eq!(v["version"], json!(3), "{text}");
     v["type"].as_str().unwrap().to_string()
 }
 
