@@ -214,6 +214,35 @@ async fn presence_follows_the_connections(db: Db) {
     assert_eq!(watcher.until(online).await, [false, true], "seat 1 is back");
 }
 
+/// The lobby's count of people online: every client connected, at a board or in the lobby, once
+/// however many connections it holds, and again after a restart.
+async fn the_lobby_counts_every_client_connected_once_also_after_a_restart(db: Db) {
+    let secret = |k: u8| format!("{}abcdefghijklmnopqrstuvwxyz012345", char::from(b'A' + k));
+    let online =
+        |want: u32| move |m: &ServerMessage| matches!(m, ServerMessage::Lobby(v) if v.online == want).then_some(());
+    for round in 0..2 {
+        let server = Server::start(&db);
+        // Two players at a board, and one in the lobby; the lobby's player also has a second
+        // connection (a second window of the same app).
+        let mut game = Match::start(&server.url, "trike", None).await;
+        for (k, client) in game.clients.iter_mut().enumerate() {
+            client.send(&ClientMessage::Hello { client: secret(k as u8) }).await;
+        }
+        let mut lobby = Client::connect(&server.url).await;
+        lobby.send(&ClientMessage::Hello { client: secret(2) }).await;
+        let mut second = Client::connect(&server.url).await;
+        second.send(&ClientMessage::Hello { client: secret(2) }).await;
+        lobby.send(&ClientMessage::Lobby {}).await;
+        tokio::time::timeout(std::time::Duration::from_secs(5), lobby.until(online(3)))
+            .await
+            .unwrap_or_else(|_| panic!("round {round}: three people online"));
+        drop(second);
+        drop(game);
+        lobby.until(online(1)).await;
+        server.kill();
+    }
+}
+
 async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause(db: Db) {
     let server = Server::start(&db);
     let game = Match::start(&server.url, "trike", None).await;
@@ -541,6 +570,7 @@ on_both_stores!(
     a_strangers_token_cannot_move,
     correspondence_and_live_games_survive_a_restart_with_their_clocks,
     presence_follows_the_connections,
+    the_lobby_counts_every_client_connected_once_also_after_a_restart,
     a_burst_is_rate_limited_and_the_connection_works_after_a_pause,
     the_web_app_is_served_from_the_same_address,
     a_rated_challenge_goes_through_the_lobby_to_both_ratings,

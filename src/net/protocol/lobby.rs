@@ -109,7 +109,8 @@ pub struct LobbyView {
     pub live: Vec<GameListing>,
     /// The bots one can ask for a game (`create` with `bots`), by name.
     pub bots: Vec<String>,
-    /// How many people are in the lobby now.
+    /// How many people are connected to this server now (on this instance), each client once,
+    /// whether in the lobby or at a board.
     pub online: u32,
 }
 
