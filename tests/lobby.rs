@@ -81,6 +81,8 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: Test
     let listed = &view.challenges[0];
     assert_eq!((listed.game_id.as_str(), listed.rated), (game_id.as_str(), true));
     assert_eq!(listed.players, [Some("Ann".to_string()), None]);
+    // A newcomer's challenge shows the rating she starts from, provisional: 1500?.
+    assert_eq!((listed.ratings[0], listed.provisional[0]), (Some(1500), true), "{listed:?}");
     let guest = s.handle_at(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, 2500);
     assert_eq!(code_of(&guest), ErrorCode::NotSignedIn, "a rated seat needs an account");
     let again = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, &ann, 2500);

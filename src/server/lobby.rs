@@ -4,7 +4,7 @@
 use super::account_store::AccountId;
 use super::limits::limit;
 use super::passwords::name_key;
-use super::ratings::{pool, provisional, shown, view};
+use super::ratings::{NEW_RATING, pool, provisional, shown, view};
 use super::requests::{Asked, request_key};
 use super::room::{bad_token, storage};
 use super::service::{Caller, Reply, Service};
@@ -151,7 +151,7 @@ impl<S: Store> Service<S> {
                 (None, _) => (None, None),
                 (Some(_), None) => (Some("guest".to_string()), None),
                 (Some(_), Some(account)) => {
-                    (Some(self.account_name(*account)?), self.shown_rating(*account, &setup.game)?)
+                    (Some(self.account_name(*account)?), Some(self.shown_rating(*account, &setup.game)?))
                 }
             };
             players.push(player);
@@ -173,9 +173,10 @@ impl<S: Store> Service<S> {
         })
     }
 
-    /// An account's rating in `game` as shown, if it has one.
-    fn shown_rating(&self, account: AccountId, game: &str) -> Result<Option<(i32, bool)>, Refusal> {
-        let rating = self.store.rating(account, pool(game)).map_err(|e| storage(&e))?;
-        Ok(rating.map(|r| (shown(r.mu), provisional(&r))))
+    /// An account's rating in `game` as shown, and whether it is provisional: an account that has
+    /// not played the game yet shows the rating it starts from (1500?).
+    fn shown_rating(&self, account: AccountId, game: &str) -> Result<(i32, bool), Refusal> {
+        let rating = self.store.rating(account, pool(game)).map_err(|e| storage(&e))?.unwrap_or(NEW_RATING);
+        Ok((shown(rating.mu), provisional(&rating)))
     }
 }
