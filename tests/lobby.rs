@@ -120,6 +120,30 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: Test
     assert_eq!((listed.ratings[1], listed.provisional[1]), (None, false), "a free seat");
 }
 
+/// A player's page lists each rated game with the ratings its players had when it was played, not
+/// today's.
+fn a_players_page_lists_a_game_with_the_ratings_it_was_played_at<S: TestStore>() {
+    let mut s = server::<S>();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    let (game_id, ann_token) = seat_of(&s.handle_as(challenge("trike", true, None), &ann, 2000));
+    let accepted = ClientMessage::Accept { game_id: game_id.clone(), request_id: None };
+    let (_, bob_token) = seat_of(&s.handle_as(accepted, &bob, 2500));
+    for (ply, (token, text)) in [(&ann_token, "d7"), (&bob_token, "swap")].into_iter().enumerate() {
+        let played =
+            ClientMessage::Move { game_id: game_id.clone(), token: token.clone(), text: text.into(), ply: ply as u32 };
+        assert!(s.handle_at(played, 3000 + ply as u64).error().is_none(), "{text}");
+    }
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: ann_token }, 4000);
+    assert!(matches!(resigned.messages.last(), Some(ServerMessage::Rated { .. })), "{resigned:?}");
+    let page = s.handle_at(ClientMessage::Profile { name: "bob".into() }, 5000);
+    let ServerMessage::Profile(profile) = &page.messages[0] else { panic!("{page:?}") };
+    assert!(profile.ratings[0].rating > 1500, "today's rating moved: {profile:?}");
+    let listed = &profile.games[0];
+    assert_eq!(listed.ratings, [Some(1500), Some(1500)], "the ratings the game was played at: {listed:?}");
+    assert_eq!(listed.provisional, [true, true]);
+}
+
 fn a_rated_three_player_trigon_game_changes_three_ratings_by_place<S: TestStore>() {
     let mut s = server::<S>();
     let callers: Vec<Caller> = ["Ann", "Bob", "Cyd"].iter().map(|n| signup(&mut s, n).0).collect();
@@ -337,6 +361,7 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
 
 on_both_stores!(
     a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings,
+    a_players_page_lists_a_game_with_the_ratings_it_was_played_at,
     a_rated_three_player_trigon_game_changes_three_ratings_by_place,
     names_sessions_and_passwords,
     signing_in_claims_the_seats_a_guest_held,

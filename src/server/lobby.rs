@@ -130,10 +130,24 @@ impl<S: Store> Service<S> {
         let ratings = self.store.ratings_of(account.id).map_err(|e| storage(&e))?;
         let ratings = ratings.iter().map(|(game, rating)| view(&account, game, rating)).collect();
         let ids = self.store.games_of_account(account.id, PROFILE_GAMES).map_err(|e| storage(&e))?;
-        let games = ids.iter().filter_map(|id| self.listing(id).ok()).collect();
+        let games = ids.iter().filter_map(|id| self.listing_as_played(id).ok()).collect();
         let profile =
             ProfileView { name: account.name, bot: account.bot, created_ms: account.created_ms, ratings, games };
         Ok(Reply { messages: vec![ServerMessage::Profile(profile)], ..Reply::default() })
+    }
+
+    /// A game as a player's page lists it: a rated game that ended with each seat's rating as it
+    /// stood when the game was played (before its change), not as it stands today.
+    fn listing_as_played(&mut self, game_id: &str) -> Result<GameListing, Refusal> {
+        let mut listing = self.listing(game_id)?;
+        for change in self.store.rating_changes(game_id).map_err(|e| storage(&e))? {
+            let seat = usize::from(change.seat);
+            if seat < listing.ratings.len() && seat < listing.provisional.len() {
+                listing.ratings[seat] = Some(shown(change.before.mu));
+                listing.provisional[seat] = provisional(&change.before);
+            }
+        }
+        Ok(listing)
     }
 
     /// A game as the lists show it.
