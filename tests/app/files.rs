@@ -271,3 +271,13 @@ fn a_resigned_game_saved_as_blksgf_reopens_over_with_its_ending() {
     assert_eq!(listed.result, "Blue/Red resigned (Yellow/Green wins)", "the Load dialog says how it ended");
     assert!(listed.error.is_none());
 }
+
+#[test]
+fn a_loaded_game_of_one_move_is_not_one_moves() {
+    let mut app = super::humans(7);
+    let one = super::record(r#"{"game":"trike","options":{"size":7},"moves":["d7"]}"#);
+    app.world_mut().write_message(Command::Load(one));
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Status>().text, "Loaded a game of 1 move");
+}
