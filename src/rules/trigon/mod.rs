@@ -17,6 +17,7 @@ pub mod playout;
 pub mod schedule;
 pub mod sgf;
 mod sgf_ending;
+mod sgf_lines;
 mod sgf_tree;
 pub mod tables;
 

@@ -20,7 +20,8 @@
 //! What this module does with it:
 //! - Reading takes the main line (the first child of every node) as the game's moves and every
 //!   other line, root to leaf, as a variation ([`Record::variations`], each a whole line from the
-//!   start), and ignores comments (`C`) and other annotations. Setup (`AB AW A1–A4 AE`) is refused
+//!   start; one another line holds whole adds nothing, `sgf_lines`), and ignores comments (`C`)
+//!   and other annotations; `DT` keeps its day. Setup (`AB AW A1–A4 AE`) is refused
 //!   with its reason: games start from the empty board here. A skipped colour must indeed have no
 //!   placement. After the last move of a line, colours with no placement pass, so a finished game
 //!   loads finished; an ending off the board loads too, so a resigned game loads over. Errors name
@@ -29,6 +30,7 @@
 //!   out, and its ending.
 
 use super::sgf_ending::{ending_of, ending_properties, ending_text, sgf_date};
+use super::sgf_lines::{Fork, kept_lines, tree_of};
 pub use super::sgf_tree::SgfError;
 use super::sgf_tree::{Node, single, tree};
 use super::{COLOURS, Trigon, TrigonMove, TrigonOptions, Variant};
@@ -132,7 +134,8 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
     if players.iter().all(String::is_empty) {
         players.clear();
     }
-    let date = text_of("DT")?;
+    // SGF's DT is a date (a list of them): the day is kept.
+    let date = text_of("DT")?.and_then(|d| sgf_date(&d).map(str::to_string));
     let mut result = text_of("RE")?;
     let ending = ending_of(root, variant)?;
     let leaves = nodes.iter().filter(|n| n.children.is_empty()).count();
@@ -145,15 +148,9 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
 
     let options = TrigonOptions { variant };
     let start = Trigon::new(&options).map_err(|e| SgfError::new(gm_value.offset, e))?;
-    let mut lines = read_lines(&nodes, start, &gm_value.text)?.into_iter();
-    let (moves, end) = lines.next().expect("a tree has a line");
-    let mut variations: Vec<Vec<String>> = Vec::new();
-    for (line, _) in lines {
-        // A line the main line holds already (a variation of comments only) adds nothing.
-        if !moves.starts_with(&line) && !variations.contains(&line) {
-            variations.push(line);
-        }
-    }
+    let (lines, ends): (Vec<Vec<String>>, Vec<Trigon>) = read_lines(&nodes, start, &gm_value.text)?.into_iter().unzip();
+    let end = ends.into_iter().next().expect("a tree has a line");
+    let (moves, variations) = kept_lines(lines);
     let (mut resigned, mut flagged) = (None, None);
     if let Some(ending) = ending {
         if end.colour_to_move().is_none() {
@@ -342,38 +339,30 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
         out.push_str(&format!("{id}[{}]", escape(&value)));
     }
     out.push('\n');
-    // The lines as a tree: each node's children (move, node), the main line's first.
-    let mut tree: Vec<Vec<(TrigonMove, usize)>> = vec![Vec::new()];
-    for line in std::iter::once(moves).chain(record.variation_lines(&start)?) {
-        let mut at = 0;
-        for mv in line {
-            at = match tree[at].iter().find(|(m, _)| *m == mv) {
-                Some(&(_, next)) => next,
-                None => {
-                    tree.push(Vec::new());
-                    let next = tree.len() - 1;
-                    tree[at].push((mv, next));
-                    next
-                }
-            };
-        }
-    }
+    // The lines as a tree, the main line first at each fork.
+    let lines: Vec<Vec<TrigonMove>> = std::iter::once(moves).chain(record.variation_lines(&start)?).collect();
+    let tree = tree_of(&lines);
     write_tree(&mut out, &tree, 0, start);
     out.push_str(")\n");
     Ok(out)
 }
 
 /// Writes the tree's moves from node `at`, `game` the position there: a line while it has one way
-/// on, then each way in parentheses.
-fn write_tree(out: &mut String, tree: &[Vec<(TrigonMove, usize)>], mut at: usize, mut game: Trigon) {
+/// on, then each way in parentheses; a line that ends where others go on is an empty node `(;)`
+/// first, so it is read back as the line it is.
+fn write_tree(out: &mut String, tree: &[Fork<TrigonMove>], mut at: usize, mut game: Trigon) {
     loop {
-        match tree[at].as_slice() {
+        let fork = &tree[at];
+        match fork.children.as_slice() {
             [] => return,
-            &[(mv, next)] => {
+            &[(mv, next)] if !fork.ends => {
                 write_move(out, &mut game, mv);
                 at = next;
             }
             ways => {
+                if fork.ends {
+                    out.push_str("(;)\n");
+                }
                 for &(mv, next) in ways {
                     let mut branch = game.clone();
                     out.push('(');
