@@ -463,8 +463,12 @@ mod db;
 mod every_game;
 #[path = "app/files.rs"]
 mod files;
+#[path = "app/ghost.rs"]
+mod ghost;
 #[path = "app/hud.rs"]
 mod hud;
+#[path = "app/line.rs"]
+mod line;
 #[path = "app/lobby.rs"]
 mod lobby;
 #[path = "app/lobby_window.rs"]

@@ -108,8 +108,18 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             session,
             claimed
         }),
-        (prop::sample::select(triboard::net::protocol::ErrorCode::ALL), field())
-            .prop_map(|(code, message)| ServerMessage::Error { code, message }),
+        (
+            prop::sample::select(triboard::net::protocol::ErrorCode::ALL),
+            field(),
+            prop::option::of(field()),
+            prop::option::of(field())
+        )
+            .prop_map(|(code, message, game_id, request_id)| ServerMessage::Error {
+                code,
+                message,
+                game_id,
+                request_id
+            }),
     ]
 }
 

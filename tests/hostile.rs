@@ -60,7 +60,7 @@ async fn log_in(client: &mut Client, name: &str, password: &str) -> Result<(), (
     client
         .until(|m| match m {
             ServerMessage::SignedIn { .. } => Some(Ok(())),
-            ServerMessage::Error { code, message } => Some(Err((*code, message.clone()))),
+            ServerMessage::Error { code, message, .. } => Some(Err((*code, message.clone()))),
             _ => None,
         })
         .await
@@ -73,7 +73,7 @@ async fn seated(client: &mut Client) -> Result<(String, u8, String), (ErrorCode,
             ServerMessage::Created { game_id, seat, token, .. } | ServerMessage::Joined { game_id, seat, token } => {
                 Some(Ok((game_id.clone(), *seat, token.clone())))
             }
-            ServerMessage::Error { code, message } => Some(Err((*code, message.clone()))),
+            ServerMessage::Error { code, message, .. } => Some(Err((*code, message.clone()))),
             _ => None,
         })
         .await

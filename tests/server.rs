@@ -61,7 +61,7 @@ fn send<S: Store>(service: &mut Service<S>, message: &ClientMessage) -> Vec<Serv
 /// The error code and message of a refusal; panics on anything else.
 fn refusal(messages: &[ServerMessage]) -> (ErrorCode, String) {
     match messages {
-        [ServerMessage::Error { code, message }] => (*code, message.clone()),
+        [ServerMessage::Error { code, message, .. }] => (*code, message.clone()),
         other => panic!("expected one error, got {other:?}"),
     }
 }
@@ -674,7 +674,7 @@ fn the_database_file_uses_a_write_ahead_log_and_refuses_another_schema() {
 fn messages_have_a_stable_versioned_wire_form() {
     assert_eq!(PROTOCOL_VERSION, 2);
     let message = ClientMessage::Move { game_id: "g".into(), token: "t".into(), text: "c3".into(), ply: 4 };
-    assert_eq!(encode_client(&message), r#"{"version":2,"type":"move","game_id":"g","token":"t","text":"c3","ply":4}"#);
+    assert_eq!(encode_client(&message), r#"{"version":3,"type":"move","game_id":"g","token":"t","text":"c3","ply":4}"#);
     let create = decode_client(r#"{"version":2,"type":"create","game":"trike","seat":0}"#).unwrap();
     assert_eq!(create, ClientMessage::Create(NewGame::of("trike")));
     // A create's fields are the message's own, beside its type, as before `NewGame` was a struct:
@@ -682,15 +682,26 @@ fn messages_have_a_stable_versioned_wire_form() {
     let rated = ClientMessage::Create(NewGame { rated: true, ..NewGame::of("trike") });
     assert_eq!(
         encode_client(&rated),
-        r#"{"version":2,"type":"create","game":"trike","options":null,"seat":0,"clock":null,"allow_tools":false,"rated":true,"lobby":false,"bots":[],"request_id":null}"#
+        r#"{"version":3,"type":"create","game":"trike","options":null,"seat":0,"clock":null,"allow_tools":false,"rated":true,"lobby":false,"bots":[],"request_id":null}"#
     );
     assert_eq!(decode_client(&encode_client(&rated)), Ok(rated));
     let seatless = decode_client(r#"{"version":2,"type":"create","game":"trike"}"#).unwrap_err();
     assert!(seatless.message.contains("seat"), "{seatless:?}");
     let unknown = decode_client(r#"{"version":2,"type":"create","game":"trike","seat":0,"colour":1}"#).unwrap_err();
     assert!(unknown.message.contains("colour"), "{unknown:?}");
-    let error = ServerMessage::Error { code: ErrorCode::IllegalMove, message: "c3 is taken".into() };
-    assert_eq!(encode_server(&error), r#"{"version":2,"type":"error","code":"illegal_move","message":"c3 is taken"}"#);
+    let error = ServerMessage::Error {
+        code: ErrorCode::IllegalMove,
+        message: "c3 is taken".into(),
+        game_id: Some("g1".into()),
+        request_id: None,
+    };
+    assert_eq!(
+        encode_server(&error),
+        r#"{"version":3,"type":"error","code":"illegal_move","message":"c3 is taken","game_id":"g1"}"#
+    );
+    // Version 2's error, without the game and the request, still reads.
+    let old = decode_server(r#"{"version":2,"type":"error","code":"illegal_move","message":"c3 is taken"}"#);
+    assert_eq!(old, Ok(ServerMessage::Error { game_id: None, ..error.clone() }));
     // Every type is listed, and every error code is sent as it names itself.
     let clients = [
         create,

@@ -57,7 +57,7 @@ pub enum Command {
     ///
     /// [`Seat::Human`]: crate::ai::Seat::Human
     /// [`Seat::Remote`]: crate::ai::Seat::Remote
-    OpenSeated(Record, Vec<crate::ai::Seat>),
+    OpenSeated(Record, Seating),
     /// Show another position of the line (the move list's clicks, ←/→/Home/End, the graph's
     /// points, Next mistake): `Model::review_to`.
     Review(ReviewTo),
@@ -70,6 +70,34 @@ pub enum Command {
     /// The game ended off the board (`Model::end`): an online game's server said a seat resigned
     /// or ran out of time.
     End(Ending),
+}
+
+/// The seats of a board opened by [`Command::OpenSeated`], and the online game it is opened for:
+/// the board keeps that game's id ([`PlayedPly::online`]), so a move made on it is known to be of
+/// that game and no other (`docs/design.md` §Network play).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seating {
+    /// Each seat's player, in seat order.
+    pub seats: Vec<crate::ai::Seat>,
+    /// The online game's id on its server, when the board plays one.
+    pub online: Option<String>,
+}
+
+/// A move a seat chose, as the validation system played it on the board (not a move the rules
+/// forced after it, nor one the server sent): what the online client sends to the server, when it
+/// is the person's move of that client's game, at the ply the server expects next.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PlayedPly {
+    /// The online game the board plays ([`Seating::online`]); `None` for a board of no online game.
+    pub online: Option<String>,
+    /// The move's index in the line (0 for the game's first move), in plies.
+    pub ply: u32,
+    /// The seat that made it.
+    pub seat: u8,
+    /// True when an AI search chose it.
+    pub from_ai: bool,
+    /// The move in the game's notation.
+    pub text: String,
 }
 
 /// How a game ended off the board: a seat resigned or ran out of time, and every other seat won

@@ -42,6 +42,8 @@ pub struct Summary {
     pub person_to_move: bool,
     /// A seat is played over the network ([`crate::ai::Seat::Remote`]): an online game's board.
     pub remote: bool,
+    /// The online game the board plays, by its id on the server ([`Model::online`]).
+    pub online: Option<String>,
 }
 
 /// The window title of a game in play: the game, the number of moves and who is to move or who won
@@ -73,6 +75,7 @@ impl Summary {
             mistakes: model.analysed().iter().filter(|a| a.mistake).count(),
             seat_to_move: model.to_move().map(|p| p.0),
             remote: model.seats().contains(&crate::ai::Seat::Remote),
+            online: model.online().map(str::to_string),
             person_to_move: model
                 .to_move()
                 .is_some_and(|p| model.seats().get(usize::from(p.0)) == Some(&crate::ai::Seat::Human)),

@@ -48,7 +48,7 @@ use bevy::prelude::*;
 use games::{AppGame, ForEachGame, each_game};
 
 pub use crate::ai::Seat;
-pub use flow::{Command, Ending, MoveIntent, Screen, Status, TextIntent};
+pub use flow::{Command, Ending, MoveIntent, PlayedPly, ReviewTo, Screen, Seating, Status, TextIntent};
 pub use in_play::{InPlay, title_text};
 pub use model::Model;
 pub use setup::{GameOptions, Setup};

@@ -6,6 +6,7 @@
 pub mod ending;
 pub mod review;
 pub mod seats;
+pub mod undo;
 
 use bevy::prelude::*;
 
@@ -43,6 +44,13 @@ pub struct Model<G: AppGame> {
     hints: Vec<u32>,
     /// The game ended off the board (a resignation, a flag): [`Model::end`].
     ended: Option<Ending>,
+    /// The online game this board plays, by its id on the server ([`Model::playing_online`]).
+    online: Option<String>,
+    /// The texts of `moves`, in the game's notation, kept as the line grows and shrinks (the
+    /// record is made from them, not replayed again on each change).
+    texts: Vec<String>,
+    /// The texts of `redo`, in the same order.
+    redo_texts: Vec<String>,
 }
 
 impl<G: AppGame> Model<G> {
@@ -67,6 +75,9 @@ impl<G: AppGame> Model<G> {
             variations: Vec::new(),
             hints: Vec::new(),
             ended: None,
+            online: None,
+            texts: Vec::new(),
+            redo_texts: Vec::new(),
         };
         model.play_forced();
         Ok(model)
@@ -153,11 +164,30 @@ impl<G: AppGame> Model<G> {
             variations,
             hints,
             ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged }),
+            online: None,
+            texts: Vec::new(),
+            redo_texts: Vec::new(),
         };
+        model.texts = crate::rules::move_texts(&model.start, &model.moves);
         if model.ended.is_none() {
             model.play_forced();
         }
         Ok(model)
+    }
+
+    /// This model as the board of online game `online` (its id on the server; `None`: of none).
+    pub fn playing_online(self, online: Option<String>) -> Model<G> {
+        Model { online, ..self }
+    }
+
+    /// The online game this board plays, by its id on the server, if it plays one.
+    pub fn online(&self) -> Option<&str> {
+        self.online.as_deref()
+    }
+
+    /// The texts of the moves played, in the game's notation.
+    pub fn texts(&self) -> &[String] {
+        &self.texts
     }
 
     /// A new game of the same options, the seats (with their names) moved round by one: the next
@@ -295,12 +325,15 @@ impl<G: AppGame> Model<G> {
     /// undone move is not kept).
     pub fn record(&self) -> Record {
         let mut record;
+        let id = self.game.id();
+        let options = serde_json::to_value(self.game.options()).expect("options serialise");
         if self.review {
-            let line = self.line();
-            record = Record::new(&self.game, &line);
+            let mut line = self.texts.clone();
+            line.extend(self.redo_texts.iter().rev().cloned());
+            record = Record::of_texts(id, options, line);
             record.result = self.ending_text().or_else(|| result_of(&self.line_end()));
         } else {
-            record = Record::new(&self.game, &self.moves);
+            record = Record::of_texts(id, options, self.texts.clone());
             record.result = self.result_text();
         }
         record.players = (0..self.seats.len()).map(|k| self.seat_name(k)).collect();
@@ -328,19 +361,24 @@ impl<G: AppGame> Model<G> {
     /// # Errors
     /// An illegal move, with the rule's reason; the model is then unchanged.
     pub fn play(&mut self, mv: G::Move) -> Result<Vec<String>, crate::rules::IllegalMove> {
+        let text = self.game.move_text(mv);
         self.game.play(mv)?;
-        self.push(mv);
+        self.push(mv, text);
         Ok(self.play_forced())
     }
 
-    fn push(&mut self, mv: G::Move) {
+    /// Adds `mv`, of text `text` and played on `game` already, to the line.
+    fn push(&mut self, mv: G::Move, text: String) {
         self.moves.push(mv);
+        self.texts.push(text);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
+            self.redo_texts.pop();
         } else if !self.redo.is_empty() {
             // The line that went on from here stays, as a variation.
             let mut left: Vec<G::Move> = self.moves[..self.moves.len() - 1].to_vec();
             left.extend(self.redo.drain(..).rev());
+            self.redo_texts.clear();
             if !self.variations.contains(&left) {
                 self.variations.push(left);
             }
@@ -353,67 +391,13 @@ impl<G: AppGame> Model<G> {
         let mut said = Vec::new();
         while let Some(mv) = self.game.forced_move() {
             let mover = self.game.player_name(self.game.to_move().expect("a forced move has a mover"));
-            let text = self.game.played_text(mover, &self.game.move_text(mv));
+            let text = self.game.move_text(mv);
+            let said_text = self.game.played_text(mover, &text);
             self.game.play_unchecked(mv);
-            self.push(mv);
-            said.push(text);
+            self.push(mv, text);
+            said.push(said_text);
         }
         said
-    }
-
-    fn rebuild(&mut self) {
-        let mut game = self.start.clone();
-        for &mv in &self.moves {
-            game.play_unchecked(mv);
-        }
-        self.game = game;
-        self.revision += 1;
-    }
-
-    /// Where an undo or redo may stop: a turn boundary where a person is to move (or any turn
-    /// boundary when no person plays), or the start of the game; never before a forced move.
-    fn is_stop(&self) -> bool {
-        let any_human = self.seats.contains(&Seat::Human);
-        self.game.is_turn_boundary()
-            && self.game.forced_move().is_none()
-            && (!any_human || self.human_to_move() || self.game.to_move().is_none())
-    }
-
-    /// Takes back whole turns, back to the last turn a person had (Human vs AI goes back past the
-    /// AI's reply). Returns false if there was nothing to undo. A game that ended off the board (a
-    /// record's resignation) is live again: the ending was the line's end, and the line changed.
-    pub fn undo_turn(&mut self) -> bool {
-        self.review = false;
-        if self.moves.is_empty() {
-            return false;
-        }
-        self.ended = None;
-        while let Some(mv) = self.moves.pop() {
-            self.redo.push(mv);
-            self.rebuild();
-            if self.is_stop() {
-                break;
-            }
-        }
-        true
-    }
-
-    /// Replays undone turns up to the next stop where a person is to move. Returns false if there
-    /// was nothing to redo.
-    pub fn redo_turn(&mut self) -> bool {
-        self.review = false;
-        if self.redo.is_empty() {
-            return false;
-        }
-        while let Some(mv) = self.redo.pop() {
-            self.game.play_unchecked(mv);
-            self.moves.push(mv);
-            self.revision += 1;
-            if self.is_stop() {
-                break;
-            }
-        }
-        true
     }
 }
 

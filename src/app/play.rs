@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 
-use super::flow::{Analysed, Command, Gate, MoveIntent, Screen, ServerMove, Status, Step, TextIntent};
+use super::flow::{Analysed, Command, Gate, MoveIntent, PlayedPly, Screen, ServerMove, Status, Step, TextIntent};
 use super::games::AppGame;
 use super::in_play::{InPlay, summarise};
 use super::learn::Learning;
@@ -18,6 +18,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Command>()
         .add_message::<TextIntent>()
         .add_message::<ServerMove>()
+        .add_message::<PlayedPly>()
         .configure_sets(Update, (Step::Intents, Step::Apply, Step::View).chain())
         .add_systems(OnExit(Screen::Playing), |mut in_play: ResMut<InPlay>| in_play.0 = None)
         .add_systems(Update, no_game_for_text.in_set(Step::Apply).run_if(not(in_state(Screen::Playing))));
@@ -71,6 +72,7 @@ pub(super) fn validate<G: AppGame>(
     mut model: ResMut<Model<G>>,
     (mut status, gate): (ResMut<Status>, Res<Gate>),
     mut learning: Option<ResMut<Learning>>,
+    mut played: MessageWriter<PlayedPly>,
 ) {
     for ServerMove(text) in served.read() {
         *status = server_move(&mut model, text);
@@ -81,7 +83,18 @@ pub(super) fn validate<G: AppGame>(
             *status = Status::error(why.clone());
             continue;
         }
+        let (ply, mover) = (model.moves().len(), model.game().to_move());
         if let Some(said) = play_intent(&mut model, intent, learning.as_deref_mut()) {
+            // Played when the line grew by it: the text at its ply is the move's.
+            if let (Some(mover), Some(text)) = (mover, model.texts().get(ply).filter(|_| !said.error)) {
+                played.write(PlayedPly {
+                    online: model.online().map(str::to_string),
+                    ply: ply as u32,
+                    seat: mover.0,
+                    from_ai: intent.from_ai,
+                    text: text.clone(),
+                });
+            }
             *status = said;
         }
     }

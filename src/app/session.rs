@@ -8,13 +8,12 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::flow::{Command, Screen, Status, Step};
+use super::flow::{Command, Screen, Seating, Status, Step};
 use super::games::{AppGame, ForGame, for_id};
 use super::in_play::{InPlay, Summary};
 use super::learn::Learning;
 use super::model::Model;
 use super::setup::{GameOptions, Setup, unknown_game};
-use crate::ai::Seat;
 use crate::rules::record::Record;
 
 pub(super) fn plugin(app: &mut App) {
@@ -39,10 +38,10 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
 #[derive(Resource, Clone, Debug)]
 pub struct OpenRecord(pub Record);
 
-/// The seats for the next [`OpenRecord`] instead of those its labels name (an online game:
-/// `app::online`); removed with it.
+/// The seats for the next [`OpenRecord`] instead of those its labels name, and the online game
+/// its board plays (`app::online`); removed with it.
 #[derive(Resource, Clone, Debug)]
-pub struct OpenSeats(pub Vec<Seat>);
+pub struct OpenSeats(pub Seating);
 
 /// Opens `learning`'s lesson at its step: the step's position as the game in play (from any
 /// screen, as a share link opens), and the lesson beside it.
@@ -186,25 +185,27 @@ fn open_record(
     mut orders: MessageWriter<Command>,
 ) {
     let record = open.0.clone();
-    let seats = seats.map(|s| s.0.clone());
+    let seating = seats.map(|s| s.0.clone());
     commands.remove_resource::<OpenRecord>();
     commands.remove_resource::<OpenSeats>();
     let id = record.game.as_str();
     if in_play.0.as_ref().is_some_and(|s| s.ids.contains(&id)) {
-        orders.write(match seats {
-            Some(seats) => Command::OpenSeated(record, seats),
+        orders.write(match seating {
+            Some(seating) => Command::OpenSeated(record, seating),
             None => Command::Open(record),
         });
         return;
     }
-    struct Replay<'a>(&'a Record, Option<&'a [Seat]>);
+    struct Replay<'a>(&'a Record, Option<&'a Seating>);
     impl ForGame for Replay<'_> {
         type Output = Result<SuspendedGame, String>;
         fn run<G: AppGame>(self) -> Self::Output {
-            Model::<G>::from_record(self.0, self.1).map(SuspendedGame::of)
+            let seats = self.1.map(|s| s.seats.as_slice());
+            let online = self.1.and_then(|s| s.online.clone());
+            Model::<G>::from_record(self.0, seats).map(|m| SuspendedGame::of(m.playing_online(online)))
         }
     }
-    match for_id(id, Replay(&record, seats.as_deref())).unwrap_or_else(|| Err(unknown_game(id))) {
+    match for_id(id, Replay(&record, seating.as_ref())).unwrap_or_else(|| Err(unknown_game(id))) {
         Ok(opened) => {
             let said = loaded(opened.moves, learning.as_deref());
             session.setup.clone_from(&opened.setup);
@@ -268,18 +269,19 @@ fn session<G: AppGame>(
                 // Another game: opened like a share link, on its own board with the record's seats
                 // (or those given).
                 commands.insert_resource(OpenRecord(record.clone()));
-                if let Command::OpenSeated(_, seats) = order {
-                    commands.insert_resource(OpenSeats(seats.clone()));
+                if let Command::OpenSeated(_, seating) = order {
+                    commands.insert_resource(OpenSeats(seating.clone()));
                 }
             }
             Command::Load(record) | Command::Open(record) | Command::OpenSeated(record, _) => {
-                let seats = match order {
-                    Command::Load(_) => Some(model.seats().to_vec()),
-                    Command::OpenSeated(_, seats) => Some(seats.clone()),
-                    _ => None,
+                let (seats, online) = match order {
+                    Command::Load(_) => (Some(model.seats().to_vec()), None),
+                    Command::OpenSeated(_, seating) => (Some(seating.seats.clone()), seating.online.clone()),
+                    _ => (None, None),
                 };
                 match Model::<G>::from_record(record, seats.as_deref()) {
                     Ok(fresh) => {
+                        let fresh = fresh.playing_online(online);
                         model.replace(fresh);
                         session.setup.game = GameOptions::of::<G>(model.game().options());
                         session.setup.seats = model.seats().to_vec();

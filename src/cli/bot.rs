@@ -241,7 +241,7 @@ async fn play_one(
             ServerMessage::State(s) if s.game_id == game_id && s.outcome.is_some() => {
                 break s.outcome.map(|o| o.winners).unwrap_or_default();
             }
-            ServerMessage::Error { code, message } => {
+            ServerMessage::Error { code, message, .. } => {
                 // The engine's move was refused: the bot resigns rather than stall the game.
                 eprintln!("the server refused: {code}: {message}; resigning");
                 ws.send(&ClientMessage::Resign { game_id: game_id.clone(), token: token.clone() }).await?;

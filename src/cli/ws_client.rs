@@ -58,7 +58,7 @@ impl WsClient {
     pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> Result<T, String> {
         loop {
             let message = self.next().await?;
-            if let ServerMessage::Error { code, message } = &message {
+            if let ServerMessage::Error { code, message, .. } = &message {
                 return Err(format!("{code}: {message}"));
             }
             if let Some(value) = pick(&message) {

@@ -115,7 +115,7 @@ impl Reply {
     /// The refusal, if the reply is one.
     pub fn error(&self) -> Option<(ErrorCode, &str)> {
         match self.messages.as_slice() {
-            [ServerMessage::Error { code, message }] => Some((*code, message.as_str())),
+            [ServerMessage::Error { code, message, .. }] => Some((*code, message.as_str())),
             _ => None,
         }
     }
@@ -248,16 +248,21 @@ impl<S: Store> Service<S> {
         // game is checked once more against the store (`docs/design.md` §Several instances).
         let names_game = message.game_id().is_some() || matches!(message, ClientMessage::Join { .. });
         let again = (self.store.shared() && names_game).then(|| message.clone());
-        let reply = self.handle_once(message, caller, now_ms);
-        match again {
-            Some(message) if reply.error().is_some_and(|(code, _)| STALE_CODES.contains(&code)) => {
-                if let Some(game_id) = message.game_id() {
-                    self.rooms.remove(game_id);
-                }
-                self.handle_once(message, caller, now_ms)
+        // A refusal names the game and the request it answers (protocol version 3).
+        let (game, request) = (message.game_id().map(str::to_string), message.request_id().map(str::to_string));
+        let mut reply = self.handle_once(message, caller, now_ms);
+        if let Some(message) = again
+            && reply.error().is_some_and(|(code, _)| STALE_CODES.contains(&code))
+        {
+            if let Some(game_id) = message.game_id() {
+                self.rooms.remove(game_id);
             }
-            _ => reply,
+            reply = self.handle_once(message, caller, now_ms);
         }
+        if let [ServerMessage::Error { game_id, request_id, .. }] = reply.messages.as_mut_slice() {
+            (*game_id, *request_id) = (game, request);
+        }
+        reply
     }
 
     /// [`Service::handle_for`] once, with the games in memory as they are.

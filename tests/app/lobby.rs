@@ -239,7 +239,7 @@ fn a_spectator_follows_the_moves_of_a_live_game_and_cannot_move() {
     act(&mut c, LobbyAction::Watch(id.clone()));
     assert!(until(&mut [&mut a, &mut b, &mut c], |x| on_board(x[2])), "C watches: {:?}", c.world().resource::<Lobby>());
     let watched = c.world().resource::<OnlineGame>();
-    assert!(watched.watching && watched.seat.token.is_empty());
+    assert!(watched.watching() && watched.seat.token.is_empty());
     assert_eq!(c.world().resource::<Model>().seats(), &[Seat::Remote, Seat::Remote]);
     assert!(c.world().resource::<Settings>().online.games.is_empty(), "no seat is kept for a game watched");
     // The panel says so where Resign and Rematch stand, and names the players.

@@ -43,7 +43,7 @@ pub(super) fn launched(settings: SettingsFile, join: Option<String>) -> App {
 }
 
 /// Runs `f` on the app's lobby, link and settings (as the Play online window does).
-fn lobby(app: &mut App, f: impl FnOnce(&mut Lobby, &mut Link, &mut Settings)) {
+pub(super) fn lobby(app: &mut App, f: impl FnOnce(&mut Lobby, &mut Link, &mut Settings)) {
     let world = app.world_mut();
     let mut lobby = world.remove_resource::<Lobby>().unwrap();
     let mut settings = world.remove_resource::<Settings>().unwrap();
@@ -55,7 +55,7 @@ fn lobby(app: &mut App, f: impl FnOnce(&mut Lobby, &mut Link, &mut Settings)) {
 }
 
 /// Updates both apps until `done` holds (at most 10 s); false if it never did.
-fn until(a: &mut App, b: &mut App, mut done: impl FnMut(&mut App, &mut App) -> bool) -> bool {
+pub(super) fn until(a: &mut App, b: &mut App, mut done: impl FnMut(&mut App, &mut App) -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
         a.update();

@@ -252,7 +252,7 @@ impl Client {
     /// a change).
     pub async fn error(&mut self) -> (ErrorCode, String) {
         self.until(|m| match m {
-            ServerMessage::Error { code, message } => Some((*code, message.clone())),
+            ServerMessage::Error { code, message, .. } => Some((*code, message.clone())),
             ServerMessage::Moved { .. } => panic!("a move where an error was due: {m:?}"),
             _ => None,
         })

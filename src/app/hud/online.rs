@@ -30,7 +30,7 @@ pub(super) fn online_box<M>(
         others.iter().filter(|&&s| !game.online[s]).map(|&s| game.seat_label(s as u8)).collect();
     let away = away_seats.len();
     let (words, colour) = match &game.connection {
-        LinkState::Open if free || game.watching => ("connected".to_string(), ui.visuals().text_color()),
+        LinkState::Open if free || game.watching() => ("connected".to_string(), ui.visuals().text_color()),
         LinkState::Open if away == 0 => ("all here".to_string(), GREEN),
         LinkState::Open if others.len() == 1 => ("away".to_string(), ui.visuals().weak_text_color()),
         LinkState::Open => (format!("{away} away"), ui.visuals().weak_text_color()),
@@ -80,7 +80,7 @@ pub(super) fn online_box<M>(
     let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
     ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
         let ended = over || game.over();
-        if game.watching {
+        if game.watching() {
             // A spectator has nothing to resign or ask: the box says so where the buttons stand.
             let label = ui.label(egui::RichText::new("Watching").strong().color(GREEN));
             rects.set("online watching", label.rect);
@@ -127,7 +127,7 @@ pub(super) fn online_box<M>(
         });
     });
     if free
-        && !game.watching
+        && !game.watching()
         && let Some(link) = invitation(&game.seat)
     {
         let code = &game.seat.code;

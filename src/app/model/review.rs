@@ -15,15 +15,12 @@ impl<G: AppGame> Model<G> {
         let before = (self.moves.len(), self.review);
         if ply < self.moves.len() {
             while self.moves.len() > ply {
-                let mv = self.moves.pop().expect("longer than ply");
-                self.redo.push(mv);
+                self.pop_to_redo();
             }
             self.rebuild();
         }
         while self.moves.len() < ply {
-            let mv = self.redo.pop().expect("the line is long enough");
-            self.game.play_unchecked(mv);
-            self.moves.push(mv);
+            self.pop_from_redo().expect("the line is long enough");
         }
         self.review = ply < self.line_len();
         if before != (self.moves.len(), self.review) {
@@ -56,8 +53,10 @@ impl<G: AppGame> Model<G> {
         let current = self.line();
         let other = std::mem::replace(&mut self.variations[k], current.clone());
         let branch = current.iter().zip(&other).take_while(|(a, b)| a == b).count();
+        self.texts = crate::rules::move_texts(&self.start, &other);
         self.moves = other;
         self.redo.clear();
+        self.redo_texts.clear();
         self.ended = None;
         self.rebuild();
         self.review = false;

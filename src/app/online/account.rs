@@ -135,7 +135,7 @@ impl Account {
                 self.signed_in = None;
                 settings.online.sessions.retain(|s| s.server != server);
             }
-            ServerMessage::Error { code, message } => {
+            ServerMessage::Error { code, message, .. } => {
                 self.waiting = false;
                 if code == ErrorCode::BadSession {
                     // The session ended (signed out elsewhere, or the server forgot it).

@@ -10,21 +10,52 @@ use web_time::Instant;
 
 use super::link;
 use crate::ai::Seat;
-use crate::app::flow::{Command, Gate};
+use crate::app::flow::{Command, Gate, PlayedPly, Seating};
 use crate::app::settings::OnlineSeat;
 use crate::net::protocol::{
     ClientMessage, GameResult, LobbyView, RatingChange, ServerMessage, Snapshot, provisional_mark,
 };
 use crate::rules::record::Record;
 
+/// Who the person is in an online game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A player: the seat held and its token (the secret that moves for it).
+    Player {
+        /// The seat, from 0.
+        seat: u8,
+        /// The seat's token.
+        token: String,
+    },
+    /// A spectator: every seat is the server's players', no move is the person's.
+    Watcher,
+}
+
+/// Where an online game stands for the client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Not on the board yet: the server's messages about it wait until the board shows it.
+    Opening,
+    /// On the board, a seat still free: waiting for a player.
+    Waiting,
+    /// On the board, every seat taken: the game is on.
+    Playing,
+    /// Over: the server ended it (a resignation, a flag) or the board reached its end in step
+    /// with the server.
+    Over,
+    /// Over, and the person asked for a rematch (the server's answer opens it).
+    RematchAsked,
+}
+
 /// The online game on the board.
 #[derive(Resource, Debug, Clone)]
 pub struct OnlineGame {
-    /// The seat held: server, game, token (for a spectator, [`OnlineGame::watching`], the server
-    /// and game only).
+    /// The seat held: server, game, token (for a spectator, the server and game only).
     pub seat: OnlineSeat,
-    /// Watched without a seat: every seat is the server's players', no move is the person's.
-    pub watching: bool,
+    /// Player or spectator.
+    pub role: Role,
+    /// Where the game stands.
+    pub phase: Phase,
     /// Each seat's rating in this game as the lobby last listed it (none for a guest, or when
     /// the lobby did not list the game).
     pub ratings: Vec<Option<i32>>,
@@ -44,15 +75,9 @@ pub struct OnlineGame {
     pub outcome: Option<GameResult>,
     /// The connection, as the panel says it.
     pub connection: link::LinkState,
-    /// The board reached the end of the game by the rules, in step with the server (the server
-    /// sends no state for that: its moves say it).
-    pub(super) finished: bool,
-    /// The person asked for a rematch (the server's answer then opens it).
-    pub(super) asked_rematch: bool,
-    /// The board shows this game (until then, the server's messages wait).
-    pub(super) placed: bool,
-    /// The revision of the game in play when this one was put on the board, if one was.
-    pub(super) opened_over: Option<u64>,
+    /// The person's moves made on this game's board and not yet sent, in order: each goes when
+    /// the server's moves reach its ply.
+    pub(super) outbox: VecDeque<PlayedPly>,
     /// The ply of the person's move sent and not yet acknowledged.
     pub(super) in_flight: Option<u32>,
     /// The server's messages about this game not yet carried out (one move a frame).
@@ -62,9 +87,11 @@ pub struct OnlineGame {
 impl OnlineGame {
     /// The game of `seat` as `state` describes it.
     pub fn new(seat: OnlineSeat, state: Snapshot) -> OnlineGame {
+        let role = Role::Player { seat: seat.seat, token: seat.token.clone() };
         let mut game = OnlineGame {
             seat,
-            watching: false,
+            role,
+            phase: Phase::Opening,
             ratings: Vec::new(),
             provisional: Vec::new(),
             rated: Vec::new(),
@@ -74,10 +101,7 @@ impl OnlineGame {
             clock: None,
             outcome: None,
             connection: link::LinkState::Connecting,
-            finished: false,
-            asked_rematch: false,
-            placed: false,
-            opened_over: None,
+            outbox: VecDeque::new(),
             in_flight: None,
             inbox: VecDeque::new(),
         };
@@ -86,19 +110,42 @@ impl OnlineGame {
     }
 
     /// Game `state` on the server at `server`, watched without a seat.
-    pub fn watching(server: &str, state: Snapshot) -> OnlineGame {
+    pub fn watched(server: &str, state: Snapshot) -> OnlineGame {
         let seat = OnlineSeat {
             server: server.to_string(),
             game_id: state.game_id.clone(),
             game: state.game.clone(),
             ..OnlineSeat::default()
         };
-        OnlineGame { watching: true, ..OnlineGame::new(seat, state) }
+        OnlineGame { role: Role::Watcher, ..OnlineGame::new(seat, state) }
+    }
+
+    /// Watched without a seat ([`Role::Watcher`]).
+    pub fn watching(&self) -> bool {
+        self.role == Role::Watcher
+    }
+
+    /// The seat the person plays, if a player.
+    pub fn my_seat(&self) -> Option<u8> {
+        match self.role {
+            Role::Player { seat, .. } => Some(seat),
+            Role::Watcher => None,
+        }
     }
 
     /// Whether `seat` is the person's own.
     pub fn mine(&self, seat: u8) -> bool {
-        !self.watching && seat == self.seat.seat
+        self.my_seat() == Some(seat)
+    }
+
+    /// True once the board shows this game.
+    pub fn placed(&self) -> bool {
+        self.phase != Phase::Opening
+    }
+
+    /// The board's seats and this game's id, to open the board with ([`Command::OpenSeated`]).
+    pub fn seating(&self) -> Seating {
+        Seating { seats: self.seats(), online: Some(self.seat.game_id.clone()) }
     }
 
     /// Who plays `seat`, as the side panel names them: the account's name with its rating
@@ -162,7 +209,19 @@ impl OnlineGame {
     /// True once the game is over: the server said so (a resignation, a flag), or the board
     /// reached its end in step with the server.
     pub fn over(&self) -> bool {
-        self.outcome.is_some() || self.finished
+        matches!(self.phase, Phase::Over | Phase::RematchAsked) || self.outcome.is_some()
+    }
+
+    /// The phase a placed game is in by what the server said: over with an outcome, else waiting
+    /// for a player or on (a rematch asked stays asked).
+    pub(super) fn follow_state(&mut self) {
+        self.phase = match self.phase {
+            Phase::Opening | Phase::RematchAsked => self.phase,
+            Phase::Over if self.outcome.is_none() => Phase::Over,
+            _ if self.outcome.is_some() => Phase::Over,
+            _ if self.full() => Phase::Playing,
+            _ => Phase::Waiting,
+        };
     }
 
     /// Each seat's time left now, in ms: `running`'s (the seat to move on the board) counted down
@@ -189,7 +248,7 @@ impl OnlineGame {
 
     /// What the status line says when the game is put on the board.
     pub fn greeting(&self) -> String {
-        if self.watching {
+        if self.watching() {
             let names: Vec<String> = (0..self.seats().len() as u8).map(|s| self.player_label(s)).collect();
             return format!("Watching {}", names.join(" – "));
         }
@@ -228,7 +287,7 @@ impl OnlineGame {
     /// arrows review them), and hints where its creator did not allow them.
     pub fn gate(&self) -> Gate {
         let watching =
-            self.watching.then(|| "you are watching this game: its players' moves come from the server".to_string());
+            self.watching().then(|| "you are watching this game: its players' moves come from the server".to_string());
         Gate {
             moves: watching.or_else(|| self.ended()),
             takebacks: Some(
@@ -263,14 +322,27 @@ impl OnlineGame {
         self.moves.truncate(since);
         self.moves.extend(state.moves.iter().cloned());
         self.online.resize(state.players.len(), false);
-        self.clock = state.clock_ms.clone().map(|ms| (ms, Instant::now()));
+        // A game ended now (a resignation) keeps the clocks as they were last shown, not the value
+        // stored at the last move, which would set the running clock back.
+        let running = self.state.as_ref().and_then(|s| s.to_move);
+        let shown = (self.outcome.is_none() && state.outcome.is_some()).then(|| self.clocks_now(running)).flatten();
+        self.clock = state.clock_ms.clone().map(|ms| match &shown {
+            Some(shown) if shown.len() == ms.len() => {
+                (ms.iter().zip(shown).map(|(a, b)| *a.min(b)).collect(), Instant::now())
+            }
+            _ => (ms, Instant::now()),
+        });
         self.outcome.clone_from(&state.outcome);
         self.in_flight = None;
         self.state = Some(state);
+        self.follow_state();
     }
 
     pub(super) fn sync_message(&self) -> ClientMessage {
-        let token = (!self.watching).then(|| self.seat.token.clone());
+        let token = match &self.role {
+            Role::Player { token, .. } => Some(token.clone()),
+            Role::Watcher => None,
+        };
         ClientMessage::Sync { game_id: self.seat.game_id.clone(), since_ply: 0, token }
     }
 }
@@ -301,10 +373,36 @@ fn waiting_words(players: &[crate::net::protocol::SeatView]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::net::protocol::SeatView;
+    use super::*;
 
-    fn seats(taken: &[bool]) -> Vec<SeatView> {
-        let view = |(s, &taken)| SeatView { seat: s as u8, name: String::new(), taken, player: None };
+    fn state(outcome: serde_json::Value) -> Snapshot {
+        serde_json::from_value(serde_json::json!({
+            "game_id": "g", "game": "trike", "options": {"size": 7}, "since_ply": 0, "ply": 1, "moves": ["d7"],
+            "players": [{"seat": 0, "name": "Black", "taken": true}, {"seat": 1, "name": "White", "taken": true}],
+            "to_move": 1, "outcome": outcome, "clock": {"minutes": 1, "increment_s": 0},
+            "clock_ms": [60000, 60000], "clock_started": true, "allow_tools": false, "rated": false,
+        }))
+        .expect("a snapshot")
+    }
+
+    #[test]
+    fn a_resignation_keeps_the_running_clock_where_it_was_shown() {
+        let seat = OnlineSeat { game_id: "g".into(), game: "trike".into(), seat: 0, ..OnlineSeat::default() };
+        let mut game = OnlineGame::new(seat, state(serde_json::Value::Null));
+        game.phase = Phase::Playing;
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let shown = game.clocks_now(Some(1)).unwrap();
+        assert!(shown[1] < 60000 && shown[0] == 60000, "{shown:?}");
+        // The server's final state carries the clocks stored at the last move.
+        game.take_state(state(serde_json::json!({"winners": [0], "scores": [1, 0], "resigned": 1})));
+        assert!(game.over());
+        let after = game.clocks_now(Some(1)).unwrap();
+        assert!(after[1] <= shown[1] && after[0] == 60000, "not set back: {after:?} after {shown:?}");
+    }
+
+    fn seats(taken: &[bool]) -> Vec<crate::net::protocol::SeatView> {
+        let view =
+            |(s, &taken)| crate::net::protocol::SeatView { seat: s as u8, name: String::new(), taken, player: None };
         taken.iter().enumerate().map(view).collect()
     }
 

@@ -113,6 +113,12 @@ impl Lobby {
         self.waiting.is_some()
     }
 
+    /// Whether the request waiting for its answer carries `request_id` (an error naming it is
+    /// this lobby's).
+    pub fn asked(&self, request_id: &str) -> bool {
+        self.request.as_ref().and_then(ClientMessage::request_id) == Some(request_id)
+    }
+
     /// The game waited for to watch, if any.
     pub fn watching(&self) -> Option<&str> {
         match &self.waiting {
@@ -308,7 +314,7 @@ impl Lobby {
                 Some(OnlineGame::new(seat, state))
             }
             (ServerMessage::State(state), Some(Waiting::Watch(id))) if state.game_id == id => {
-                Some(OnlineGame::watching(&server, state))
+                Some(OnlineGame::watched(&server, state))
             }
             (ServerMessage::Error { message, .. }, Some(_)) => {
                 self.request = None;

@@ -35,12 +35,12 @@ use bevy::prelude::*;
 use web_time::Instant;
 
 use self::account::Account;
-pub use self::game::{OnlineGame, OnlineOrder};
+pub use self::game::{OnlineGame, OnlineOrder, Phase, Role};
 use self::link::{Heard, Link};
 use self::lobby::Lobby;
 use self::pages::{Pages, RecordUse, keep_record};
-use self::sync::{Catch, catch_up, next_to_send, plies};
-use super::flow::{Command, Ending, Gate, Screen, ServerMove, Status, Step};
+use self::sync::{Catch, catch_up, next_to_send};
+use super::flow::{Command, Ending, Gate, PlayedPly, Screen, ServerMove, Status, Step};
 use super::in_play::InPlay;
 use super::session::{OpenRecord, OpenSeats};
 use super::settings::{OnlineSeat, Settings};
@@ -66,7 +66,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, carry_out.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
         .add_systems(Update, keep_gate.in_set(Step::Intents).after(carry_out))
         .add_systems(Update, keep_ending.in_set(Step::Intents).after(pump).run_if(resource_exists::<OnlineGame>))
-        .add_systems(Update, send_moves.in_set(Step::View).run_if(resource_exists::<OnlineGame>))
+        .add_systems(Update, send_moves.in_set(Step::View))
         .add_systems(OnEnter(Screen::Menu), leave);
 }
 
@@ -125,7 +125,16 @@ fn pump(
                         pages.hear(message);
                         continue;
                     }
-                    ServerMessage::Error { .. } if pages.waiting() && !lobby.waiting() => {
+                    // An error names the request or the game it answers (protocol 3): a request's
+                    // goes to the lobby that sent it, a game's to that game (below); one that
+                    // names neither to whoever waits for an answer.
+                    ServerMessage::Error { request_id: Some(request), .. } => {
+                        if lobby.asked(request) {
+                            lobby.hear(message, link.url(), settings);
+                        }
+                        continue;
+                    }
+                    ServerMessage::Error { game_id: None, .. } if pages.waiting() && !lobby.waiting() => {
                         pages.hear(message);
                         continue;
                     }
@@ -142,7 +151,7 @@ fn pump(
                     }
                     _ => {}
                 }
-                let error = matches!(message, ServerMessage::Error { .. }) && !lobby.waiting();
+                let error = matches!(message, ServerMessage::Error { game_id: None, .. }) && !lobby.waiting();
                 if let Some(fresh) = fresh.as_mut().filter(|g| id.as_deref() == Some(g.seat.game_id.as_str())) {
                     fresh.inbox.push_back(message);
                 } else if let Some(game) =
@@ -153,7 +162,7 @@ fn pump(
                     if let Some(view) = &lobby.view {
                         opened.take_listing(view);
                     }
-                    fresh = Some(start(&mut commands, opened, &in_play, &mut link, lobby));
+                    fresh = Some(start(&mut commands, opened, &mut link, lobby));
                 }
             }
         }
@@ -166,23 +175,29 @@ fn pump(
     if game.connection != *link.state() {
         game.connection = link.state().clone();
     }
-    if !game.placed {
+    // The board in play is this game's only when it was opened for it (its id, not its look).
+    let on_board = in_play.0.as_ref().filter(|s| s.online.as_deref() == Some(game.seat.game_id.as_str()));
+    if !game.placed() {
         // Until the board shows this game (opened from the start screen, or over the last one),
         // the server's messages wait.
-        match &in_play.0 {
-            Some(s) if Some(s.revision) != game.opened_over && s.remote && s.record.game == game.kind() => {
-                game.placed = true;
-                *board.status = Status::info(game.greeting());
-            }
-            _ => return,
+        if on_board.is_none() {
+            return;
         }
+        game.phase = Phase::Waiting;
+        game.follow_state();
+        *board.status = Status::info(game.greeting());
     }
-    let local: &[String] = in_play.0.as_ref().map_or(&[], |s| &s.record.moves);
-    if !game.finished
-        && in_play.0.as_ref().is_some_and(|s| s.over && s.shown == s.record.moves.len())
+    let Some(summary) = on_board else {
+        // Another board replaced this game's (a file opened over it): nothing more is its.
+        return;
+    };
+    let local: &[String] = &summary.record.moves;
+    if !game.over()
+        && summary.over
+        && summary.shown == summary.record.moves.len()
         && catch_up(local, &game.moves) == Catch::InStep
     {
-        game.finished = true;
+        game.phase = Phase::Over;
     }
     // Read through `Deref` first: an empty inbox leaves the game unchanged, so `send_moves`
     // works only when the board or the game changed.
@@ -220,8 +235,8 @@ fn pump(
             }
             ServerMessage::Presence { online, .. } => game.online = online,
             // A spectator stays with the game watched.
-            ServerMessage::Rematched { .. } if game.watching => {}
-            ServerMessage::Rematched { game_id, .. } if game.asked_rematch => {
+            ServerMessage::Rematched { .. } if game.watching() => {}
+            ServerMessage::Rematched { game_id, .. } if game.phase == Phase::RematchAsked => {
                 // The server moves every seat's token on by one seat (the message's seat is the
                 // asker's, who may be the other player).
                 let seats = game.online.len().max(1) as u8;
@@ -273,7 +288,8 @@ fn pump(
                 break;
             }
             Catch::Reload if game.inbox.is_empty() => {
-                board.orders.write(Command::Load(game.record()));
+                game.outbox.clear();
+                board.orders.write(Command::OpenSeated(game.record(), game.seating()));
                 break;
             }
             _ => {}
@@ -313,44 +329,39 @@ fn keep_or_open(
 
 /// Puts the online game `game` on the board (from the start screen or over the game in play);
 /// returns it, for the caller to insert.
-fn start(
-    commands: &mut Commands,
-    mut game: OnlineGame,
-    in_play: &InPlay,
-    link: &mut Link,
-    lobby: &mut Lobby,
-) -> OnlineGame {
-    game.opened_over = in_play.0.as_ref().map(|s| s.revision);
+fn start(commands: &mut Commands, game: OnlineGame, link: &mut Link, lobby: &mut Lobby) -> OnlineGame {
     commands.insert_resource(OpenRecord(game.record()));
-    commands.insert_resource(OpenSeats(game.seats()));
+    commands.insert_resource(OpenSeats(game.seating()));
     // Present at the seat from now on (the server counts a connection that named its token).
-    if !game.watching {
+    if !game.watching() {
         link.send(&game.sync_message());
     }
     lobby.open = false;
     game
 }
 
-/// Sends the person's next move to the server once the board has it.
-fn send_moves(mut game: ResMut<OnlineGame>, in_play: Res<InPlay>, mut link: NonSendMut<Link>) {
-    if !game.placed || (!in_play.is_changed() && !game.is_changed()) {
+/// Sends the person's moves to the server: only a move the person made on this game's board
+/// ([`PlayedPly`] of this game's id, at the person's seat, not an AI's), each when the server's
+/// moves reach its ply. Moves of any other board are dropped.
+fn send_moves(mut played: MessageReader<PlayedPly>, game: Option<ResMut<OnlineGame>>, mut link: NonSendMut<Link>) {
+    let Some(mut game) = game else {
+        played.clear();
+        return;
+    };
+    for ply in played.read() {
+        if ply.online.as_deref() == Some(game.seat.game_id.as_str()) && game.mine(ply.seat) && !ply.from_ai {
+            game.outbox.push_back(ply.clone());
+        }
+    }
+    if game.outbox.is_empty() || game.outcome.is_some() {
         return;
     }
-    let Some(summary) = &in_play.0 else { return };
-    if game.watching || catch_up(&summary.record.moves, &game.moves) != Catch::Ahead || game.outcome.is_some() {
-        return;
-    }
-    let Some(plies) = plies(&summary.record) else { return };
-    if let Some((ply, text)) =
-        next_to_send(&summary.record.moves, &plies, game.moves.len(), game.seat.seat, game.in_flight)
-    {
-        link.send(&ClientMessage::Move {
-            game_id: game.seat.game_id.clone(),
-            token: game.seat.token.clone(),
-            text,
-            ply,
-        });
-        game.in_flight = Some(ply);
+    let Role::Player { token, .. } = game.role.clone() else { return };
+    let stored = game.moves.len();
+    let in_flight = game.in_flight;
+    if let Some(ply) = next_to_send(&mut game.outbox, stored, in_flight) {
+        link.send(&ClientMessage::Move { game_id: game.seat.game_id.clone(), token, text: ply.text, ply: ply.ply });
+        game.in_flight = Some(ply.ply);
     }
 }
 
@@ -360,7 +371,11 @@ fn keep_ending(game: Res<OnlineGame>, in_play: Res<InPlay>, mut orders: MessageW
     let Some(outcome) = &game.outcome else { return };
     let Some(seat) = outcome.resigned.or(outcome.flagged) else { return };
     let Some(summary) = &in_play.0 else { return };
-    if game.placed && !summary.over && catch_up(&summary.record.moves, &game.moves) == Catch::InStep {
+    if game.placed()
+        && summary.online.as_deref() == Some(game.seat.game_id.as_str())
+        && !summary.over
+        && catch_up(&summary.record.moves, &game.moves) == Catch::InStep
+    {
         orders.write(Command::End(Ending { seat, flagged: outcome.resigned.is_none() }));
     }
 }
@@ -374,7 +389,7 @@ fn leave(
     game: Option<Res<OnlineGame>>,
     mut link: NonSendMut<Link>,
 ) {
-    if let Some(game) = game.filter(|g| !g.watching) {
+    if let Some(game) = game.filter(|g| !g.watching()) {
         link.send(&ClientMessage::Watch { game_id: game.seat.game_id.clone() });
     }
     commands.remove_resource::<OnlineGame>();
@@ -408,18 +423,18 @@ fn carry_out(
     mut status: ResMut<Status>,
 ) {
     for order in orders.read() {
-        if game.watching {
+        let Role::Player { token, .. } = game.role.clone() else {
             *status = Status::error("you are watching this game: only its players resign or ask for a rematch");
             continue;
-        }
-        let (game_id, token) = (game.seat.game_id.clone(), game.seat.token.clone());
+        };
+        let game_id = game.seat.game_id.clone();
         match order {
             OnlineOrder::Resign => {
                 link.send(&ClientMessage::Resign { game_id, token });
                 *status = Status::info("Resigning…");
             }
             OnlineOrder::Rematch => {
-                game.asked_rematch = true;
+                game.phase = Phase::RematchAsked;
                 link.send(&ClientMessage::Rematch { game_id, token });
                 *status = Status::info("Asking for a rematch…");
             }

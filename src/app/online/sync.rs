@@ -1,9 +1,10 @@
 //! Keeping the board in step with the server's game, without Bevy: how the line on the board
-//! ([`catch_up`]) and the server's moves compare, who made each move of a line ([`plies`]), and
-//! which of the person's moves goes to the server next ([`next_to_send`]).
+//! ([`catch_up`]) and the server's moves compare, and which of the person's moves goes to the
+//! server next ([`next_to_send`]).
 
-use crate::net::position::start_of;
-use crate::rules::record::Record;
+use std::collections::VecDeque;
+
+use crate::app::flow::PlayedPly;
 
 /// How the board's line stands against the server's moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,43 +31,17 @@ pub fn catch_up(local: &[String], server: &[String]) -> Catch {
     }
 }
 
-/// One move of a line: who made it, and whether the rules forced it (a Trigon pass, which the
-/// server plays by itself).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ply {
-    /// The seat that moved.
-    pub seat: u8,
-    /// The rules forced it.
-    pub forced: bool,
-}
-
-/// Who made each move of `record`, replayed by its game's rules; `None` for a record that does not
-/// replay (the caller then reloads the server's game).
-pub fn plies(record: &Record) -> Option<Vec<Ply>> {
-    let mut game = start_of(record).ok()?;
-    let mut plies = Vec::with_capacity(record.moves.len());
-    for text in &record.moves {
-        let seat = game.to_move()?.0;
-        let forced = game.forced_text();
-        let played = game.play_text(text).ok()?;
-        plies.push(Ply { seat, forced: forced == Some(played) });
+/// The person's next move for the server from `outbox` (the person's moves made on this game's
+/// board, in order), when the server has stored `stored` moves and the move of ply `in_flight`
+/// is on its way. A move the server's moves passed is dropped (the server has it); a move stays
+/// in the outbox until then, so it is sent again after a reconnection. Returns the move to send:
+/// the first, when it is the server's next ply and not on its way already.
+pub fn next_to_send(outbox: &mut VecDeque<PlayedPly>, stored: usize, in_flight: Option<u32>) -> Option<PlayedPly> {
+    while outbox.front().is_some_and(|p| (p.ply as usize) < stored) {
+        outbox.pop_front();
     }
-    Some(plies)
-}
-
-/// The person's next move for the server: the first move of `local` past the server's `stored`
-/// moves, when `seat` made it and the rules did not force it, and it is not `in_flight` already.
-/// Returns its ply and text.
-pub fn next_to_send(
-    local: &[String],
-    plies: &[Ply],
-    stored: usize,
-    seat: u8,
-    in_flight: Option<u32>,
-) -> Option<(u32, String)> {
-    let ply = plies.get(stored)?;
-    let text = local.get(stored)?;
-    (ply.seat == seat && !ply.forced && in_flight != Some(stored as u32)).then(|| (stored as u32, text.clone()))
+    let next = outbox.front()?;
+    (next.ply as usize == stored && in_flight != Some(next.ply)).then(|| next.clone())
 }
 
 #[cfg(test)]
@@ -87,18 +62,21 @@ mod tests {
         assert_eq!(catch_up(&texts(&["a", "x"]), &texts(&["a", "b", "c"])), Catch::Reload);
     }
 
+    fn ply(ply: u32, text: &str) -> PlayedPly {
+        PlayedPly { online: Some("g".into()), ply, seat: 0, from_ai: false, text: text.into() }
+    }
+
     #[test]
-    fn only_the_persons_own_unforced_moves_are_sent_once() {
-        let trike = Record::of_texts("trike", serde_json::json!({"size": 7}), texts(&["d7", "d4", "b4"]));
-        let plies = plies(&trike).expect("replays");
-        assert_eq!(plies.iter().map(|p| p.seat).collect::<Vec<_>>(), vec![0, 1, 0]);
-        assert!(plies.iter().all(|p| !p.forced));
-        let local = trike.moves.clone();
-        assert_eq!(next_to_send(&local, &plies, 2, 0, None), Some((2, "b4".to_string())));
-        assert_eq!(next_to_send(&local, &plies, 2, 0, Some(2)), None, "already on its way");
-        assert_eq!(next_to_send(&local, &plies, 1, 0, None), None, "the opponent's move");
-        assert_eq!(next_to_send(&local, &plies, 3, 0, None), None, "nothing past the line");
-        let bad = Record::of_texts("trike", serde_json::json!({"size": 7}), texts(&["d7", "zz"]));
-        assert_eq!(super::plies(&bad), None);
+    fn a_move_goes_at_its_ply_once_and_stays_until_the_server_has_it() {
+        let mut outbox: VecDeque<PlayedPly> = [ply(2, "b4"), ply(4, "c5")].into();
+        assert_eq!(next_to_send(&mut outbox, 1, None), None, "the server is a ply behind (a forced move)");
+        assert_eq!(next_to_send(&mut outbox, 2, None), Some(ply(2, "b4")));
+        assert_eq!(next_to_send(&mut outbox, 2, Some(2)), None, "already on its way");
+        assert_eq!(outbox.len(), 2, "kept until stored, to be sent again after a reconnection");
+        assert_eq!(next_to_send(&mut outbox, 3, Some(2)), None, "stored: dropped; the next is not due");
+        assert_eq!(outbox.len(), 1);
+        assert_eq!(next_to_send(&mut outbox, 4, None), Some(ply(4, "c5")));
+        assert_eq!(next_to_send(&mut outbox, 9, None), None);
+        assert!(outbox.is_empty());
     }
 }

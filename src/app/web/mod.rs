@@ -353,7 +353,7 @@ fn publish_state(
             "connection": link_words(&o.connection),
             "players_online": o.online,
             "ended": o.ended(),
-            "watching": o.watching,
+            "watching": o.watching(),
             "players": (0..seats).map(|s| o.player_label(s)).collect::<Vec<_>>(),
             "rated": o.state.as_ref().is_some_and(|s| s.rated),
             "rating_changes": o.rated.iter().map(change_words).collect::<Vec<_>>(),
@@ -377,7 +377,7 @@ fn publish_state(
         "name_typed": account.name,
         "password_typed": account.password.chars().count(),
         "account_said": account.said.as_ref().map(|s| s.text.clone()),
-        "watching": game.as_deref().filter(|g| g.watching).map(|g| g.seat.game_id.clone()),
+        "watching": game.as_deref().filter(|g| g.watching()).map(|g| g.seat.game_id.clone()),
         // The person's own change (a spectator's: the first seat's).
         "rating_change": game.as_deref().and_then(|g| g.rated.iter().find(|c| g.mine(c.seat)).or(g.rated.first())).map(change_words),
         "leaderboard": pages.leaderboard.as_ref().map(|(game, rows)| serde_json::json!({

@@ -132,6 +132,17 @@ impl ClientMessage {
         }
     }
 
+    /// The request id the message carries, if any (`create`, `join`, `seek`, `accept`).
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            ClientMessage::Create(NewGame { request_id, .. })
+            | ClientMessage::Join { request_id, .. }
+            | ClientMessage::Seek { request_id, .. }
+            | ClientMessage::Accept { request_id, .. } => request_id.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The seat token the message shows, if any.
     pub fn token(&self) -> Option<&str> {
         match self {

@@ -1,8 +1,13 @@
 //! The protocol's version and its size limits (`docs/design.md` §Network play).
 
-/// The protocol version this build speaks; every message carries it as `version`. Version 2
-/// added accounts, ratings and the lobby.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// The protocol version this build speaks; every message it sends carries it as `version`.
+/// Version 2 added accounts, ratings and the lobby; version 3 names in an `error` the game and the
+/// request id of the message it refuses.
+pub const PROTOCOL_VERSION: u32 = 3;
+
+/// The oldest version still read: a version 2 message reads as version 3 (every field version 3
+/// added is optional).
+pub const OLDEST_PROTOCOL_VERSION: u32 = 2;
 
 /// The largest message read, in bytes of its JSON text (64 KiB).
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;

@@ -317,21 +317,41 @@ pub enum ServerMessage {
         code: ErrorCode,
         /// Why, in words for a person (an illegal move's rule reason).
         message: String,
+        /// The game the refused message named, if it named one (version 3; absent in version 2's
+        /// errors, and for a message that named none or could not be read).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_id: Option<String>,
+        /// The request id of the refused message, if it carried one (version 3, as `game_id`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request_id: Option<String>,
     },
 }
 
 impl Refusal {
-    /// The refusal as the message sent.
+    /// The refusal as the message sent, about no game or request in particular (a message that
+    /// could not be read).
     pub fn into_message(self) -> ServerMessage {
-        ServerMessage::Error { code: self.code, message: self.message }
+        ServerMessage::Error { code: self.code, message: self.message, game_id: None, request_id: None }
+    }
+
+    /// The refusal as the answer to `refused`: the error names the game and the request id that
+    /// message named, so the client gives it to whoever sent it.
+    pub fn answering(self, refused: &ClientMessage) -> ServerMessage {
+        ServerMessage::Error {
+            code: self.code,
+            message: self.message,
+            game_id: refused.game_id().map(str::to_string),
+            request_id: refused.request_id().map(str::to_string),
+        }
     }
 }
 
 impl ServerMessage {
-    /// The game the message is about: a rematch's is the finished game it follows; none for an
-    /// error, which names no game.
+    /// The game the message is about: a rematch's is the finished game it follows; an error's, the
+    /// game its refused message named (none when it named none).
     pub fn game_id(&self) -> Option<&str> {
         match self {
+            ServerMessage::Error { game_id, .. } => game_id.as_deref(),
             ServerMessage::State(s) => Some(&s.game_id),
             ServerMessage::Moved { game_id, .. }
             | ServerMessage::Presence { game_id, .. }
@@ -339,8 +359,7 @@ impl ServerMessage {
             | ServerMessage::Joined { game_id, .. } => Some(game_id),
             ServerMessage::Rematched { rematch_of, .. } => Some(rematch_of),
             ServerMessage::Rated { game_id, .. } => Some(game_id),
-            ServerMessage::Error { .. }
-            | ServerMessage::SignedIn { .. }
+            ServerMessage::SignedIn { .. }
             | ServerMessage::SignedOut {}
             | ServerMessage::Lobby(_)
             | ServerMessage::Leaderboard { .. }

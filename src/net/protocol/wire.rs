@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::error::{ErrorCode, Refusal};
-use super::limits::{MAX_MESSAGE_BYTES, PROTOCOL_VERSION};
+use super::limits::{MAX_MESSAGE_BYTES, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION};
 use super::messages::{ClientMessage, ServerMessage};
 
 /// A message with its version, as written.
@@ -72,11 +72,16 @@ fn decode<M: DeserializeOwned>(text: &str, types: &[&str]) -> Result<M, Refusal>
                 format!("the message has no \"version\" (this server speaks version {PROTOCOL_VERSION})"),
             ));
         }
-        Some(Value::Number(n)) if n.as_u64() == Some(u64::from(PROTOCOL_VERSION)) => {}
+        Some(Value::Number(n))
+            if n.as_u64()
+                .is_some_and(|v| (u64::from(OLDEST_PROTOCOL_VERSION)..=u64::from(PROTOCOL_VERSION)).contains(&v)) => {}
         Some(Value::Number(n)) => {
             return Err(Refusal::new(
                 ErrorCode::UnsupportedVersion,
-                format!("protocol version {n} is not spoken here (this server speaks version {PROTOCOL_VERSION})"),
+                format!(
+                    "protocol version {n} is not spoken here (this server reads versions \
+                     {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION})"
+                ),
             ));
         }
         Some(other) => {
