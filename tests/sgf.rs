@@ -611,3 +611,27 @@ proptest! {
         prop_assert_eq!(sgf::read(&again).unwrap(), record, "{}\n{}", text, again);
     }
 }
+
+#[test]
+fn a_colours_retirement_is_a_node_of_its_own() {
+    let gm = "(;GM[Blokus Trigon]";
+    refused(&format!("{gm};1[r15];RETIRE[9])"), 33, "expected the colour that retires, 1 to 4");
+    let g = game(Variant::Four);
+    // The rules' `retire` (docs/rules/trigon.md §Play: a player who left a game of three or four).
+    let Ok(retire) = g.parse_move("retire") else { return };
+    let (mut end, mut moves) = random_game(Variant::Four, 5, 2);
+    end.play(retire).unwrap();
+    moves.push(retire);
+    let mut rng = rng_from_seed(9);
+    for _ in 0..9 {
+        let mv = end.random_move(&mut rng, &mut Vec::new()).unwrap();
+        end.play(mv).unwrap();
+        moves.push(mv);
+    }
+    let (end, moves) = with_forced_passes(&end, &moves);
+    let record = Record::new(&end, &moves);
+    let text = sgf::write(&record).unwrap();
+    assert!(text.contains("\n;RETIRE[3]\n"), "Red retires after Blue and Yellow placed:\n{text}");
+    assert_eq!(sgf::read(&text).unwrap(), record, "{text}");
+    assert!(sgf::read(&format!("{gm};RETIRE[1];1[r15])")).is_err(), "a colour that retired places no more");
+}

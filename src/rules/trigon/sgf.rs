@@ -16,6 +16,8 @@
 //!   `RE[W+Resign]` for two players, a root property `ENDING[2 resigned]` for more.
 //! - No pass is written: a colour that cannot place is skipped, so a move by a colour other than the
 //!   one to move means the colours in between passed.
+//! - A colour's retirement (the rules' `retire`: its player left a game of three or four that went
+//!   on) is a node of its own, `;RETIRE[3]` ([`RETIRE`]), which Pentobi ignores.
 //!
 //! What this module does with it:
 //! - Reading takes the main line (the first child of every node) as the game's moves and every
@@ -36,6 +38,12 @@ use super::sgf_tree::{Node, single, tree};
 use super::{COLOURS, Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::game::Game;
 use crate::rules::record::{Record, RecordError};
+
+/// The node property of a colour's retirement: its player left a game of three or four (resigned
+/// or ran out of time online) and the others played on; the value is the colour, `1`–`4`, as the
+/// move properties name it. Pentobi knows no such move and ignores the property, so the colour is
+/// simply not seen again there.
+pub const RETIRE: &str = "RETIRE";
 
 /// The file extension of Pentobi's records.
 pub const EXTENSION: &str = "blksgf";
@@ -250,14 +258,30 @@ fn play_node(node: &Node, line: &mut Line, gm: &str) -> Result<(), SgfError> {
             _ => {}
         }
     }
-    let mut node_moves = node.properties.iter().filter_map(|p| move_colour(&p.id).map(|c| (c, p)));
-    let Some((colour, p)) = node_moves.next() else { return Ok(()) };
-    if let Some((_, second)) = node_moves.next() {
+    // The node's move: a placement (`1`–`4`), or a colour's retirement (`RETIRE[n]`).
+    let mut node_moves = Vec::new();
+    for p in &node.properties {
+        if let Some(c) = move_colour(&p.id) {
+            let cells = p.values.iter().map(|v| v.text.trim()).collect::<Vec<_>>().join(",");
+            node_moves.push((c, p, cells));
+        } else if p.id == RETIRE {
+            let value = single(p)?;
+            let colour = value.text.trim().parse::<usize>().ok().filter(|n| (1..=4).contains(n)).ok_or_else(|| {
+                SgfError::new(
+                    value.offset,
+                    format!("{RETIRE}[{}]: expected the colour that retires, 1 to 4", value.text),
+                )
+            })?;
+            node_moves.push((colour - 1, p, "retire".to_string()));
+        }
+    }
+    let Some((colour, p, value)) = node_moves.first() else { return Ok(()) };
+    let (colour, p, value) = (*colour, *p, value.clone());
+    if let Some((_, second, _)) = node_moves.get(1) {
         return Err(SgfError::new(second.offset, format!("a second move ({}) in one node", second.id)));
     }
     line.placements += 1;
     let number = line.placements;
-    let value = p.values.iter().map(|v| v.text.trim()).collect::<Vec<_>>().join(",");
     let here = |reason: String| SgfError::new(p.offset, format!("move {number} ({}[{value}]): {reason}", p.id));
     let colours = game.options().variant.colours();
     if colour >= colours {
@@ -376,12 +400,17 @@ fn write_tree(out: &mut String, tree: &[Fork<TrigonMove>], mut at: usize, mut ga
     }
 }
 
-/// Writes `mv`'s node (nothing for a pass) and plays it.
+/// Writes `mv`'s node (nothing for a pass; `RETIRE[n]` for the rules' `retire`, known by its
+/// text) and plays it.
 fn write_move(out: &mut String, game: &mut Trigon, mv: TrigonMove) {
     if mv != TrigonMove::PASS
         && let Some(colour) = game.colour_to_move()
     {
-        out.push_str(&format!(";{}[{}]\n", colour + 1, cells_text(game, mv)));
+        if game.move_text(mv) == "retire" {
+            out.push_str(&format!(";{RETIRE}[{}]\n", colour + 1));
+        } else {
+            out.push_str(&format!(";{}[{}]\n", colour + 1, cells_text(game, mv)));
+        }
     }
     game.play_unchecked(mv);
 }
