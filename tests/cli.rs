@@ -812,3 +812,19 @@ fn gtp_takes_a_clock() {
     assert_eq!(answers[4], "? time_settings needs 3 arguments");
     assert!(answers[5].starts_with("= ") && answers[5].contains(','), "{}", answers[5]);
 }
+
+#[test]
+fn an_ai_move_says_what_the_solver_proved_only_when_asked() {
+    // Two AI seats on the smallest board: the solver proves the end before the game reaches it.
+    let args = ["play", "trike", "--size", "4", "--black", "ai:2", "--white", "ai:2", "--seed", "1"];
+    let plain = ok(&args, "");
+    assert!(!plain.stdout.contains("solved"), "the verdict was not asked for:\n{}", plain.stdout);
+    assert!(plain.stdout.contains("game over after "), "{}", plain.stdout);
+    let explained = ok(&[&args[..], &["--explain"]].concat(), "");
+    assert!(explained.stdout.contains("solved"), "--explain says what the solver proved:\n{}", explained.stdout);
+    for run in [&plain, &explained] {
+        for wrong in [" 1 more plies", " 1 plies", "after 1 moves"] {
+            assert!(!run.stdout.contains(wrong), "'{wrong}':\n{}", run.stdout);
+        }
+    }
+}

@@ -454,3 +454,184 @@ fn read_any_picks_the_format() {
     assert!(sgf::read_any("(;GM[Blokus]").unwrap_err().starts_with("byte "));
     assert!(sgf::read_any("{").unwrap_err().contains("line 1"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// (C) SGF: what happened beyond the moves — endings off the board, variations, the date
+
+#[test]
+fn a_resigned_or_flagged_game_keeps_its_ending_through_blksgf() {
+    for (k, variant) in VARIANTS.into_iter().enumerate() {
+        let (end, moves) = random_game(variant, 50 + k as u64, 9);
+        for (seat, flagged) in [(0u8, false), (1, true), (end.num_players() as u8 - 1, false)] {
+            let mut record = Record::new(&end, &moves);
+            *(if flagged { &mut record.flagged } else { &mut record.resigned }) = Some(seat);
+            record.result = Some("the app's words".into());
+            let text = sgf::write(&record).unwrap();
+            let how = if flagged { "Time" } else { "Resign" };
+            if variant == Variant::Two {
+                let winner = if seat == 0 { "W" } else { "B" };
+                assert!(text.contains(&format!("RE[{winner}+{how}]")) && !text.contains("ENDING"), "{text}");
+            } else {
+                let how = if flagged { "ran out of time" } else { "resigned" };
+                assert!(text.contains(&format!("ENDING[{} {how}]", seat + 1)), "{text}");
+                assert!(text.contains("RE[the app's words]"), "{text}");
+            }
+            let read = sgf::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!((read.resigned, read.flagged), (record.resigned, record.flagged), "{text}");
+            let (_, replayed, _) = read.replay::<Trigon>().expect("an ending the rules allow");
+            assert!(replayed.outcome().is_none(), "it ended off the board");
+            let result = read.result.unwrap();
+            let loser = replayed.player_name(triboard::rules::Player(seat));
+            assert!(result.starts_with(loser), "{result}");
+            assert!(result.contains(if flagged { "ran out of time" } else { "resigned" }), "{result}");
+        }
+    }
+    // Written by another program: SGF 4's short forms.
+    let two = "(;GM[Blokus Trigon Two-Player]RE[B+R];1[r15];2[r4])";
+    let record = sgf::read(two).unwrap();
+    assert_eq!((record.resigned, record.flagged), (Some(1), None));
+    assert_eq!(record.result.as_deref(), Some("Yellow/Green resigned (Blue/Red wins)"));
+    let record = sgf::read("(;GM[Blokus Trigon Two-Player]RE[W+T];1[r15])").unwrap();
+    assert_eq!((record.resigned, record.flagged), (None, Some(0)));
+    // A result in words is no ending.
+    let record = sgf::read("(;GM[Blokus Trigon Two-Player]RE[Blue/Red wins];1[r15])").unwrap();
+    assert_eq!((record.resigned, record.flagged, record.result.as_deref()), (None, None, Some("Blue/Red wins")));
+    // An ending that names no seat, or follows a game the rules ended, is refused.
+    let gm = "(;GM[Blokus Trigon Three-Player]";
+    refused(&format!("{gm}ENDING[4 resigned];1[p14])"), 38, "1 to 3");
+    refused(&format!("{gm}ENDING[2 left];1[p14])"), 38, "like '2 resigned'");
+    let (end, moves) = random_game(Variant::Two, 7, usize::MAX);
+    let (end, moves) = with_forced_passes(&end, &moves);
+    assert!(end.outcome().is_some());
+    let finished = sgf::write(&Record::new(&end, &moves)).unwrap().replacen("AP[", "RE[W+Resign]AP[", 1);
+    let err = sgf::read(&finished).unwrap_err();
+    assert!(err.reason.contains("the rules had ended it"), "{err}");
+}
+
+/// A two-player file in the shape of Pentobi's opening book: two first moves, the first with
+/// three answers, one of them branching again.
+const BOOK: &str = "(\n;GM[Blokus Trigon Two-Player]\n(\n ;1[r12,r13,s13,r14,s14,r15]TE[1]\n (\n  \
+                    ;2[r4,q5,r5,q6,r6,r7]TE[1]\n  ;3[j7,k7,l7,m7,m8,n8]\n )\n (\n  ;2[r4,r5,s5,r6,s6,r7]\n )\n \
+                    (\n  ;2[r4,q5,r5,p6,q6,p7]\n  (;3[j7,k7,l7,m7,m8,n8])\n  (;3[j7,k7,l7,m7,n7,o7])\n )\n)\n(\n \
+                    ;1[t12,s13,t13,r14,s14,r15]TE[1]\n ;2[r4,q5,r5,p6,q6,p7]\n)\n)\n";
+
+#[test]
+fn every_variation_of_a_pentobi_book_is_read_and_written_back() {
+    let record = sgf::read(BOOK).unwrap_or_else(|e| panic!("{e}"));
+    let two = |moves: &[&str]| notation(Variant::Two, moves);
+    assert_eq!(record.moves, two(&["r12,r13,s13,r14,s14,r15", "r4,q5,r5,q6,r6,r7", "j7,k7,l7,m7,m8,n8"]));
+    assert_eq!(
+        record.variations,
+        [
+            two(&["r12,r13,s13,r14,s14,r15", "r4,r5,s5,r6,s6,r7"]),
+            two(&["r12,r13,s13,r14,s14,r15", "r4,q5,r5,p6,q6,p7", "j7,k7,l7,m7,m8,n8"]),
+            two(&["r12,r13,s13,r14,s14,r15", "r4,q5,r5,p6,q6,p7", "j7,k7,l7,m7,n7,o7"]),
+            two(&["t12,s13,t13,r14,s14,r15", "r4,q5,r5,p6,q6,p7"]),
+        ],
+        "the second first move is kept with the rest"
+    );
+    let (start, _, _) = record.replay::<Trigon>().expect("every line replays");
+    assert_eq!(record.variation_lines(&start).unwrap().len(), 4);
+    // Written back as a tree of the same lines: Pentobi's shape, each line once.
+    let text = sgf::write(&record).unwrap();
+    assert_eq!(text.matches('(').count(), 1 + 2 + 3 + 2, "{text}");
+    assert_eq!(text.matches(";1[").count(), 2, "{text}");
+    assert_eq!(sgf::read(&text).unwrap(), record, "{text}");
+    // A variation that does not replay refuses the file, with its place.
+    let bad = BOOK.replace("t12,s13,t13,r14,s14,r15", "a1");
+    let err = sgf::read(&bad).unwrap_err();
+    assert_eq!(err.offset, BOOK.find(";1[t12").unwrap() + 1, "{err}");
+}
+
+#[test]
+fn the_date_is_written_without_a_time() {
+    let mut record = Record::new(&game(Variant::Four), &[]);
+    record.date = Some("2026-11-28T11:40:00Z".into());
+    let text = sgf::write(&record).unwrap();
+    assert!(text.contains("DT[2026-11-28]") && !text.contains("11:40"), "{text}");
+    record.date = Some("2026-11-24 02:33".into());
+    assert!(sgf::write(&record).unwrap().contains("DT[2026-11-24]"));
+    record.date = Some("some day".into());
+    assert!(!sgf::write(&record).unwrap().contains("DT["), "no date SGF can hold");
+}
+
+#[test]
+fn what_is_read_is_written_back_the_same_whatever_the_trees_shape() {
+    // Two nodes for one first move, a line of comments only, a copy of a line, and a date with a
+    // time: read, written and read again, the record is the same.
+    let a = "1[r12,r13,s13,r14,s14,r15]";
+    let text = format!(
+        "(;GM[Blokus Trigon Two-Player]DT[2026-11-24T10:00:00Z](;{a};2[r4,q5,r5,q6,r6,r7])(;1[t12,s13,t13,r14,s14,r15])\
+         (;{a};2[r4,r5,s5,r6,s6,r7])(;C[only words])(;1[t12,s13,t13,r14,s14,r15]))"
+    );
+    let record = sgf::read(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(record.date.as_deref(), Some("2026-11-24"), "DT keeps its day");
+    assert_eq!(record.variations.len(), 2, "{:?}", record.variations);
+    let again = sgf::write(&record).unwrap();
+    assert_eq!(sgf::read(&again).unwrap(), record, "{again}");
+
+    // The app's record after an undo: its main line stops where a variation goes on.
+    let (end, moves) = random_game(Variant::Two, 3, 6);
+    let mut record = Record::new(&end, &moves[..2]);
+    record.variations = vec![Record::new(&end, &moves).moves];
+    let text = sgf::write(&record).unwrap();
+    assert!(text.contains("(;)"), "an empty node keeps the main line's end:\n{text}");
+    assert_eq!(sgf::read(&text).unwrap(), record, "{text}");
+}
+
+/// A node per placement of `moves` from the start of `variant`, passes left out.
+fn nodes_of(variant: Variant, moves: &[TrigonMove]) -> String {
+    let mut g = game(variant);
+    let mut out = String::new();
+    for &mv in moves {
+        if mv != TrigonMove::PASS {
+            out.push_str(&format!(";{}[{}]", g.colour_to_move().unwrap() + 1, g.move_text(mv)));
+        }
+        g.play(mv).unwrap();
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Lines of a few games, cut anywhere, each a variation of the root (so first moves repeat in
+    /// sibling nodes, and lines hold others whole): read, written and read again, the same record.
+    #[test]
+    fn any_tree_of_lines_reads_back_the_same(lines in proptest::collection::vec((0u64..3, 0usize..12), 1..8), two in any::<bool>()) {
+        let variant = if two { Variant::Two } else { Variant::Four };
+        let mut text = format!("(;GM[{}]", variant.name());
+        for (seed, plies) in lines {
+            let (_, moves) = random_game(variant, seed, plies);
+            text.push_str(&format!("(;C[a line]{})", nodes_of(variant, &moves)));
+        }
+        text.push(')');
+        let record = sgf::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let again = sgf::write(&record).unwrap();
+        prop_assert_eq!(sgf::read(&again).unwrap(), record, "{}\n{}", text, again);
+    }
+}
+
+#[test]
+fn a_colours_retirement_is_a_node_of_its_own() {
+    let gm = "(;GM[Blokus Trigon]";
+    refused(&format!("{gm};1[r15];RETIRE[9])"), 33, "expected the colour that retires, 1 to 4");
+    let g = game(Variant::Four);
+    // The rules' `retire` (docs/rules/trigon.md §Play: a player who left a game of three or four).
+    let Ok(retire) = g.parse_move("retire") else { return };
+    let (mut end, mut moves) = random_game(Variant::Four, 5, 2);
+    end.play(retire).unwrap();
+    moves.push(retire);
+    let mut rng = rng_from_seed(9);
+    for _ in 0..9 {
+        let mv = end.random_move(&mut rng, &mut Vec::new()).unwrap();
+        end.play(mv).unwrap();
+        moves.push(mv);
+    }
+    let (end, moves) = with_forced_passes(&end, &moves);
+    let record = Record::new(&end, &moves);
+    let text = sgf::write(&record).unwrap();
+    assert!(text.contains("\n;RETIRE[3]\n"), "Red retires after Blue and Yellow placed:\n{text}");
+    assert_eq!(sgf::read(&text).unwrap(), record, "{text}");
+    assert!(sgf::read(&format!("{gm};RETIRE[1];1[r15])")).is_err(), "a colour that retired places no more");
+}

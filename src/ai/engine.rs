@@ -9,7 +9,7 @@ use std::fmt;
 use super::levels::{Budget, Level};
 use super::mcts::Mcts;
 use super::settings::{Proof, SearchConfig};
-use crate::rules::{Game, Knowledge, move_labels, move_texts};
+use crate::rules::{Game, Knowledge, counted, move_labels, move_texts};
 
 /// The level whose budget a hint searches with, in the app and the CLI alike: level 4 (64,000
 /// simulations, at most 4 s).
@@ -193,8 +193,10 @@ impl<G: Game> Verdict<G> {
     pub fn proof_text(&self) -> Option<String> {
         Some(match self.proof? {
             Proof::Win(0 | 1) => "solved: it wins at once".to_string(),
-            Proof::Win(plies) => format!("solved: a win within {} more plies", plies - 1),
-            Proof::Loss(plies) => format!("solved: every move loses, within {plies} plies"),
+            Proof::Win(plies) => {
+                format!("solved: a win within {}", counted(usize::from(plies) - 1, "more ply", "more plies"))
+            }
+            Proof::Loss(plies) => format!("solved: every move loses, within {}", counted(plies.into(), "ply", "plies")),
         })
     }
 }
@@ -205,5 +207,30 @@ impl<G: Game> fmt::Display for Verdict<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(best) = self.best else { return write!(f, "no move") };
         f.write_str(&self.worded(self.position.move_text(best), || self.line_text()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::trike::{Trike, TrikeOptions};
+
+    #[test]
+    fn proofs_count_their_plies_in_words() {
+        let position = Trike::new(&TrikeOptions { size: 5 }).expect("a board");
+        let said = |proof| {
+            let verdict: Verdict<Trike> = Verdict {
+                position: position.clone(),
+                best: None,
+                win_rate: None,
+                principal_variation: Vec::new(),
+                proof: Some(proof),
+                simulations: 0,
+            };
+            verdict.proof_text().expect("a proof")
+        };
+        assert_eq!(said(Proof::Win(2)), "solved: a win within 1 more ply");
+        assert_eq!(said(Proof::Win(4)), "solved: a win within 3 more plies");
+        assert_eq!(said(Proof::Loss(1)), "solved: every move loses, within 1 ply");
     }
 }

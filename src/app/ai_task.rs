@@ -31,6 +31,7 @@ use super::runner::{AiRunner, Background};
 use crate::ai::{
     Budgeted, Engine, HINT_LEVEL, Level, Mcts, Proof, RootView, SearchConfig, SearchHandle, Verdict, available_threads,
 };
+use crate::rules::counted;
 
 /// A found move is held at least this long after the search began, so the previous move's
 /// animation is seen before the reply lands.
@@ -337,8 +338,15 @@ fn verdict_text<G: AppGame>(mcts: &Mcts<G>, model: &Model<G>) -> Option<String> 
     let seat = model.game().to_move()?;
     let name = format!("{} ({})", model.game().player_name(seat), model.seat_name(seat.index()));
     Some(match mcts.proof()? {
-        Proof::Win(plies) => format!("Solved: {name} wins within {} more plies", plies.saturating_sub(1)),
-        Proof::Loss(plies) => format!("Solved: {name} loses, whatever it plays, within {plies} plies"),
+        Proof::Win(plies) => {
+            format!(
+                "Solved: {name} wins within {}",
+                counted(usize::from(plies.saturating_sub(1)), "more ply", "more plies")
+            )
+        }
+        Proof::Loss(plies) => {
+            format!("Solved: {name} loses, whatever it plays, within {}", counted(plies.into(), "ply", "plies"))
+        }
     })
 }
 

@@ -8,6 +8,7 @@
 
 use bevy::prelude::*;
 
+use super::flow::Status;
 use super::games::{AppGame, ForGame, for_id};
 use crate::rules::lesson::{LESSONS, Lesson, Verdict};
 use crate::rules::record::Record;
@@ -94,7 +95,8 @@ impl Learning {
         let (right, said) = match self.lesson.steps[self.step].judge(position, &text) {
             Verdict::Right(explain) => (true, explain),
             Verdict::Legal => (false, format!("{text} is legal, but not what this step asks: try again")),
-            Verdict::Illegal(reason) => (false, format!("{text}: {reason}")),
+            // The rules' reason names the move itself at times ("b4 already holds a checker").
+            Verdict::Illegal(reason) => (false, Status::refusal(&text, reason).text),
         };
         self.feedback = Some((right, said.clone()));
         if right { Ok(()) } else { Err(said) }
@@ -112,5 +114,22 @@ impl Learning {
         self.step = step;
         self.feedback = None;
         Some(self.record())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Game;
+    use crate::rules::trike::Trike;
+
+    #[test]
+    fn a_refused_answer_names_its_move_once() {
+        let mut learning = Learning::for_game("trike").expect("Trike's lesson");
+        learning.step = 2;
+        let position: Trike = learning.lesson.position(2).expect("the step's position");
+        let mv = position.parse_move("b4").expect("a cell");
+        let said = learning.answer(&position, mv).expect_err("b4 holds a checker");
+        assert!(said.starts_with("b4 ") && !said.contains("b4: "), "{said}");
     }
 }

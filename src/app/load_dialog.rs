@@ -253,7 +253,12 @@ impl LoadDialog {
             if let Some(saved) = self.entries.iter().find(|s| s.name == name)
                 && !saved.game.is_empty()
             {
-                ui.label(format!("{}, {} moves, {}", saved.game, saved.moves, verdict(&saved.result)));
+                ui.label(format!(
+                    "{}, {}, {}",
+                    saved.game,
+                    crate::rules::counted(saved.moves, "move", "moves"),
+                    verdict(&saved.result)
+                ));
             }
             ui.label(&name);
             ui.label(

@@ -116,7 +116,8 @@ fn start_screen(
     // Starting or opening another game drops the one Menu left: ask first when it is unfinished.
     if state.confirm.is_some() && suspended.unfinished() {
         let kept = suspended.game.as_ref().expect("unfinished");
-        let what = format!("{} is unfinished: {} moves played.", kept.name, kept.moves);
+        let what =
+            format!("{} is unfinished: {} played.", kept.name, crate::rules::counted(kept.moves, "move", "moves"));
         let pressed = match state.confirm {
             Some(Pending::Learn(_)) => "Learn",
             Some(Pending::Open(_)) => "Opening a game",

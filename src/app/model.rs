@@ -267,7 +267,14 @@ impl<G: AppGame> Model<G> {
         match self.seat_to_move() {
             None => Err(G::INFO.over_text.to_string()),
             Some(Seat::Ai(_)) => Err("the AI is to move: wait, or press Move now".to_string()),
-            Some(Seat::Remote) => Err("your opponent is to move: their move comes over the network".to_string()),
+            Some(Seat::Remote) if self.seats.len() == 2 => {
+                Err("your opponent is to move: their move comes over the network".to_string())
+            }
+            // More than two seats: the colour to move, not "your opponent".
+            Some(Seat::Remote) => Err(format!(
+                "{} is to move: the move comes over the network",
+                self.game.to_move_name().unwrap_or("another player")
+            )),
             Some(Seat::Human) => Ok(()),
         }
     }
@@ -399,11 +406,7 @@ fn result_of<G: AppGame>(game: &G) -> Option<String> {
     let outcome = game.outcome()?;
     let name = |seat: usize| game.player_name(Player(seat as u8));
     let scores: Vec<String> = (0..outcome.num_players).map(|p| format!("{} {}", name(p), outcome.scores[p])).collect();
-    let winners: Vec<&str> = outcome.winners().iter().map(|w| name(w.index())).collect();
-    let verdict = match winners[..] {
-        [one] => format!("{one} wins"),
-        _ => format!("{} share first place", winners.join(" and ")),
-    };
+    let verdict = outcome.verdict(|p| name(p.index()).to_string());
     Some(format!("{} ({verdict})", scores.join(" – ")))
 }
 

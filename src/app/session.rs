@@ -146,7 +146,8 @@ fn start_game(mut commands: Commands, mut session: Session, mut in_play: ResMut<
         && resume
     {
         in_play.0 = Some((kept.restore)(&mut commands));
-        *session.status = Status::info(format!("Resumed {} after {} moves", kept.name, kept.moves));
+        *session.status =
+            Status::info(format!("Resumed {} after {}", kept.name, crate::rules::counted(kept.moves, "move", "moves")));
         return;
     }
     struct Start<'a, 'w, 's>(&'a Setup, &'a mut Commands<'w, 's>);
@@ -219,7 +220,7 @@ fn open_record(
 fn loaded(moves: usize, learning: Option<&Learning>) -> Status {
     match learning {
         Some(l) => Status::info(format!("Step {} of {}: make the move", l.step + 1, l.lesson.steps.len())),
-        None => Status::info(format!("Loaded a game of {moves} moves")),
+        None => Status::info(format!("Loaded a game of {}", crate::rules::counted(moves, "move", "moves"))),
     }
 }
 

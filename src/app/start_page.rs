@@ -83,7 +83,7 @@ pub fn start_page(ctx: &egui::Context, input: &mut StartIn, rects: &mut UiRects)
                         pressed.start = start.clicked();
                         let kept = input.kept;
                         let hover = kept.map_or("No game was left with Menu".to_string(), |(name, moves)| {
-                            format!("Back to {name} as you left it ({moves} moves)")
+                            format!("Back to {name} as you left it ({})", crate::rules::counted(moves, "move", "moves"))
                         });
                         let resume_button = ui
                             .add_enabled(kept.is_some(), egui::Button::new("Resume").min_size(egui::vec2(160.0, 40.0)))
@@ -130,7 +130,8 @@ pub fn start_page(ctx: &egui::Context, input: &mut StartIn, rects: &mut UiRects)
                     ui.label(egui::RichText::new(format!("{online} (Play online…)")).weak());
                 }
                 if let Some((name, moves)) = input.kept {
-                    ui.label(egui::RichText::new(format!("Left with Menu: {name}, {moves} moves")).weak());
+                    let moves = crate::rules::counted(moves, "move", "moves");
+                    ui.label(egui::RichText::new(format!("Left with Menu: {name}, {moves}")).weak());
                 }
                 ui.add_space(8.0);
                 // A share link or file that could not be opened says why here, in the game's

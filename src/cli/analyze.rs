@@ -68,7 +68,13 @@ impl GameTask for Task<'_> {
         let budget = Budget { simulations: self.args.budget.simulations(), max_time: Duration::from_secs(3600) };
         let config = SearchConfig { seed: self.args.seed, ..SearchConfig::default() };
         let out = self.out;
-        writeln!(out, "{}: {id}, {} moves, {} simulations a position", self.file, moves.len(), budget.simulations)?;
+        writeln!(
+            out,
+            "{}: {id}, {}, {} simulations a position",
+            self.file,
+            crate::rules::counted(moves.len(), "move", "moves"),
+            budget.simulations
+        )?;
         let analysis = analyze_game(&start, &moves, budget, &config, self.args.threshold, |_, _| true);
         let mut game = start.clone();
         let mut rows = Vec::new();

@@ -29,13 +29,7 @@ pub fn result_text<G: Game>(game: &G) -> Option<String> {
     let o = game.outcome()?;
     let name = |i: usize| game.player_name(crate::rules::Player(i as u8));
     let scores: Vec<String> = (0..o.num_players).map(|i| format!("{} {}", name(i), o.scores[i])).collect();
-    let winners = o.winners();
-    let verdict = if winners.len() == 1 {
-        format!("{} wins", name(winners[0].index()))
-    } else {
-        let names: Vec<&str> = winners.iter().map(|p| name(p.index())).collect();
-        format!("{} share the win", names.join(" and "))
-    };
+    let verdict = o.verdict(|p| name(p.index()).to_string());
     Some(format!("{}: {verdict}", scores.join(" – ")))
 }
 

@@ -4,7 +4,8 @@
 //! The board is printed before each human move; a move is typed in the game's notation and an
 //! illegal one is answered with its reason (the prompt repeats). Commands: `undo` (back to the
 //! previous human turn), `moves`, `board`, `help`, `quit` (end of input quits too). AI seats answer
-//! with their move, win rate and search size. Seats are not colours: `--black` names the seat that
+//! with their move, win rate, search size and the line they expect (`--explain`: and what the solver
+//! proved). Seats are not colours: `--black` names the seat that
 //! opens (as Black) and `--white` the other; in Trike a `swap` exchanges their colours.
 //! JSON: `moves`, `finished`, `result`, `seed`.
 
@@ -21,7 +22,7 @@ use super::games::{GameFlags, GameTask, start_position, with_game};
 use super::output::{now_iso8601, outcome_json, result_text};
 use crate::ai::{Engine, SearchConfig, Seat, Verdict, available_threads, book_move, derive_seed, hint_budget};
 use crate::rules::record::Record;
-use crate::rules::{Knowledge, Player, move_texts};
+use crate::rules::{Knowledge, Player, counted, move_texts};
 
 /// Arguments of `triboard play`.
 #[derive(Args, Debug, Clone)]
@@ -55,6 +56,10 @@ pub struct PlayArgs {
     /// (`rules::book`; off by default: it lost its screen, `rules/trigon/book.rs`).
     #[arg(long)]
     pub book: bool,
+    /// After each AI move, also what the solver proved of the position ("solved: a win within 3
+    /// more plies"), when it proved something; off by default, as a player does not ask for it.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// The commands of `triboard play`, after the game's own notation ([`crate::rules::Game::notation`]).
@@ -82,6 +87,8 @@ struct Session<G: Knowledge> {
     history: Vec<G::Move>,
     /// One engine per seat (an AI seat's keeps its tree from one of its moves to the next).
     engines: Vec<Engine<G>>,
+    /// `--explain`: an AI move says what the solver proved.
+    explain: bool,
 }
 
 impl<G: Knowledge> Session<G> {
@@ -163,8 +170,9 @@ impl<G: Knowledge> Session<G> {
         let mv = verdict.best.ok_or_else(|| CliError::failure("the search found no move in a running game"))?;
         engine.keep_after(search, self.history.clone(), mv);
         let (rate, simulations) = (verdict.win_rate_text(), verdict.simulations);
-        let expects = format!(", expects {}", verdict.line_labels())
-            + &verdict.proof_text().map(|p| format!("; {p}")).unwrap_or_default();
+        let proof = verdict.proof_text().filter(|_| self.explain);
+        let expects =
+            format!(", expects {}", verdict.line_labels()) + &proof.map(|p| format!("; {p}")).unwrap_or_default();
         writeln!(
             out,
             "{}. {} plays {}   {rate}, {simulations} simulations in {seconds:.2} s{expects}",
@@ -214,6 +222,7 @@ impl GameTask for Task<'_> {
             start: G::new(game.options()).map_err(CliError::usage)?,
             game,
             history,
+            explain: args.explain,
         };
         let (input, out) = (self.input, self.out);
         let who: Vec<String> = (0..s.seats.len())
@@ -287,8 +296,8 @@ impl GameTask for Task<'_> {
         write!(out, "\n{}", s.game.board_text())?;
         let result = result_text(&s.game);
         match &result {
-            Some(text) => writeln!(out, "game over after {} moves: {text}", s.history.len())?,
-            None => writeln!(out, "game stopped after {} moves", s.history.len())?,
+            Some(text) => writeln!(out, "game over after {}: {text}", counted(s.history.len(), "move", "moves"))?,
+            None => writeln!(out, "game stopped after {}", counted(s.history.len(), "move", "moves"))?,
         }
         // Who ended as which colour (Trike's swap exchanges them).
         let seats: Vec<String> = (0..s.seats.len()).map(|i| s.who(Player(i as u8))).collect();

@@ -35,7 +35,13 @@ impl GameTask for Task<'_> {
             self.record.replay::<G>().map_err(|e| CliError::failure(format!("{}: {e}", self.file)))?;
         let texts = move_texts(&start, &moves);
         let out = self.out;
-        writeln!(out, "{}: {id}, {} moves, options {}", self.file, moves.len(), json!(end.options()))?;
+        writeln!(
+            out,
+            "{}: {id}, {}, options {}",
+            self.file,
+            crate::rules::counted(moves.len(), "move", "moves"),
+            json!(end.options())
+        )?;
         if !self.record.players.is_empty() {
             writeln!(out, "players: {}", self.record.players.join(" vs "))?;
         }

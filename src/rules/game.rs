@@ -58,6 +58,18 @@ impl Outcome {
         let best = self.ranks[..self.num_players].iter().cloned().fold(f32::MIN, f32::max);
         (0..self.num_players).filter(|&i| self.ranks[i] == best).map(|i| Player(i as u8)).collect()
     }
+
+    /// The verdict in words, seats named by `name`: "White wins"; "a draw" when every seat shares
+    /// first place (two players level, as a TriCore draw); "Blue and Red share first place" when
+    /// some do.
+    pub fn verdict(&self, name: impl Fn(Player) -> String) -> String {
+        let winners = self.winners();
+        match &winners[..] {
+            [one] => format!("{} wins", name(*one)),
+            _ if winners.len() == self.num_players => "a draw".to_string(),
+            _ => format!("{} share first place", winners.iter().map(|&w| name(w)).collect::<Vec<_>>().join(" and ")),
+        }
+    }
 }
 
 /// Why named parameters could not make a game's options ([`Game::options_with`]).
@@ -275,6 +287,12 @@ pub fn perft<G: Game>(game: &G, depth: usize) -> Vec<u64> {
     counts
 }
 
+/// `n` and its noun, singular for one: `counted(1, "move", "moves")` is "1 move",
+/// `counted(3, "ply", "plies")` "3 plies".
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The texts of `moves` played from `start`, in the game's notation (records, the CLI, a search's
 /// expected line).
 pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
@@ -311,4 +329,23 @@ pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<(), String> {
         game.play(mv).map_err(|e| format!("move {} ({text}): {e}", k + 1))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_level_game_is_a_draw_and_a_partial_tie_shares_first_place() {
+        let name = |p: super::Player| ["Black", "White", "Red"][p.index()].to_string();
+        assert_eq!(super::Outcome::from_scores(&[3, 3]).verdict(name), "a draw");
+        assert_eq!(super::Outcome::from_scores(&[3, 4]).verdict(name), "White wins");
+        assert_eq!(super::Outcome::from_scores(&[5, 5, 1]).verdict(name), "Black and White share first place");
+        assert_eq!(super::Outcome::from_scores(&[2, 2, 2]).verdict(name), "a draw");
+    }
+
+    #[test]
+    fn counted_nouns_agree_with_their_number() {
+        assert_eq!(super::counted(1, "move", "moves"), "1 move");
+        assert_eq!(super::counted(0, "move", "moves"), "0 moves");
+        assert_eq!(super::counted(2, "ply", "plies"), "2 plies");
+    }
 }

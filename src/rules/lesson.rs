@@ -117,3 +117,21 @@ impl Step {
         if taught { Verdict::Right(self.explain.clone()) } else { Verdict::Legal }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lessons are read in the app, which has no terminal and draws no `-` or `+` marks.
+    #[test]
+    fn lessons_speak_of_the_board_not_the_terminal() {
+        for (id, text) in LESSONS {
+            let lesson = Lesson::from_json(text).expect("a lesson");
+            for (k, step) in lesson.steps.iter().enumerate() {
+                for words in ["terminal", "marked -", "marked +", "+ in the"] {
+                    assert!(!step.text.contains(words), "lesson {id}, step {}: {:?}", k + 1, step.text);
+                }
+            }
+        }
+    }
+}

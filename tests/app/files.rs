@@ -244,3 +244,40 @@ fn a_saved_game_is_listed_and_loads_back() {
     assert_eq!(triboard::app::files::list().len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_resigned_game_saved_as_blksgf_reopens_over_with_its_ending() {
+    let mut game = Trigon::new(&TrigonOptions { variant: Variant::Two }).expect("a board");
+    let mut played = Vec::new();
+    for _ in 0..5 {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        game.play(moves[0]).expect("legal");
+        played.push(moves[0]);
+    }
+    let mut record = Record::new(&game, &played);
+    record.players = vec!["ann".into(), "bob".into()];
+    record.resigned = Some(0);
+    let model = Model::<Trigon>::from_record(&record, None).expect("a record");
+    record.result = model.result_text();
+    let text = triboard::app::files::Format::Sgf.text(&record).expect("SGF");
+    assert!(text.contains("RE[W+Resign]"), "{text}");
+    let read = triboard::app::files::parse(&text).expect("read back");
+    let reopened = Model::<Trigon>::from_record(&read, None).expect("it opens");
+    assert!(reopened.over() && reopened.to_move().is_none(), "the game is over, nobody to move");
+    assert_eq!(reopened.result_text(), model.result_text());
+    assert_eq!(reopened.result_text().as_deref(), Some("Blue/Red resigned (Yellow/Green wins)"));
+    let listed = triboard::app::load_dialog::SavedGame::describe("trigon-2-20261128-120000.blksgf", Ok(read));
+    assert_eq!(listed.result, "Blue/Red resigned (Yellow/Green wins)", "the Load dialog says how it ended");
+    assert!(listed.error.is_none());
+}
+
+#[test]
+fn a_loaded_game_of_one_move_is_not_one_moves() {
+    let mut app = super::humans(7);
+    let one = super::record(r#"{"game":"trike","options":{"size":7},"moves":["d7"]}"#);
+    app.world_mut().write_message(Command::Load(one));
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Status>().text, "Loaded a game of 1 move");
+}

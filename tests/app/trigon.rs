@@ -532,3 +532,14 @@ fn the_chooser_of_a_resigned_game_has_nobody_to_move() {
     assert!(!texts.iter().any(|t| t.contains("to move") || t.contains("choose a piece")), "{texts:?}");
     assert_eq!(texts.iter().filter(|t| *t == "resigned").count(), 1, "Blue's row: {texts:?}");
 }
+
+#[test]
+fn a_remote_colour_to_move_is_named_not_called_the_opponent() {
+    let three = TrigonOptions { variant: Variant::Three };
+    let model = Model::<Trigon>::with(&three, &[Seat::Remote, Seat::Human, Seat::Remote]).expect("a board");
+    let why = model.person_may_move().expect_err("Blue plays over the network");
+    assert!(why.starts_with("Blue is to move") && !why.contains("opponent"), "{why}");
+    let two = TrigonOptions { variant: Variant::Two };
+    let model = Model::<Trigon>::with(&two, &[Seat::Remote, Seat::Human]).expect("a board");
+    assert!(model.person_may_move().expect_err("remote").starts_with("your opponent is to move"));
+}

@@ -257,10 +257,9 @@ impl OnlineGame {
             .as_ref()
             .and_then(|s| s.players.get(usize::from(self.seat.seat)))
             .map_or_else(|| format!("seat {}", self.seat.seat + 1), |p| p.name.clone());
-        if self.full() {
-            format!("Online game: you play {seat}")
-        } else {
-            format!("Online game: you play {seat}; send the invitation to your opponent")
+        match self.state.as_ref().and_then(|s| waiting_words(&s.players)) {
+            Some(waiting) => format!("Online game: you play {seat}; {waiting}"),
+            None => format!("Online game: you play {seat}"),
         }
     }
 
@@ -357,6 +356,21 @@ pub enum OnlineOrder {
     Rematch,
 }
 
+/// What a seated player is told while seats are free: in a two-player game (whose creator alone
+/// waits) to send the invitation to the opponent; with more seats, to whoever holds one (the
+/// creator or a player who accepted), how many more players the game waits for. `None` once
+/// every seat is taken.
+fn waiting_words(players: &[crate::net::protocol::SeatView]) -> Option<String> {
+    match (players.iter().filter(|p| !p.taken).count(), players.len()) {
+        (0, _) => None,
+        (_, 2) => Some("send the invitation to your opponent".to_string()),
+        (free, _) => Some(format!(
+            "waiting for {} to join (the invitation's code is in the panel)",
+            crate::rules::counted(free, "more player", "more players")
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,5 +398,23 @@ mod tests {
         assert!(game.over());
         let after = game.clocks_now(Some(1)).unwrap();
         assert!(after[1] <= shown[1] && after[0] == 60000, "not set back: {after:?} after {shown:?}");
+    }
+
+    fn seats(taken: &[bool]) -> Vec<crate::net::protocol::SeatView> {
+        let view =
+            |(s, &taken)| crate::net::protocol::SeatView { seat: s as u8, name: String::new(), taken, player: None };
+        taken.iter().enumerate().map(view).collect()
+    }
+
+    #[test]
+    fn only_a_two_player_game_speaks_of_an_opponent() {
+        let two = super::waiting_words(&seats(&[true, false]));
+        assert_eq!(two.as_deref(), Some("send the invitation to your opponent"));
+        // A player who accepted a four-player game waits for the others, and sends nothing.
+        let four = super::waiting_words(&seats(&[true, true, false, false])).expect("seats free");
+        assert!(four.contains("waiting for 2 more players") && !four.contains("opponent"), "{four}");
+        let three = super::waiting_words(&seats(&[true, true, false])).expect("a seat free");
+        assert!(three.contains("1 more player "), "{three}");
+        assert_eq!(super::waiting_words(&seats(&[true, true, true])), None);
     }
 }

@@ -16,6 +16,9 @@ pub mod placement;
 pub mod playout;
 pub mod schedule;
 pub mod sgf;
+mod sgf_ending;
+mod sgf_lines;
+mod sgf_tree;
 pub mod tables;
 
 use serde::{Deserialize, Serialize};

@@ -11,49 +11,42 @@
 //!   of the cells the piece covers, cells named as in our notation (case-insensitive), written in the
 //!   order `a1, b1, …, a2, b2, …`. Pentobi 0.1's `BLUE`/`YELLOW`/`RED`/`GREEN` and point lists are
 //!   read too.
-//! - Players: `PB`/`PW` in the two-player variant, `P1`–`P4` otherwise; `DT` the date, `RE` the result.
+//! - Players: `PB`/`PW` in the two-player variant, `P1`–`P4` otherwise; `DT` the date, `RE` the result;
+//!   how a game ended off the board (a resignation, a loss on time) as `sgf_ending` says: SGF's
+//!   `RE[W+Resign]` for two players, a root property `ENDING[2 resigned]` for more.
 //! - No pass is written: a colour that cannot place is skipped, so a move by a colour other than the
 //!   one to move means the colours in between passed.
+//! - A colour's retirement (the rules' `retire`: its player left a game of three or four that went
+//!   on) is a node of its own, `;RETIRE[3]` ([`RETIRE`]), which Pentobi ignores.
 //!
 //! What this module does with it:
-//! - Reading takes the main line (the first child of every node) and ignores comments (`C`) and
-//!   other annotations. Setup (`AB AW A1–A4 AE`) is refused with its reason: games start from the
-//!   empty board here. A skipped colour must indeed have no placement. After the last move, colours
-//!   with no placement pass, so a finished game loads finished. Errors name the byte offset.
-//! - Writing gives the main line of a [`Record`], one node per placement, passes left out.
+//! - Reading takes the main line (the first child of every node) as the game's moves and every
+//!   other line, root to leaf, as a variation ([`Record::variations`], each a whole line from the
+//!   start; one another line holds whole adds nothing, `sgf_lines`), and ignores comments (`C`)
+//!   and other annotations; `DT` keeps its day. Setup (`AB AW A1–A4 AE`) is refused
+//!   with its reason: games start from the empty board here. A skipped colour must indeed have no
+//!   placement. After the last move of a line, colours with no placement pass, so a finished game
+//!   loads finished; an ending off the board loads too, so a resigned game loads over. Errors name
+//!   the byte offset.
+//! - Writing gives a [`Record`]'s main line and its variations, one node per placement, passes left
+//!   out, and its ending.
 
-use std::fmt;
-
+use super::sgf_ending::{ending_of, ending_properties, ending_text, sgf_date};
+use super::sgf_lines::{Fork, kept_lines, tree_of};
+pub use super::sgf_tree::SgfError;
+use super::sgf_tree::{Node, single, tree};
 use super::{COLOURS, Trigon, TrigonMove, TrigonOptions, Variant};
 use crate::rules::game::Game;
 use crate::rules::record::{Record, RecordError};
 
+/// The node property of a colour's retirement: its player left a game of three or four (resigned
+/// or ran out of time online) and the others played on; the value is the colour, `1`–`4`, as the
+/// move properties name it. Pentobi knows no such move and ignores the property, so the colour is
+/// simply not seen again there.
+pub const RETIRE: &str = "RETIRE";
+
 /// The file extension of Pentobi's records.
 pub const EXTENSION: &str = "blksgf";
-
-/// Why an SGF text was refused: the byte offset (from the start of the text) where the trouble
-/// is, and what is wrong there. Shown as `byte 123: reason`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SgfError {
-    /// Byte offset in the text, at most its length (the length itself: the text ended too early).
-    pub offset: usize,
-    /// What is wrong, a sentence fragment without a final full stop.
-    pub reason: String,
-}
-
-impl SgfError {
-    fn new(offset: usize, reason: impl Into<String>) -> SgfError {
-        SgfError { offset, reason: reason.into() }
-    }
-}
-
-impl fmt::Display for SgfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.reason)
-    }
-}
-
-impl std::error::Error for SgfError {}
 
 /// True when `text` is an SGF record rather than a JSON one: its first character after a byte order
 /// mark and ASCII whitespace is `(` (a JSON record starts with `{`). A loader uses it to choose
@@ -72,213 +65,6 @@ pub fn read_any(text: &str) -> Result<Record, String> {
         read(text).map_err(|e| e.to_string())
     } else {
         Record::from_json(text).map_err(|e| e.to_string())
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Syntax: the game tree
-
-/// A property value, unescaped, with the offset of its `[`.
-#[derive(Debug)]
-struct Value {
-    text: String,
-    offset: usize,
-}
-
-/// A property: identifier, its offset, and one or more values.
-#[derive(Debug)]
-struct Property {
-    id: String,
-    offset: usize,
-    values: Vec<Value>,
-}
-
-/// A node (`;`) with its offset, its properties and its first child (the main line).
-#[derive(Debug)]
-struct Node {
-    offset: usize,
-    properties: Vec<Property>,
-    first_child: Option<usize>,
-}
-
-impl Node {
-    fn get(&self, id: &str) -> Option<&Property> {
-        self.properties.iter().find(|p| p.id == id)
-    }
-}
-
-/// An open game tree while parsing.
-struct Frame {
-    /// Offset of its `(`.
-    open: usize,
-    /// The node its first node follows (`None` for the root tree).
-    parent: Option<usize>,
-    /// Its last node so far.
-    last: Option<usize>,
-    /// A variation has been read: no more nodes in this tree.
-    has_variation: bool,
-}
-
-fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
-    while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
-        pos += 1;
-    }
-    pos
-}
-
-/// The character at `pos`, quoted, for an error message.
-fn describe(text: &str, pos: usize) -> String {
-    match text.get(pos..).and_then(|s| s.chars().next()) {
-        Some(c) if c.is_control() => format!("the character {:?}", c),
-        Some(c) => format!("'{c}'"),
-        None => "the end of the file".to_string(),
-    }
-}
-
-/// The main line of the first game tree of `text`: the root node and then the first child of each
-/// node. The whole first tree is checked for syntax; further trees of the collection are ignored.
-fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
-    let bytes = text.as_bytes();
-    let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    pos = skip_whitespace(bytes, pos);
-    match bytes.get(pos) {
-        None => return Err(SgfError::new(pos, "the file is empty: an SGF record starts with '('")),
-        Some(b'(') => {}
-        Some(_) => {
-            return Err(SgfError::new(
-                pos,
-                format!("not an SGF record: it starts with {}, not '('", describe(text, pos)),
-            ));
-        }
-    }
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut stack = vec![Frame { open: pos, parent: None, last: None, has_variation: false }];
-    pos += 1;
-    while let Some(top) = stack.last_mut() {
-        pos = skip_whitespace(bytes, pos);
-        let Some(&c) = bytes.get(pos) else {
-            return Err(SgfError::new(
-                pos,
-                format!("the file ends inside the game tree opened at byte {}: ')' is missing", top.open),
-            ));
-        };
-        match c {
-            b'(' => {
-                let Some(last) = top.last else {
-                    return Err(SgfError::new(pos, "a game tree must begin with a node ';', not with '('"));
-                };
-                top.has_variation = true;
-                stack.push(Frame { open: pos, parent: Some(last), last: None, has_variation: false });
-                pos += 1;
-            }
-            b')' => {
-                if top.last.is_none() {
-                    return Err(SgfError::new(pos, "an empty game tree: '(' must be followed by a node ';'"));
-                }
-                stack.pop();
-                pos += 1;
-            }
-            b';' => {
-                if top.has_variation {
-                    return Err(SgfError::new(pos, "a node after a variation: variations must end their game tree"));
-                }
-                let id = nodes.len();
-                if let Some(before) = top.last.or(top.parent) {
-                    nodes[before].first_child.get_or_insert(id);
-                }
-                top.last = Some(id);
-                let (node, next) = parse_node(text, pos)?;
-                nodes.push(node);
-                pos = next;
-            }
-            _ => {
-                return Err(SgfError::new(
-                    pos,
-                    format!("unexpected {} outside a property value (expected ';', '(' or ')')", describe(text, pos)),
-                ));
-            }
-        }
-    }
-    let rest = skip_whitespace(bytes, pos);
-    if rest < bytes.len() && bytes[rest] != b'(' {
-        return Err(SgfError::new(rest, format!("unexpected {} after the end of the game tree", describe(text, rest))));
-    }
-    let mut line = Vec::new();
-    let mut next = Some(0);
-    let mut nodes: Vec<Option<Node>> = nodes.into_iter().map(Some).collect();
-    while let Some(k) = next {
-        let Some(node) = nodes.get_mut(k).and_then(Option::take) else { break };
-        next = node.first_child;
-        line.push(node);
-    }
-    Ok(line)
-}
-
-/// Reads the node starting with the `;` at `pos`: its properties, up to the next character that is
-/// not part of one. Returns the node and the offset after it.
-fn parse_node(text: &str, start: usize) -> Result<(Node, usize), SgfError> {
-    let bytes = text.as_bytes();
-    let mut node = Node { offset: start, properties: Vec::new(), first_child: None };
-    let mut pos = start + 1;
-    loop {
-        pos = skip_whitespace(bytes, pos);
-        match bytes.get(pos) {
-            Some(c) if c.is_ascii_uppercase() || c.is_ascii_digit() => {}
-            _ => return Ok((node, pos)),
-        }
-        let id_offset = pos;
-        while pos < bytes.len() && bytes[pos].is_ascii_alphanumeric() {
-            pos += 1;
-        }
-        // SGF 3 allowed lowercase letters in identifiers, to be ignored (`AddBlack` is `AB`).
-        let id: String = text[id_offset..pos].chars().filter(|c| !c.is_ascii_lowercase()).collect();
-        if node.properties.iter().any(|p| p.id == id) {
-            return Err(SgfError::new(id_offset, format!("the property {id} appears twice in one node")));
-        }
-        pos = skip_whitespace(bytes, pos);
-        if bytes.get(pos) != Some(&b'[') {
-            return Err(SgfError::new(
-                pos,
-                format!("the property {id} has no value: '[' expected, found {}", describe(text, pos)),
-            ));
-        }
-        let mut values = Vec::new();
-        while bytes.get(pos) == Some(&b'[') {
-            let (value, next) = parse_value(text, pos)?;
-            values.push(value);
-            pos = skip_whitespace(bytes, next);
-        }
-        node.properties.push(Property { id, offset: id_offset, values });
-    }
-}
-
-/// Reads the value whose `[` is at `start`: unescaped (`\x` is `x`; `\` before a line break removes
-/// both). Returns the value and the offset after its `]`.
-fn parse_value(text: &str, start: usize) -> Result<(Value, usize), SgfError> {
-    let bytes = text.as_bytes();
-    let unclosed = || SgfError::new(start, "the value opened here is never closed: ']' is missing");
-    let mut out = String::new();
-    let mut pos = start + 1;
-    loop {
-        // '\' and ']' are ASCII, so every offset found here is a character boundary.
-        let run = bytes[pos..].iter().position(|&c| c == b'\\' || c == b']').ok_or_else(unclosed)?;
-        out.push_str(&text[pos..pos + run]);
-        pos += run;
-        if bytes[pos] == b']' {
-            return Ok((Value { text: out, offset: start }, pos + 1));
-        }
-        let escaped = text[pos + 1..].chars().next().ok_or_else(unclosed)?;
-        pos += 1 + escaped.len_utf8();
-        match escaped {
-            // A soft line break: "\\\n", "\\\r\n", "\\\n\r" or "\\\r".
-            '\n' | '\r' => {
-                let pair = if escaped == '\n' { b'\r' } else { b'\n' };
-                if bytes.get(pos) == Some(&pair) {
-                    pos += 1;
-                }
-            }
-            c => out.push(c),
-        }
     }
 }
 
@@ -305,27 +91,26 @@ fn move_colour(id: &str) -> Option<usize> {
     }
 }
 
-/// The single value of a property that takes one.
-fn single(p: &Property) -> Result<&Value, SgfError> {
-    match p.values.as_slice() {
-        [v] => Ok(v),
-        _ => Err(SgfError::new(p.offset, format!("the property {} takes one value, not {}", p.id, p.values.len()))),
-    }
-}
+/// Most lines one file may hold, its main line and its variations together: a [`Record`] keeps
+/// each variation as a whole line from the start, so a file of more is refused, not read.
+pub const MAX_LINES: usize = 1000;
 
 /// Reads a Blokus Trigon record in Pentobi's SGF dialect (see the module documentation) into a
 /// [`Record`] with the game id (`trigon`, `trigon-2`, `trigon-3`), options, moves in our notation
-/// (including the passes of the colours Pentobi skips), players, date and result. Every move has been
-/// replayed, so the record loads with [`Record::replay`].
+/// (including the passes of the colours Pentobi skips), every variation (each a whole line from
+/// the start, [`Record::variations`]), players, date, result and the ending off the board (`RE`'s
+/// `B+Resign`/`W+Time` in the two-player variant, `ENDING` in any). Every move has been replayed,
+/// so the record loads with [`Record::replay`].
 ///
 /// # Errors
 /// [`SgfError`] with the byte offset and reason: malformed SGF, a missing or other `GM`, another
-/// character set than UTF-8, setup properties, a move that does not name a piece on the board, is
-/// illegal, or is by a colour other than the one to move when the colours in between could still
-/// place.
+/// character set than UTF-8, setup properties, a move (of the main line or of a variation) that
+/// does not name a piece on the board, is illegal, or is by a colour other than the one to move when
+/// the colours in between could still place; more than [`MAX_LINES`] lines; an ending that names
+/// no seat of the game or follows a game the rules ended.
 pub fn read(text: &str) -> Result<Record, SgfError> {
-    let line = main_line(text)?;
-    let root = line.first().ok_or_else(|| SgfError::new(0, "the game tree has no node"))?;
+    let nodes = tree(text)?;
+    let root = nodes.first().ok_or_else(|| SgfError::new(0, "the game tree has no node"))?;
     let gm = root.get("GM").ok_or_else(|| {
         SgfError::new(root.offset, "the root node has no GM property: it does not say which game it records")
     })?;
@@ -357,103 +142,175 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
     if players.iter().all(String::is_empty) {
         players.clear();
     }
-    let date = text_of("DT")?;
-    let result = text_of("RE")?;
+    // SGF's DT is a date (a list of them): the day is kept.
+    let date = text_of("DT")?.and_then(|d| sgf_date(&d).map(str::to_string));
+    let mut result = text_of("RE")?;
+    let ending = ending_of(root, variant)?;
+    let leaves = nodes.iter().filter(|n| n.children.is_empty()).count();
+    if leaves > MAX_LINES {
+        return Err(SgfError::new(
+            root.offset,
+            format!("the game tree has {leaves} lines (variations): triboard reads at most {MAX_LINES}"),
+        ));
+    }
 
     let options = TrigonOptions { variant };
-    let mut game = Trigon::new(&options).map_err(|e| SgfError::new(gm_value.offset, e))?;
-    let colours = variant.colours();
-    let mut moves: Vec<String> = Vec::new();
-    let mut number = 0;
-    for node in &line {
-        for p in &node.properties {
-            match p.id.as_str() {
-                "AB" | "AW" | "A1" | "A2" | "A3" | "A4" | "AE" => {
-                    return Err(SgfError::new(
-                        p.offset,
-                        format!(
-                            "setup property {}: triboard replays games from the empty board, not set-up positions",
-                            p.id
-                        ),
-                    ));
-                }
-                "B" | "W" => {
-                    return Err(SgfError::new(
-                        p.offset,
-                        format!("{} is a move of two-colour games: Blokus Trigon's moves are 1, 2, 3 and 4", p.id),
-                    ));
-                }
-                "PL" => {
-                    let value = single(p)?;
-                    let named = move_colour(value.text.trim());
-                    if named.is_none() || named != game.colour_to_move() {
-                        return Err(SgfError::new(
-                            value.offset,
-                            format!("PL[{}] sets the colour to play, which triboard does not support", value.text),
-                        ));
-                    }
-                }
-                _ => {}
-            }
+    let start = Trigon::new(&options).map_err(|e| SgfError::new(gm_value.offset, e))?;
+    let (lines, ends): (Vec<Vec<String>>, Vec<Trigon>) = read_lines(&nodes, start, &gm_value.text)?.into_iter().unzip();
+    let end = ends.into_iter().next().expect("a tree has a line");
+    let (moves, variations) = kept_lines(lines);
+    let (mut resigned, mut flagged) = (None, None);
+    if let Some(ending) = ending {
+        if end.colour_to_move().is_none() {
+            return Err(SgfError::new(
+                ending.offset,
+                format!("{}: the game {}, but the rules had ended it", ending.property, ending.how()),
+            ));
         }
-        let mut node_moves = node.properties.iter().filter_map(|p| move_colour(&p.id).map(|c| (c, p)));
-        let Some((colour, p)) = node_moves.next() else { continue };
-        if let Some((_, second)) = node_moves.next() {
-            return Err(SgfError::new(second.offset, format!("a second move ({}) in one node", second.id)));
-        }
-        number += 1;
-        let value = p.values.iter().map(|v| v.text.trim()).collect::<Vec<_>>().join(",");
-        let here = |reason: String| SgfError::new(p.offset, format!("move {number} ({}[{value}]): {reason}", p.id));
-        if colour >= colours {
-            return Err(here(format!("{} has no colour {}: its colours are 1 to {colours}", gm_value.text, p.id)));
-        }
-        // The colours before this one are skipped: each must have no placement left.
-        while let Some(to_move) = game.colour_to_move() {
-            if to_move == colour {
-                break;
-            }
-            if game.is_out(colour) {
-                return Err(here(format!("{} could no longer place a piece", COLOURS[colour])));
-            }
-            if game.play(TrigonMove::PASS).is_err() {
-                return Err(here(format!(
-                    "{} is to move and can still place a piece, so it cannot be skipped",
-                    COLOURS[to_move]
-                )));
-            }
-            moves.push(game.move_text(TrigonMove::PASS));
-        }
-        if game.colour_to_move().is_none() {
-            return Err(here("the game is over: no colour can place a piece".to_string()));
-        }
-        let mv = game.parse_move(&value.to_ascii_lowercase()).map_err(|e| here(e.reason))?;
-        let text = game.move_text(mv);
-        game.play(mv).map_err(|e| here(e.reason))?;
-        moves.push(text);
-    }
-    // Colours left with no placement pass, so a finished game loads finished.
-    let mut legal = Vec::new();
-    while game.colour_to_move().is_some() {
-        game.legal_moves(&mut legal);
-        if legal != [TrigonMove::PASS] {
-            break;
-        }
-        game.play_unchecked(TrigonMove::PASS);
-        moves.push(game.move_text(TrigonMove::PASS));
+        *(if ending.flagged { &mut flagged } else { &mut resigned }) = Some(ending.seat);
+        result = Some(ending_text(&end, ending.seat, ending.flagged));
     }
     Ok(Record {
-        game: game.id().to_string(),
+        game: end.id().to_string(),
         options: serde_json::to_value(&options).expect("options serialise"),
         moves,
         players,
         date,
         result,
         analysis: None,
-        variations: Vec::new(),
+        variations,
         hints: Vec::new(),
-        resigned: None,
-        flagged: None,
+        resigned,
+        flagged,
     })
+}
+
+/// A line of the tree being read: the position, the moves so far in our notation and how many of
+/// them were placements (to number them in errors).
+#[derive(Clone)]
+struct Line {
+    game: Trigon,
+    moves: Vec<String>,
+    placements: usize,
+}
+
+/// Every line of the tree, root to leaf, the main line first and the others in the file's order:
+/// each line's moves (passes included, and the passes of the colours left with no placement after
+/// its last move) and its last position.
+fn read_lines(nodes: &[Node], start: Trigon, gm: &str) -> Result<Vec<(Vec<String>, Trigon)>, SgfError> {
+    let mut done = Vec::new();
+    // Depth first without recursion (a file may nest deeply); the first child is taken first.
+    let mut stack = vec![(0, Line { game: start, moves: Vec::new(), placements: 0 })];
+    while let Some((k, mut line)) = stack.pop() {
+        let node = &nodes[k];
+        play_node(node, &mut line, gm)?;
+        match node.children.as_slice() {
+            [] => {
+                // Colours left with no placement pass, so a finished game loads finished.
+                let mut legal = Vec::new();
+                while line.game.colour_to_move().is_some() {
+                    line.game.legal_moves(&mut legal);
+                    if legal != [TrigonMove::PASS] {
+                        break;
+                    }
+                    line.game.play_unchecked(TrigonMove::PASS);
+                    line.moves.push(line.game.move_text(TrigonMove::PASS));
+                }
+                done.push((line.moves, line.game));
+            }
+            [only] => stack.push((*only, line)),
+            children => stack.extend(children.iter().rev().map(|&c| (c, line.clone()))),
+        }
+    }
+    Ok(done)
+}
+
+/// Plays the move of `node`, if it has one, on `line`, after the passes of the colours it skips.
+fn play_node(node: &Node, line: &mut Line, gm: &str) -> Result<(), SgfError> {
+    let game = &mut line.game;
+    for p in &node.properties {
+        match p.id.as_str() {
+            "AB" | "AW" | "A1" | "A2" | "A3" | "A4" | "AE" => {
+                return Err(SgfError::new(
+                    p.offset,
+                    format!(
+                        "setup property {}: triboard replays games from the empty board, not set-up positions",
+                        p.id
+                    ),
+                ));
+            }
+            "B" | "W" => {
+                return Err(SgfError::new(
+                    p.offset,
+                    format!("{} is a move of two-colour games: Blokus Trigon's moves are 1, 2, 3 and 4", p.id),
+                ));
+            }
+            "PL" => {
+                let value = single(p)?;
+                let named = move_colour(value.text.trim());
+                if named.is_none() || named != game.colour_to_move() {
+                    return Err(SgfError::new(
+                        value.offset,
+                        format!("PL[{}] sets the colour to play, which triboard does not support", value.text),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    // The node's move: a placement (`1`–`4`), or a colour's retirement (`RETIRE[n]`).
+    let mut node_moves = Vec::new();
+    for p in &node.properties {
+        if let Some(c) = move_colour(&p.id) {
+            let cells = p.values.iter().map(|v| v.text.trim()).collect::<Vec<_>>().join(",");
+            node_moves.push((c, p, cells));
+        } else if p.id == RETIRE {
+            let value = single(p)?;
+            let colour = value.text.trim().parse::<usize>().ok().filter(|n| (1..=4).contains(n)).ok_or_else(|| {
+                SgfError::new(
+                    value.offset,
+                    format!("{RETIRE}[{}]: expected the colour that retires, 1 to 4", value.text),
+                )
+            })?;
+            node_moves.push((colour - 1, p, "retire".to_string()));
+        }
+    }
+    let Some((colour, p, value)) = node_moves.first() else { return Ok(()) };
+    let (colour, p, value) = (*colour, *p, value.clone());
+    if let Some((_, second, _)) = node_moves.get(1) {
+        return Err(SgfError::new(second.offset, format!("a second move ({}) in one node", second.id)));
+    }
+    line.placements += 1;
+    let number = line.placements;
+    let here = |reason: String| SgfError::new(p.offset, format!("move {number} ({}[{value}]): {reason}", p.id));
+    let colours = game.options().variant.colours();
+    if colour >= colours {
+        return Err(here(format!("{gm} has no colour {}: its colours are 1 to {colours}", p.id)));
+    }
+    // The colours before this one are skipped: each must have no placement left.
+    while let Some(to_move) = game.colour_to_move() {
+        if to_move == colour {
+            break;
+        }
+        if game.is_out(colour) {
+            return Err(here(format!("{} could no longer place a piece", COLOURS[colour])));
+        }
+        if game.play(TrigonMove::PASS).is_err() {
+            return Err(here(format!(
+                "{} is to move and can still place a piece, so it cannot be skipped",
+                COLOURS[to_move]
+            )));
+        }
+        line.moves.push(game.move_text(TrigonMove::PASS));
+    }
+    if game.colour_to_move().is_none() {
+        return Err(here("the game is over: no colour can place a piece".to_string()));
+    }
+    let mv = game.parse_move(&value.to_ascii_lowercase()).map_err(|e| here(e.reason))?;
+    let text = game.move_text(mv);
+    game.play(mv).map_err(|e| here(e.reason))?;
+    line.moves.push(text);
+    Ok(())
 }
 
 /// A value escaped for SGF: `\` and `]` get a `\` before them.
@@ -480,8 +337,11 @@ fn cells_text(game: &Trigon, mv: TrigonMove) -> String {
 
 /// Writes a Blokus Trigon record in Pentobi's SGF dialect: a root node with `GM` (first, as
 /// Pentobi's MIME detection wants), `FF[4]`, `CA[UTF-8]`, `AP[triboard:version]`, the players
-/// (`PB`/`PW` or `P1`–`P4`, empty names left out), `DT` and `RE` when the record has them, then one
-/// node per placement (`;1[…]` … `;4[…]`), cells in Pentobi's order; passes are not written.
+/// (`PB`/`PW` or `P1`–`P4`, empty names left out), `DT` (the record's day, `YYYY-MM-DD`, without a
+/// time), `RE` and the ending off the board (`sgf_ending`: `RE[W+Resign]`, or `ENDING[2 resigned]`
+/// beside `RE` in words) when the record has them, then one node per placement (`;1[…]` …
+/// `;4[…]`), cells in Pentobi's order, the record's variations as SGF variations where they leave
+/// the line (main line first); passes are not written.
 ///
 /// # Errors
 /// The record does not replay as Trigon ([`Record::replay`]'s error).
@@ -489,26 +349,68 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
     let (start, _, moves) = record.replay::<Trigon>()?;
     let variant = start.options().variant;
     let mut out = format!("(;GM[{}]FF[4]CA[UTF-8]AP[triboard:{}]", variant.name(), env!("CARGO_PKG_VERSION"));
+    let mut root: Vec<(&str, String)> = Vec::new();
     for (id, name) in player_properties(variant).iter().zip(&record.players) {
         if !name.is_empty() {
-            out.push_str(&format!("{id}[{}]", escape(name)));
+            root.push((id, name.clone()));
         }
     }
-    for (id, value) in [("DT", &record.date), ("RE", &record.result)] {
-        if let Some(value) = value {
-            out.push_str(&format!("{id}[{}]", escape(value)));
-        }
+    if let Some(day) = record.date.as_deref().and_then(sgf_date) {
+        root.push(("DT", day.to_string()));
+    }
+    root.extend(ending_properties(variant, record.ending(), record.result.as_deref()));
+    for (id, value) in root {
+        out.push_str(&format!("{id}[{}]", escape(&value)));
     }
     out.push('\n');
-    let mut game = start;
-    for mv in moves {
-        if mv != TrigonMove::PASS
-            && let Some(colour) = game.colour_to_move()
-        {
-            out.push_str(&format!(";{}[{}]\n", colour + 1, cells_text(&game, mv)));
-        }
-        game.play_unchecked(mv);
-    }
+    // The lines as a tree, the main line first at each fork.
+    let lines: Vec<Vec<TrigonMove>> = std::iter::once(moves).chain(record.variation_lines(&start)?).collect();
+    let tree = tree_of(&lines);
+    write_tree(&mut out, &tree, 0, start);
     out.push_str(")\n");
     Ok(out)
+}
+
+/// Writes the tree's moves from node `at`, `game` the position there: a line while it has one way
+/// on, then each way in parentheses; a line that ends where others go on is an empty node `(;)`
+/// first, so it is read back as the line it is.
+fn write_tree(out: &mut String, tree: &[Fork<TrigonMove>], mut at: usize, mut game: Trigon) {
+    loop {
+        let fork = &tree[at];
+        match fork.children.as_slice() {
+            [] => return,
+            &[(mv, next)] if !fork.ends => {
+                write_move(out, &mut game, mv);
+                at = next;
+            }
+            ways => {
+                if fork.ends {
+                    out.push_str("(;)\n");
+                }
+                for &(mv, next) in ways {
+                    let mut branch = game.clone();
+                    out.push('(');
+                    write_move(out, &mut branch, mv);
+                    write_tree(out, tree, next, branch);
+                    out.push_str(")\n");
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// Writes `mv`'s node (nothing for a pass; `RETIRE[n]` for the rules' `retire`, known by its
+/// text) and plays it.
+fn write_move(out: &mut String, game: &mut Trigon, mv: TrigonMove) {
+    if mv != TrigonMove::PASS
+        && let Some(colour) = game.colour_to_move()
+    {
+        if game.move_text(mv) == "retire" {
+            out.push_str(&format!(";{RETIRE}[{}]\n", colour + 1));
+        } else {
+            out.push_str(&format!(";{}[{}]\n", colour + 1, cells_text(game, mv)));
+        }
+    }
+    game.play_unchecked(mv);
 }
