@@ -11,6 +11,7 @@
 //! gathers the resources and carries the actions out.
 
 pub mod action;
+pub mod confirm;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;

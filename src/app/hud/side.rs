@@ -17,7 +17,7 @@ use crate::app::files::Format;
 use crate::app::flow::{Command, ReviewTo, Status};
 use crate::app::games::AppGame;
 use crate::app::model::Model;
-use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width};
+use crate::app::ui::{RED, STATUS_LINES, UiRects, side_width};
 use crate::rules::Player;
 
 /// Draws the side panel (and the rules window and the confirmation) into `ctx`; returns the
@@ -134,7 +134,7 @@ pub fn side_panel<G: AppGame>(
         }
     });
     let started = input.online.is_none_or(|o| o.started());
-    confirm(ctx, (model, started), windows, rects, &mut actions);
+    super::confirm::confirm(ctx, (model, started), windows, rects, &mut actions);
     (panel.response.rect.width(), actions)
 }
 
@@ -409,66 +409,4 @@ fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui))
         ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
     strip.set_clip_rect(rect.intersect(ui.clip_rect()));
     add(&mut strip);
-}
-
-/// "Resign this game?" over everything, after Resign in an online game: Resign sends it, Keep
-/// playing (or Esc, or a click beside it) keeps the game; a game that ended meanwhile asks no more.
-fn confirm_resign<G: AppGame>(
-    ctx: &egui::Context,
-    (model, started): (&Model<G>, bool),
-    windows: &mut PanelWindows,
-    rects: &mut UiRects,
-    actions: &mut Vec<PanelAction<G::Move>>,
-) {
-    if model.over() {
-        windows.resign = false;
-        return;
-    }
-    let others = if model.seats().len() == 2 { "Your opponent wins." } else { "The other players win." };
-    let (title, said, what, press) = if started {
-        ("Resign this game?", others, "The server ends it for every player; it cannot be taken back.", "Resign")
-    } else {
-        (
-            "Cancel this game?",
-            "Not every player has moved yet: nobody wins or loses, and nothing is rated.",
-            "The server calls it off for every player.",
-            "Cancel the game",
-        )
-    };
-    match confirm_drop(ctx, rects, title, said, what, press) {
-        Some(true) => {
-            windows.resign = false;
-            actions.push(PanelAction::Online(crate::app::online::OnlineOrder::Resign));
-        }
-        Some(false) => windows.resign = false,
-        None => {}
-    }
-}
-
-/// "Drop the game in play?" over everything, while an order waits for it: Drop sends the order,
-/// Keep playing (or Esc, or a click beside it) keeps the game.
-fn confirm<G: AppGame>(
-    ctx: &egui::Context,
-    (model, started): (&Model<G>, bool),
-    windows: &mut PanelWindows,
-    rects: &mut UiRects,
-    actions: &mut Vec<PanelAction<G::Move>>,
-) {
-    if windows.resign {
-        confirm_resign(ctx, (model, started), windows, rects, actions);
-    }
-    let Some(order) = &windows.confirm else { return };
-    let (what, drop) = match order {
-        Command::Rematch => ("A rematch starts the same game afresh.", "Drop it, rematch"),
-        Command::Load(_) => ("The saved game takes its place.", "Drop it, load"),
-        _ => ("New game goes to the start screen without it; Menu would keep it.", "Drop it"),
-    };
-    let n = model.moves().len();
-    let played =
-        format!("{} is unfinished: {n} move{} played.", model.game().display_name(), if n == 1 { "" } else { "s" });
-    match confirm_drop(ctx, rects, "Drop the game in play?", &played, what, drop) {
-        Some(true) => actions.extend(windows.confirm.take().map(PanelAction::Order)),
-        Some(false) => windows.confirm = None,
-        None => {}
-    }
 }
