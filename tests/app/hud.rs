@@ -405,6 +405,17 @@ fn on_a_1024x640_screen_review_after_analysis_keeps_rows_of_the_move_list_in_vie
         let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
         let list = rects.get("move list").expect("the move list was drawn");
         assert!(screen.contains_rect(list.intersect(screen)), "{list:?}");
+        // No row cut at the list's top or bottom (a half row once showed at its top).
+        let cut: Vec<String> = DRAWN.with(|d| {
+            d.borrow()
+                .iter()
+                .filter(|(t, whole)| !whole && t.strip_suffix('.').is_some_and(|n| n.parse::<usize>().is_ok()))
+                .map(|(t, _)| t.clone())
+                .collect()
+        });
+        if ply == end {
+            assert!(cut.is_empty(), "rows cut: {cut:?}");
+        }
         // The move numbers drawn whole ("1.", "2.", …): at least three rows of the list in view.
         let rows: Vec<String> = drawn_whole()
             .into_iter()
