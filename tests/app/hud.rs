@@ -729,6 +729,15 @@ fn an_online_game_offers_one_rematch_no_new_game_or_undo_and_cancel_until_it_has
     assert!(drawn().contains("Cancel this game?") && drawn().contains("nothing is rated"), "{}", drawn());
     let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), "drop");
     assert!(matches!(&actions[..], [PanelAction::Online(triboard::app::online::OnlineOrder::Resign)]), "{actions:?}");
+    // A game of the server's players opened to review (from a player's page: every seat the
+    // server's) offers no Undo, Redo or New game either.
+    let mut reviewed = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Remote, Seat::Remote]).unwrap();
+    reviewed.play(reviewed.game().parse_move("d7").unwrap()).unwrap();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    frame(&ctx, &reviewed, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    for name in ["undo", "redo", "new game", "rematch"] {
+        assert!(rects.get(name).is_none(), "no {name} in a reviewed server game");
+    }
     // A local game keeps its buttons.
     let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
     frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
@@ -763,4 +772,18 @@ fn after_a_pie_rule_swap_the_clocks_follow_the_colours() {
     assert_eq!(clock_look(9_999, true), ClockLook::Warning);
     assert_eq!(clock_look(10_000, true), ClockLook::Running);
     assert_eq!(clock_look(3_000, false), ClockLook::Still);
+}
+
+#[test]
+fn on_a_1024x640_screen_the_player_rows_words_are_whole() {
+    // "to move" once overhung the panel's edge by a point, its last letter cut.
+    let ctx = styled();
+    let model = model_with_moves(3);
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: SMALL, ..Window::default() };
+    for _ in 0..2 {
+        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    }
+    let whole = drawn_whole();
+    assert!(whole.iter().any(|t| t == "to move"), "{:?}", DRAWN.with(|d| d.borrow().clone()));
 }

@@ -228,7 +228,7 @@ fn buttons<G: AppGame>(
     };
     // An online game has no takebacks, no New game and no second Rematch (the online box has
     // its own): its rows hold what it offers, for the whole game.
-    let local = input.online.is_none();
+    let local = input.local();
     // Wrapped, so that a row never pushes the panel wider (it fits at the narrowest panel).
     ui.horizontal_wrapped(|ui| {
         if local
