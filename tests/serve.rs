@@ -291,6 +291,31 @@ async fn the_web_app_is_served_from_the_same_address(db: Db) {
 }
 
 #[test]
+fn without_the_browser_build_an_invitation_link_opens_a_page_that_says_how_to_join() {
+    use std::io::{Read as _, Write as _};
+    // The server without a web build (`web app: none`), in-process.
+    let store = triboard::server::SqliteStore::open_in_memory().unwrap();
+    let options = triboard::server::transport::ServeOptions::default();
+    assert!(options.web.is_none());
+    let server = triboard::server::transport::serve_on("127.0.0.1:0".parse().unwrap(), store, options).unwrap();
+    let get = |path: &str| {
+        let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    // The invitation's address (its `#join=CODE` stays in the browser): the page, not a 404.
+    let page = get("/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("text/html"), "{page}");
+    for words in ["Play online…", "Invite a friend", "Join", "#join=", "location.hash", "--web DIR"] {
+        assert!(page.contains(words), "the page says {words:?}: {page}");
+    }
+    assert!(get("/nope.js").starts_with("HTTP/1.1 404"), "only the invitation's address has the page");
+}
+
+#[test]
 fn serve_bench_plays_every_game_and_finds_nothing_lost_or_duplicated() {
     let output = Command::new(env!("CARGO_BIN_EXE_triboard"))
         .args(["serve-bench", "--games", "7", "--think-ms", "60", "--seed", "3", "--json"])

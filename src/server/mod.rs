@@ -27,6 +27,7 @@ pub mod cluster;
 mod connection;
 mod hub;
 pub mod ids;
+pub mod invite_page;
 pub mod limits;
 mod lobby;
 pub mod migrate;

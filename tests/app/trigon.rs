@@ -508,7 +508,7 @@ fn a_trigon_hint_names_its_piece_and_the_replies_it_expects_after_it() {
     assert!(hint.text.starts_with(&format!("{named}, win rate ")), "{}", hint.text);
     let then = hint.text.split("; then ").nth(1).expect("the replies it expects");
     assert!(!then.starts_with(&named), "the line goes on past the hinted move: {}", hint.text);
-    assert!(then.split(" → ").all(|reply| reply.split(' ').count() == 2), "each reply a piece and a cell: {then}");
+    assert!(then.split(", ").all(|reply| reply.split(' ').count() == 2), "each reply a piece and a cell: {then}");
     let status = &app.world().resource::<Status>().text;
     assert!(status.ends_with(&hint.text), "the status says it too: {status}");
 }

@@ -4,9 +4,11 @@
 
 use bevy_egui::egui;
 
+use super::link::LinkState;
 use super::lobby::CLOCKS;
 use super::window_in::{LobbyAction, WIDTH, WindowIn, cell};
 use super::words::{game_words, whose_turn};
+use crate::app::clipboard::paste_menu;
 use crate::app::settings::OnlineSeat;
 use crate::app::ui::{RED, UiRects};
 
@@ -52,6 +54,7 @@ pub fn invite_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
         let field =
             ui.add(egui::TextEdit::singleline(&mut lobby.invitation).hint_text("code or link").desired_width(260.0));
         rects.set("online code", field.rect);
+        paste_menu(&field, rects);
         let join = ui.add_enabled(!lobby.invitation.trim().is_empty() && !lobby.waiting(), egui::Button::new("Join"));
         rects.set("online join", join.rect);
         if join.clicked() {
@@ -59,7 +62,15 @@ pub fn invite_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
         }
     });
     if lobby.waiting() {
-        ui.label(egui::RichText::new("Waiting for the server…").weak());
+        match input.link.1 {
+            // A server that does not answer says so, rather than a wait without end.
+            LinkState::Down { why, .. } => {
+                ui.colored_label(RED, format!("No answer from {}: {why}. Trying again…", input.link.0));
+            }
+            _ => {
+                ui.label(egui::RichText::new("Waiting for the server…").weak());
+            }
+        }
     }
     if let Some(said) = &lobby.said {
         ui.colored_label(RED, said);
