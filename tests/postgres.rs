@@ -52,6 +52,7 @@ fn setup(id: &str) -> GameSetup {
         game: "trike".into(),
         options: json!({"size": 7}),
         clock: None,
+        days_per_move: None,
         allow_tools: false,
         code: format!("C{id}").to_uppercase(),
         seats: vec![Some(format!("{id}-t0")), Some(format!("{id}-t1"))],

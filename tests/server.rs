@@ -220,11 +220,7 @@ fn play_whole_game<G: Observe, S: TestStore>(
     let snapshot = state(&send(server.service(), &ClientMessage::Watch { game_id: game_id.clone() }));
     let winners = outcome.winners().iter().map(|p| p.0).collect();
     let scores = outcome.scores[..outcome.num_players].to_vec();
-    assert_eq!(
-        snapshot.outcome,
-        Some(GameResult { winners, scores, resigned: None, flagged: None, withdrawn: false }),
-        "{id}"
-    );
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores, ..GameResult::default() }), "{id}");
     assert_eq!((snapshot.to_move, snapshot.moves, snapshot.ply as usize), (None, acknowledged, game.ply()), "{id}");
     // A finished game takes no more moves, and the refusal changes nothing.
     let reply = send(
@@ -396,16 +392,7 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     );
     let snapshot = state(&send(server.service(), &resign));
     let winners = vec![mover as u8];
-    assert_eq!(
-        snapshot.outcome,
-        Some(GameResult {
-            winners,
-            scores: Vec::new(),
-            resigned: Some(waiting as u8),
-            flagged: None,
-            withdrawn: false
-        })
-    );
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, resigned: Some(waiting as u8), ..GameResult::default() }));
     assert_eq!(snapshot.to_move, None);
     refused_unchanged(&mut server, &resign, ErrorCode::GameOver);
     refused_unchanged(&mut server, &mv(&tokens[mover], "e5", ply), ErrorCode::GameOver);
@@ -607,6 +594,7 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically<S: TestStore>
         game: "trike".into(),
         options: json!({"size": 7}),
         clock: Some(Clock { minutes: 5, increment_s: 3 }),
+        days_per_move: None,
         allow_tools: true,
         code: "ABCDEFGH".into(),
         seats: vec![Some("t0".into()), None],
@@ -716,9 +704,9 @@ fn messages_have_a_stable_versioned_wire_form() {
     assert_eq!(types, ClientMessage::TYPES);
     // A result says `withdrawn` only when the game was (the creator's open challenge, withdrawn
     // before anybody joined: over and unrated); a result without it reads as not withdrawn.
-    let resigned = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None, withdrawn: false };
+    let resigned = GameResult { winners: vec![1], resigned: Some(0), ..GameResult::default() };
     assert_eq!(serde_json::to_string(&resigned).unwrap(), r#"{"winners":[1],"scores":[],"resigned":0,"flagged":null}"#);
-    let withdrawn = GameResult { winners: vec![], scores: vec![], resigned: None, flagged: None, withdrawn: true };
+    let withdrawn = GameResult { withdrawn: true, ..GameResult::default() };
     let text = serde_json::to_string(&withdrawn).unwrap();
     assert_eq!(text, r#"{"winners":[],"scores":[],"resigned":null,"flagged":null,"withdrawn":true}"#);
     assert_eq!(serde_json::from_str::<GameResult>(&text).unwrap(), withdrawn);

@@ -152,7 +152,7 @@ impl<G: AppGame> Model<G> {
             review: false,
             variations,
             hints,
-            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged }),
+            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged, aborted: false }),
         };
         if model.ended.is_none() {
             model.play_forced();

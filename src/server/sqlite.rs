@@ -11,8 +11,9 @@ use serde_json::Value;
 
 use super::checkpoint::Checkpointer;
 use super::schema;
+use super::sqlite_outs::{add_out, extras, set_days};
 use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
-use crate::net::protocol::Clock;
+use crate::net::protocol::{Clock, SeatOut};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -146,7 +147,7 @@ impl SqliteStore {
                 )?;
             }
         }
-        Ok(())
+        set_days(tx, setup)
     }
 }
 
@@ -234,6 +235,10 @@ impl Store for SqliteStore {
         })
     }
 
+    fn add_out(&mut self, game_id: &str, out: &SeatOut) -> Result<(), StoreError> {
+        self.write(|tx| add_out(tx, game_id, out))
+    }
+
     fn flag(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
         self.write(|tx| {
             if let Some(why) = ended(tx, game_id)? {
@@ -272,7 +277,7 @@ impl Store for SqliteStore {
 
     fn clocked_games(&self) -> Result<Vec<String>, StoreError> {
         let mut query = self.conn.prepare(
-            "SELECT id FROM games WHERE clock_minutes IS NOT NULL AND started_ms IS NOT NULL
+            "SELECT id FROM games WHERE (clock_minutes IS NOT NULL OR days_per_move IS NOT NULL) AND started_ms IS NOT NULL
              AND resigned IS NULL AND flagged IS NULL ORDER BY rowid",
         )?;
         let ids = query.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
@@ -318,6 +323,7 @@ impl Store for SqliteStore {
             game: row.game,
             options,
             clock: row.clock,
+            days_per_move: None,
             allow_tools: row.allow_tools,
             code: row.code,
             seats,
@@ -331,7 +337,20 @@ impl Store for SqliteStore {
         let started_ms = row.started_ms.map(ms);
         let (resigned, rematch, flagged) = (row.resigned, row.rematch, row.flagged);
         let (created_ms, ended_ms) = (ms(row.created_ms), row.ended_ms.map(ms));
-        Ok(Some(StoredGame { setup, moves, resigned, rematch, move_ms, started_ms, flagged, created_ms, ended_ms }))
+        let (outs, days_per_move) = extras(&self.conn, game_id)?;
+        let setup = GameSetup { days_per_move, ..setup };
+        Ok(Some(StoredGame {
+            setup,
+            moves,
+            resigned,
+            rematch,
+            move_ms,
+            started_ms,
+            flagged,
+            created_ms,
+            ended_ms,
+            outs,
+        }))
     }
 
     fn game_of_code(&self, code: &str) -> Result<Option<String>, StoreError> {

@@ -176,6 +176,7 @@ impl Lobby {
             options,
             seat: self.seat,
             clock: CLOCKS.get(self.clock).and_then(|c| c.1),
+            days_per_move: None,
             allow_tools: self.allow_tools,
             rated: self.rated,
             lobby,

@@ -361,7 +361,7 @@ fn keep_ending(game: Res<OnlineGame>, in_play: Res<InPlay>, mut orders: MessageW
     let Some(seat) = outcome.resigned.or(outcome.flagged) else { return };
     let Some(summary) = &in_play.0 else { return };
     if game.placed && !summary.over && catch_up(&summary.record.moves, &game.moves) == Catch::InStep {
-        orders.write(Command::End(Ending { seat, flagged: outcome.resigned.is_none() }));
+        orders.write(Command::End(Ending { seat, flagged: outcome.resigned.is_none(), aborted: outcome.aborted }));
     }
 }
 

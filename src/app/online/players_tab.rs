@@ -161,7 +161,7 @@ fn game_row(
     cell(ui, 150.0, players.as_str()).on_hover_text(&players);
     let result = result_for(listing, player);
     cell(ui, 52.0, egui::RichText::new(result).strong());
-    let running = listing.winners.is_empty();
+    let running = listing.winners.is_empty() && !listing.aborted;
     let (label, why) = if running {
         ("Watch", "Follow the game's moves without a seat")
     } else {
@@ -196,8 +196,11 @@ fn game_row(
 }
 
 /// A listed game's result for `player`: "won", "lost", "draw", "shared" (first place with
-/// others), or "playing" while it runs.
+/// others), "aborted" (ended before every seat moved: nobody's loss), or "playing" while it runs.
 pub fn result_for(listing: &GameListing, player: &str) -> &'static str {
+    if listing.aborted {
+        return "aborted";
+    }
     if listing.winners.is_empty() {
         return "playing";
     }

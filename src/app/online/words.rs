@@ -17,6 +17,9 @@ pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
         if outcome.withdrawn {
             return "withdrawn".to_string();
         }
+        if outcome.aborted {
+            return "aborted".to_string();
+        }
         return match (outcome.winners.contains(&seat), outcome.flagged == Some(seat)) {
             (true, _) => "won",
             (false, true) => "lost on time",
@@ -157,11 +160,13 @@ mod tests {
         assert_eq!(whose_turn(&state([true, false], Some(0), None), 0), "waiting for a player");
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 0), "your move");
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 1), "their move");
-        let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None, withdrawn: false };
+        let won = GameResult { winners: vec![1], resigned: Some(0), ..GameResult::default() };
         assert_eq!(whose_turn(&state([true, true], None, Some(won.clone())), 1), "won");
         assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "lost");
-        let flag = GameResult { winners: vec![0], scores: vec![], resigned: None, flagged: Some(1), withdrawn: false };
+        let flag = GameResult { winners: vec![0], flagged: Some(1), ..GameResult::default() };
         assert_eq!(whose_turn(&state([true, true], None, Some(flag)), 1), "lost on time");
+        let aborted = GameResult { resigned: Some(0), aborted: true, ..GameResult::default() };
+        assert_eq!(whose_turn(&state([true, true], None, Some(aborted)), 0), "aborted", "nobody's loss");
 
         let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };
         let mut settings = Settings::default();
@@ -186,6 +191,7 @@ mod tests {
             provisional: vec![false, false],
             ply: 0,
             winners: vec![],
+            aborted: false,
             created_ms: 0,
         };
         assert_eq!(players_words(&listing), "Ann 1536 · (free)");

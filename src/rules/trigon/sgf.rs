@@ -502,7 +502,7 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
     out.push('\n');
     let mut game = start;
     for mv in moves {
-        if mv != TrigonMove::PASS
+        if mv.is_placement()
             && let Some(colour) = game.colour_to_move()
         {
             out.push_str(&format!(";{}[{}]\n", colour + 1, cells_text(&game, mv)));
