@@ -441,6 +441,7 @@ fn online_game() -> (OnlineGame, Model<Trike>) {
         rated: false,
         rematch: None,
         rematch_of: None,
+        ..Snapshot::default()
     };
     let mut game = OnlineGame::new(seat, state);
     game.online = vec![true, true];

@@ -186,6 +186,7 @@ mod tests {
             rated: false,
             rematch: None,
             rematch_of: None,
+            ..Snapshot::default()
         };
         let record = record_of(&state);
         assert_eq!(record.players, ["Ann", "guest"]);
