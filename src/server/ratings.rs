@@ -152,7 +152,7 @@ mod tests {
         assert_eq!(places(&result(&[0, 2], &[]), 3), [1, 3, 1], "a resignation: the others share first");
         let out = |seat, ply| SeatOut { seat, ply, how: OutHow::Resigned };
         let left = GameResult { out: vec![out(2, 9), out(0, 12)], ..result(&[1], &[80, 40, 90, 60]) };
-        assert_eq!(places(&left, 4), [4, 1, 3, 2], "out last, whatever their score, the earlier lower");
+        assert_eq!(places(&left, 4), [3, 1, 4, 2], "out last, whatever their score, the earlier lower");
     }
 
     #[test]

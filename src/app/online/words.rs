@@ -31,6 +31,9 @@ pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
     if state.players.iter().any(|p| !p.taken) {
         return "waiting for a player".to_string();
     }
+    if state.out.iter().any(|o| o.seat == seat) {
+        return "you left, the others play on".to_string();
+    }
     match state.to_move {
         Some(s) if s == seat => "your move".to_string(),
         Some(_) => "their move".to_string(),
@@ -264,6 +267,11 @@ mod tests {
         assert_eq!(correspondence_words(Some(&by_days), 1, 0), "3 days a move", "a move since: unknown");
         assert_eq!(correspondence_words(None, 0, 0), "no clock");
         assert_eq!(time_left_words(5, 9), "time is up");
+        let left = Snapshot {
+            out: vec![crate::net::protocol::SeatOut { seat: 1, ply: 4, how: crate::net::protocol::OutHow::Resigned }],
+            ..state([true, true], Some(0), None)
+        };
+        assert_eq!(whose_turn(&left, 1), "you left, the others play on");
 
         let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };
         let mut settings = Settings::default();
@@ -288,8 +296,8 @@ mod tests {
             provisional: vec![false, false],
             ply: 0,
             winners: vec![],
-            aborted: false,
             created_ms: 0,
+            ..GameListing::default()
         };
         assert_eq!(players_words(&listing), "Ann 1536 · (free)");
         let newcomer = GameListing { provisional: vec![true, false], ..listing.clone() };
