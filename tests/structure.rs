@@ -48,8 +48,8 @@ const CAPS: &[(&str, usize, &str)] = &[
     ),
     (
         "rules/trigon/mod.rs",
-        750,
-        "Blokus Trigon's state and its incremental attach-point bookkeeping, which every move updates together",
+        765,
+        "Blokus Trigon's state and its incremental attach-point bookkeeping, which every move updates together (its moves, `retire` included, beside it)",
     ),
     (
         "rules/tri_it_out/mod.rs",
@@ -68,7 +68,7 @@ const CAPS: &[(&str, usize, &str)] = &[
     ),
     (
         "rules/trigon/sgf.rs",
-        515,
+        525,
         "Pentobi's SGF dialect, reader and writer side by side so each property is read as it is written",
     ),
 ];

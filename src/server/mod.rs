@@ -53,6 +53,7 @@ pub mod service;
 mod shared;
 pub mod sqlite;
 mod sqlite_accounts;
+mod sqlite_load;
 mod sqlite_outs;
 pub mod store;
 mod store_error;
