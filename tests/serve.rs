@@ -376,7 +376,14 @@ async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings(db: Db) {
         .await;
     assert_eq!(listed.players[0].as_deref(), Some("Ann"));
     bob.send(&ClientMessage::Accept { game_id: listed.game_id.clone(), request_id: None }).await;
-    bob.until(|m| matches!(m, ServerMessage::Joined { .. }).then_some(())).await;
+    let bob_token =
+        bob.until(|m| if let ServerMessage::Joined { token, .. } = m { Some(token.clone()) } else { None }).await;
+    // Each plays a move (a game resigned before is aborted, unrated): Ann's d4, Bob's swap.
+    for (client, token, text, ply) in [(&mut ann, &ann_token, "d4", 0), (&mut bob, &bob_token, "swap", 1)] {
+        let (game_id, token, text) = (listed.game_id.clone(), token.clone(), text.to_string());
+        client.send(&ClientMessage::Move { game_id, token, text, ply }).await;
+        client.until(|m| matches!(m, ServerMessage::Moved { ply: p, .. } if *p == ply).then_some(())).await;
+    }
     ann.send(&ClientMessage::Resign { game_id: listed.game_id.clone(), token: ann_token }).await;
     for client in [&mut ann, &mut bob] {
         let changes = client
@@ -533,7 +540,7 @@ async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby(d
     .unwrap();
     let (summary, moves) = bot_game(&server, &format!("sh {}", tiny.display()), "Tiny").await;
     assert_eq!(moves, 0, "it resigned at its first move");
-    assert_eq!(summary["games"][0]["winners"], serde_json::json!([1]), "{summary}");
+    assert_eq!(summary["games"][0]["winners"], serde_json::json!([]), "aborted, nobody wins: {summary}");
     // Our own engine through GTP plays a whole game.
     let engine = format!("{} gtp --game trigon-2 --level 1", env!("CARGO_BIN_EXE_triboard"));
     let (summary, moves) = bot_game(&server, &engine, "Engine").await;

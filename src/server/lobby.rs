@@ -60,13 +60,7 @@ impl<S: Store> Service<S> {
         snapshot.to_move = None;
         snapshot.rated = false;
         snapshot.clock_ms = None;
-        snapshot.outcome = Some(GameResult {
-            winners: Vec::new(),
-            scores: Vec::new(),
-            resigned: None,
-            flagged: None,
-            withdrawn: true,
-        });
+        snapshot.outcome = Some(GameResult { withdrawn: true, ..GameResult::default() });
         Ok(Reply { messages: vec![ServerMessage::State(snapshot)], ..Reply::default() })
     }
 
@@ -154,8 +148,11 @@ impl<S: Store> Service<S> {
     pub(super) fn listing(&mut self, game_id: &str) -> Result<GameListing, Refusal> {
         let room = self.room(game_id)?;
         let setup = room.stored.setup.clone();
-        let winners = room.result().map(|r| r.winners).unwrap_or_default();
+        let result = room.result();
+        let aborted = result.as_ref().is_some_and(|r| r.aborted);
+        let winners = result.map(|r| r.winners).unwrap_or_default();
         let ply = room.stored.moves.len() as u32;
+        let (to_move, deadline_ms) = (room.seat_to_move(), room.deadline().filter(|_| setup.clock.is_none()));
         let created_ms = room.stored.created_ms;
         let mut players = Vec::with_capacity(setup.seats.len());
         let mut ratings = Vec::with_capacity(setup.seats.len());
@@ -177,12 +174,16 @@ impl<S: Store> Service<S> {
             game: setup.game.clone(),
             options: setup.options.clone(),
             clock: setup.clock,
+            days_per_move: setup.days_per_move,
+            to_move,
+            deadline_ms,
             rated: setup.rated,
             players,
             ratings,
             provisional,
             ply,
             winners,
+            aborted,
             created_ms,
         })
     }

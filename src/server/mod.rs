@@ -54,6 +54,8 @@ pub mod service;
 mod shared;
 pub mod sqlite;
 mod sqlite_accounts;
+mod sqlite_load;
+mod sqlite_outs;
 pub mod store;
 mod store_error;
 pub mod throwaway_pg;

@@ -464,6 +464,7 @@ fn online_game() -> (OnlineGame, Model<Trike>) {
         rated: false,
         rematch: None,
         rematch_of: None,
+        ..Snapshot::default()
     };
     let mut game = OnlineGame::new(seat, state);
     game.online = vec![true, true];
@@ -496,7 +497,7 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
     assert!(matches!(&actions[..], [PanelAction::Online(OnlineOrder::Resign)]), "{actions:?}");
 
     // The server ended it: the board's game is over, the panel says who won and how.
-    assert!(model.end(Ending { seat: 0, flagged: false }));
+    assert!(model.end(Ending { seat: 0, flagged: false, aborted: false }));
     assert_eq!(model.to_move(), None);
     assert!(model.person_may_move().is_err(), "no move after a resignation");
     settle(&model, &mut windows, &mut rects);

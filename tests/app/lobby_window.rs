@@ -123,6 +123,7 @@ fn listing(id: &str, players: &[Option<&str>], ratings: &[Option<i32>], rated: b
         ply: 4,
         winners: winners.to_vec(),
         created_ms: 1_795_000_000_000,
+        ..GameListing::default()
     }
 }
 

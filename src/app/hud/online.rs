@@ -59,7 +59,12 @@ pub(super) fn online_box<M>(
         .sum();
     let draw_clocks = |ui: &mut egui::Ui| {
         if clocks.is_empty() {
-            ui.label(egui::RichText::new("no clock").weak())
+            let words = crate::app::online::words::correspondence_words(
+                game.state.as_ref(),
+                game.moves.len(),
+                crate::app::online::words::now_ms(),
+            );
+            ui.label(egui::RichText::new(words).weak())
                 .on_hover_text("A correspondence game: take the time you like, the game waits");
             return;
         }
