@@ -788,3 +788,13 @@ fn on_a_1024x640_screen_the_player_rows_words_are_whole() {
     let whole = drawn_whole();
     assert!(whole.iter().any(|t| t == "to move"), "{:?}", DRAWN.with(|d| d.borrow().clone()));
 }
+
+#[test]
+fn the_ais_progress_names_no_simulations_before_the_first_report() {
+    use triboard::app::hud::side::thinking_words;
+    let level = Level::new(3).unwrap();
+    // "0 simulations" beside a bar at 47 % read as a stalled search.
+    assert_eq!(thinking_words(false, level, 0), format!("AI {level} is thinking…"));
+    assert_eq!(thinking_words(false, level, 1), format!("AI {level} is thinking… 1 simulation"));
+    assert_eq!(thinking_words(true, level, 2500), "Looking for a hint… 2500 simulations");
+}

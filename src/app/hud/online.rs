@@ -150,7 +150,8 @@ pub(super) fn online_box<M>(
         let spaced = if code.len() == 8 { format!("{}-{}", &code[..4], &code[4..]) } else { code.clone() };
         let whom = if others.len() > 1 { "the other players" } else { "your opponent" };
         ui.horizontal_wrapped(|ui| {
-            ui.label(format!("Send {whom} the code"));
+            // Short, so the code's Copy stays on its line in a 1024-pixel window.
+            ui.label("Send the code").on_hover_text(format!("Send {whom} the code, or the link below"));
             ui.label(egui::RichText::new(&spaced).monospace().strong());
             copy_button(ui, rects, "online copy code", &spaced);
         });
