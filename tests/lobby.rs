@@ -287,6 +287,51 @@ fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_pl
     assert!(!outcome.winners.contains(&1));
 }
 
+fn a_flag_in_a_three_player_game_takes_that_seat_out_and_the_others_play_on<S: TestStore>() {
+    let mut s = server::<S>();
+    let clock = Some(Clock { minutes: 1, increment_s: 0 });
+    let made = s.handle_at(ClientMessage::Create(NewGame { clock, ..NewGame::of("trigon-3") }), 0);
+    let ServerMessage::Created { game_id, code, token, .. } = &made.messages[0] else { panic!("{made:?}") };
+    let (game_id, mut tokens) = (game_id.clone(), vec![token.clone()]);
+    for _ in 0..2 {
+        tokens.push(seat_of(&s.handle_at(ClientMessage::Join { code: code.clone(), request_id: None }, 10)).1);
+    }
+    let mut board = position::start("trigon-3").unwrap();
+    let mut rng = rng_from_seed(3);
+    let mut play = |s: &mut Service<S>, board: &mut Box<dyn position::Position>, at: u64| {
+        let seat = usize::from(board.to_move().unwrap().0);
+        let (text, ply) = (board.random_move_text(&mut rng), board.ply() as u32);
+        let reply =
+            s.handle_at(ClientMessage::Move { game_id: game_id.clone(), token: tokens[seat].clone(), text, ply }, at);
+        assert!(reply.error().is_none(), "{reply:?}");
+        follow(board, &reply.messages);
+    };
+    for k in 0..3 {
+        play(&mut s, &mut board, 1000 + k);
+    }
+    // Every seat moved; Blue's minute runs from the last first move.
+    assert_eq!(s.next_deadline(), Some(1002 + 60_000));
+    let ended = s.sweep(1002 + 60_000);
+    let [flag] = &ended[..] else { panic!("{ended:?}") };
+    follow(&mut board, &flag.messages);
+    let Some(ServerMessage::State(state)) = flag.messages.last() else { panic!("{flag:?}") };
+    assert!(state.outcome.is_none(), "the others play on: {state:?}");
+    assert_eq!(state.out, [SeatOut { seat: 0, ply: 3, how: OutHow::Flagged }]);
+    assert_eq!(board.to_move().map(|p| p.0), Some(1), "Blue retired at its turn, Yellow is to move");
+    play(&mut s, &mut board, 62_500);
+    assert_eq!(board.to_move().map(|p| p.0), Some(2));
+}
+
+/// Plays the server's moves of `messages` on `board`.
+fn follow(board: &mut Box<dyn position::Position>, messages: &[ServerMessage]) {
+    for m in messages {
+        if let ServerMessage::Moved { text, ply, .. } = m {
+            assert_eq!(*ply as usize, board.ply(), "{messages:?}");
+            board.play_text(text).unwrap();
+        }
+    }
+}
+
 fn names_sessions_and_passwords<S: TestStore>() {
     let mut s = server::<S>();
     let (ann, session) = signup(&mut s, "Ann_1e");
@@ -493,6 +538,7 @@ on_both_stores!(
     a_first_move_not_made_in_time_aborts_the_game_unrated,
     a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings,
     a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_place,
+    a_flag_in_a_three_player_game_takes_that_seat_out_and_the_others_play_on,
     names_sessions_and_passwords,
     signing_in_claims_the_seats_a_guest_held,
     a_request_sent_again_is_answered_again_not_doubled,

@@ -407,9 +407,7 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
         if colour >= colours {
             return Err(here(format!("{} has no colour {}: its colours are 1 to {colours}", gm_value.text, p.id)));
         }
-        // The colours before this one are skipped: each passes, having no placement left, or
-        // retired (left an online game of three or four, `docs/rules/trigon.md` §Play; a record
-        // writes nothing for it) while it could still place.
+        // The colours before this one are skipped: each must have no placement left.
         while let Some(to_move) = game.colour_to_move() {
             if to_move == colour {
                 break;
@@ -417,17 +415,13 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
             if game.is_out(colour) {
                 return Err(here(format!("{} could no longer place a piece", COLOURS[colour])));
             }
-            let skip = if game.play(TrigonMove::PASS).is_ok() { TrigonMove::PASS } else { TrigonMove::RETIRE };
-            if skip == TrigonMove::RETIRE {
-                if game.num_players() < 3 {
-                    return Err(here(format!(
-                        "{} is to move and can still place a piece, so it cannot be skipped",
-                        COLOURS[to_move]
-                    )));
-                }
-                game.play(TrigonMove::RETIRE).map_err(|e| here(e.reason))?;
+            if game.play(TrigonMove::PASS).is_err() {
+                return Err(here(format!(
+                    "{} is to move and can still place a piece, so it cannot be skipped",
+                    COLOURS[to_move]
+                )));
             }
-            moves.push(game.move_text(skip));
+            moves.push(game.move_text(TrigonMove::PASS));
         }
         if game.colour_to_move().is_none() {
             return Err(here("the game is over: no colour can place a piece".to_string()));
