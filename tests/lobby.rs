@@ -230,14 +230,6 @@ fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_pl
     // The server's moves played on a board of our own, to choose each next move from.
     let mut board = position::start("trigon-3").unwrap();
     let mut rng = rng_from_seed(47);
-    let mut follow = |board: &mut Box<dyn position::Position>, reply: &Reply| {
-        for m in &reply.messages {
-            if let ServerMessage::Moved { text, ply, .. } = m {
-                assert_eq!(*ply as usize, board.ply(), "{reply:?}");
-                board.play_text(text).unwrap();
-            }
-        }
-    };
     let mut rated = None;
     let mut at = 100;
     while rated.is_none() {
@@ -267,7 +259,7 @@ fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_pl
         };
         let reply = s.handle_at(mv, at);
         assert!(reply.error().is_none(), "{reply:?}");
-        follow(&mut board, &reply);
+        follow(&mut board, &reply.messages);
         rated = reply.messages.iter().find_map(|m| match m {
             ServerMessage::Rated { changes, .. } => Some(changes.clone()),
             _ => None,
@@ -524,7 +516,7 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
     assert_eq!(state.players[1].player.as_deref(), Some("Ann"));
     assert!(state.rated);
     assert!(lobby(&mut s).challenges.is_empty(), "a rematch is no open challenge");
-    open_trike(&mut s, &rematch, [&bob_token, &ann_token], 5);
+    open_trike(&mut s, rematch, [&bob_token, &ann_token], 5);
     let resigned = s.handle_at(ClientMessage::Resign { game_id: rematch.clone(), token: ann_token }, 5);
     let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
     assert_eq!((changes[0].name.as_str(), changes[1].name.as_str()), ("Bob", "Ann"));
