@@ -256,14 +256,6 @@ fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_pl
     // The server's moves played on a board of our own, to choose each next move from.
     let mut board = position::start("trigon-3").unwrap();
     let mut rng = rng_from_seed(47);
-    let mut follow = |board: &mut Box<dyn position::Position>, reply: &Reply| {
-        for m in &reply.messages {
-            if let ServerMessage::Moved { text, ply, .. } = m {
-                assert_eq!(*ply as usize, board.ply(), "{reply:?}");
-                board.play_text(text).unwrap();
-            }
-        }
-    };
     let mut rated = None;
     let mut at = 100;
     while rated.is_none() {
@@ -293,7 +285,7 @@ fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_pl
         };
         let reply = s.handle_at(mv, at);
         assert!(reply.error().is_none(), "{reply:?}");
-        follow(&mut board, &reply);
+        follow(&mut board, &reply.messages);
         rated = reply.messages.iter().find_map(|m| match m {
             ServerMessage::Rated { changes, .. } => Some(changes.clone()),
             _ => None,
@@ -311,6 +303,51 @@ fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_pl
     let outcome = end.outcome.clone().expect("over by the rules");
     assert_eq!((outcome.resigned, outcome.out.len(), outcome.scores.len()), (None, 1, 3), "{outcome:?}");
     assert!(!outcome.winners.contains(&1));
+}
+
+fn a_flag_in_a_three_player_game_takes_that_seat_out_and_the_others_play_on<S: TestStore>() {
+    let mut s = server::<S>();
+    let clock = Some(Clock { minutes: 1, increment_s: 0 });
+    let made = s.handle_at(ClientMessage::Create(NewGame { clock, ..NewGame::of("trigon-3") }), 0);
+    let ServerMessage::Created { game_id, code, token, .. } = &made.messages[0] else { panic!("{made:?}") };
+    let (game_id, mut tokens) = (game_id.clone(), vec![token.clone()]);
+    for _ in 0..2 {
+        tokens.push(seat_of(&s.handle_at(ClientMessage::Join { code: code.clone(), request_id: None }, 10)).1);
+    }
+    let mut board = position::start("trigon-3").unwrap();
+    let mut rng = rng_from_seed(3);
+    let mut play = |s: &mut Service<S>, board: &mut Box<dyn position::Position>, at: u64| {
+        let seat = usize::from(board.to_move().unwrap().0);
+        let (text, ply) = (board.random_move_text(&mut rng), board.ply() as u32);
+        let reply =
+            s.handle_at(ClientMessage::Move { game_id: game_id.clone(), token: tokens[seat].clone(), text, ply }, at);
+        assert!(reply.error().is_none(), "{reply:?}");
+        follow(board, &reply.messages);
+    };
+    for k in 0..3 {
+        play(&mut s, &mut board, 1000 + k);
+    }
+    // Every seat moved; Blue's minute runs from the last first move.
+    assert_eq!(s.next_deadline(), Some(1002 + 60_000));
+    let ended = s.sweep(1002 + 60_000);
+    let [flag] = &ended[..] else { panic!("{ended:?}") };
+    follow(&mut board, &flag.messages);
+    let Some(ServerMessage::State(state)) = flag.messages.last() else { panic!("{flag:?}") };
+    assert!(state.outcome.is_none(), "the others play on: {state:?}");
+    assert_eq!(state.out, [SeatOut { seat: 0, ply: 3, how: OutHow::Flagged }]);
+    assert_eq!(board.to_move().map(|p| p.0), Some(1), "Blue retired at its turn, Yellow is to move");
+    play(&mut s, &mut board, 62_500);
+    assert_eq!(board.to_move().map(|p| p.0), Some(2));
+}
+
+/// Plays the server's moves of `messages` on `board`.
+fn follow(board: &mut Box<dyn position::Position>, messages: &[ServerMessage]) {
+    for m in messages {
+        if let ServerMessage::Moved { text, ply, .. } = m {
+            assert_eq!(*ply as usize, board.ply(), "{messages:?}");
+            board.play_text(text).unwrap();
+        }
+    }
 }
 
 fn names_sessions_and_passwords<S: TestStore>() {
@@ -505,7 +542,7 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
     assert_eq!(state.players[1].player.as_deref(), Some("Ann"));
     assert!(state.rated);
     assert!(lobby(&mut s).challenges.is_empty(), "a rematch is no open challenge");
-    open_trike(&mut s, &rematch, [&bob_token, &ann_token], 5);
+    open_trike(&mut s, rematch, [&bob_token, &ann_token], 5);
     let resigned = s.handle_at(ClientMessage::Resign { game_id: rematch.clone(), token: ann_token }, 5);
     let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
     assert_eq!((changes[0].name.as_str(), changes[1].name.as_str()), ("Bob", "Ann"));
@@ -520,6 +557,7 @@ on_both_stores!(
     a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings,
     a_players_page_lists_a_game_with_the_ratings_it_was_played_at,
     a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_place,
+    a_flag_in_a_three_player_game_takes_that_seat_out_and_the_others_play_on,
     names_sessions_and_passwords,
     signing_in_claims_the_seats_a_guest_held,
     a_request_sent_again_is_answered_again_not_doubled,

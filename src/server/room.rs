@@ -79,7 +79,10 @@ impl Room {
             return Some(clocks.deadline(seat));
         }
         let days = self.stored.setup.days_per_move?;
-        let since = self.stored.move_ms.last().copied().or(self.stored.started_ms)?;
+        // A rematch (its seats the players' from the start) counts from its making.
+        let full = self.stored.setup.seats.iter().all(Option::is_some);
+        let made = full.then_some(self.stored.created_ms);
+        let since = self.stored.move_ms.last().copied().or(self.stored.started_ms).or(made)?;
         Some(since.saturating_add(u64::from(days).saturating_mul(DAY_MS)))
     }
 
@@ -132,10 +135,10 @@ impl Room {
             let winners = outcome.winners().iter().map(|p| p.0).collect();
             return Some(GameResult { winners, scores, ..GameResult::default() });
         }
-        // The seats that stayed to the end share the best of their scores (all seats if every
-        // one left).
+        // The seats that stayed to the end share the best of their scores (if every one left,
+        // the last to leave wins, as its place says: `ratings::places`).
         let stayed: Vec<u8> = (0..seats).filter(|&s| !self.is_out(s)).collect();
-        let contenders = if stayed.is_empty() { (0..seats).collect() } else { stayed };
+        let contenders = if stayed.is_empty() { out.last().map(|o| vec![o.seat]).unwrap_or_default() } else { stayed };
         let best = contenders.iter().map(|&s| scores[usize::from(s)]).max();
         let winners = contenders.into_iter().filter(|&s| Some(scores[usize::from(s)]) == best).collect();
         Some(GameResult { winners, scores, out, ..GameResult::default() })
