@@ -40,7 +40,7 @@ use self::link::{Heard, Link};
 use self::lobby::Lobby;
 use self::pages::{Pages, RecordUse, keep_record};
 use self::sync::{Catch, catch_up, next_to_send};
-use super::flow::{Command, Ending, Gate, PlayedPly, Screen, ServerMove, Status, Step};
+use super::flow::{Command, Ending, Gate, PlayedPly, Screen, Seating, ServerMove, Status, Step};
 use super::in_play::InPlay;
 use super::session::{OpenRecord, OpenSeats};
 use super::settings::{OnlineSeat, Settings};
@@ -315,6 +315,9 @@ fn keep_or_open(
 ) {
     match use_ {
         RecordUse::Review => {
+            // Nobody here played it: every seat the server's players', so the panel offers no
+            // Undo, New game or Play from here, only review.
+            commands.insert_resource(OpenSeats(Seating { seats: vec![Seat::Remote; 4], online: None }));
             commands.insert_resource(OpenRecord(record));
             lobby.open = false;
         }
