@@ -61,6 +61,8 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, online: O
                     ui.label(egui::RichText::new("to move").color(egui::Color32::from_rgb(0x7f, 0xc0, 0x6a)));
                 }
             }
+            // A gap before the names, which otherwise run into "to move" ("You (bob)to move").
+            ui.add_space(8.0);
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 for colour in game.seat_swatches(player) {
                     stone(ui, colour, 9.0);
