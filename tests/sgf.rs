@@ -635,3 +635,28 @@ fn a_colours_retirement_is_a_node_of_its_own() {
     assert_eq!(sgf::read(&text).unwrap(), record, "{text}");
     assert!(sgf::read(&format!("{gm};RETIRE[1];1[r15])")).is_err(), "a colour that retired places no more");
 }
+
+#[test]
+fn an_aborted_game_keeps_its_ending() {
+    for variant in [Variant::Two, Variant::Four] {
+        let (end, moves) = random_game(variant, 1, 1);
+        let mut record = Record::new(&end, &moves);
+        record.flagged = Some(1);
+        record.aborted = true;
+        let text = sgf::write(&record).unwrap();
+        assert!(text.contains("ENDING[2 ran out of time, aborted]"), "{text}");
+        assert_eq!(text.contains("RE[Void]"), variant == Variant::Two, "SGF 4's no result for two:\n{text}");
+        let read = sgf::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!((read.resigned, read.flagged, read.aborted), (None, Some(1), true), "{text}");
+        let result = read.result.clone().unwrap();
+        assert!(result.ends_with("ran out of time before every player moved: the game is aborted, unrated"), "{result}");
+        assert_eq!(sgf::read(&sgf::write(&read).unwrap()).unwrap(), read);
+    }
+    // RE says who won, ENDING that nobody did: refused.
+    let text = "(;GM[Blokus Trigon Two-Player]RE[W+Resign]ENDING[1 resigned, aborted];1[r15])";
+    assert!(sgf::read(text).unwrap_err().reason.contains("disagrees with RE"));
+    // Aborted with no seat that left: refused on load.
+    let mut record = Record::new(&game(Variant::Two), &[]);
+    record.aborted = true;
+    assert!(matches!(record.replay::<Trigon>(), Err(RecordError::Ending(_))));
+}

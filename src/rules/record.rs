@@ -50,6 +50,11 @@ pub struct Record {
     /// every other seat wins. Optional; checked on load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flagged: Option<u8>,
+    /// The game was aborted (online, `docs/design.md` §Network play): the seat of
+    /// [`Record::resigned`] or [`Record::flagged`] left it before every seat had made a move, so
+    /// nobody won and it was not rated. Optional (false); checked on load: only with one of them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
 }
 
 /// A game's analysis as a record keeps it: the budget it was made with and one entry per move
@@ -150,6 +155,7 @@ impl Record {
             hints: Vec::new(),
             resigned: None,
             flagged: None,
+            aborted: false,
         }
     }
 
@@ -240,6 +246,9 @@ impl Record {
 
     /// Checks the ending off the board against `end`, the position after the record's moves.
     fn check_ending<G: Game>(&self, end: &G) -> Result<(), RecordError> {
+        if self.aborted && self.ending().is_none() {
+            return Err(RecordError::Ending("aborted, but no seat resigned or ran out of time".into()));
+        }
         let Some((seat, flagged)) = self.ending() else { return Ok(()) };
         let how = if flagged { "ran out of time" } else { "resigned" };
         if self.resigned.is_some() && self.flagged.is_some() {

@@ -159,7 +159,7 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
     let (lines, ends): (Vec<Vec<String>>, Vec<Trigon>) = read_lines(&nodes, start, &gm_value.text)?.into_iter().unzip();
     let end = ends.into_iter().next().expect("a tree has a line");
     let (moves, variations) = kept_lines(lines);
-    let (mut resigned, mut flagged) = (None, None);
+    let (mut resigned, mut flagged, mut aborted) = (None, None, false);
     if let Some(ending) = ending {
         if end.colour_to_move().is_none() {
             return Err(SgfError::new(
@@ -168,7 +168,8 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
             ));
         }
         *(if ending.flagged { &mut flagged } else { &mut resigned }) = Some(ending.seat);
-        result = Some(ending_text(&end, ending.seat, ending.flagged));
+        aborted = ending.aborted;
+        result = Some(ending_text(&end, ending.seat, ending.flagged, ending.aborted));
     }
     Ok(Record {
         game: end.id().to_string(),
@@ -182,6 +183,7 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
         hints: Vec::new(),
         resigned,
         flagged,
+        aborted,
     })
 }
 
@@ -358,7 +360,7 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
     if let Some(day) = record.date.as_deref().and_then(sgf_date) {
         root.push(("DT", day.to_string()));
     }
-    root.extend(ending_properties(variant, record.ending(), record.result.as_deref()));
+    root.extend(ending_properties(variant, record.ending(), record.aborted, record.result.as_deref()));
     for (id, value) in root {
         out.push_str(&format!("{id}[{}]", escape(&value)));
     }
