@@ -439,6 +439,19 @@ fn triboard_replay_reads_a_blksgf_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A resigned game is over in the terminal too.
+    std::fs::write(&file, "(;GM[Blokus Trigon Two-Player]PB[Ann]PW[Bob]RE[B+Resign];1[r15];2[r4])").unwrap();
+    for json in [false, true] {
+        let args = [&["replay", file.to_str().unwrap()][..], if json { &["--json"][..] } else { &[][..] }].concat();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_triboard")).args(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("result: Yellow/Green resigned (Blue/Red wins)"), "{stdout}");
+        assert!(!stdout.contains("unfinished"), "{stdout}");
+        if json {
+            let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+            assert_eq!(last["finished"], true);
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -649,7 +662,10 @@ fn an_aborted_game_keeps_its_ending() {
         let read = sgf::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!((read.resigned, read.flagged, read.aborted), (None, Some(1), true), "{text}");
         let result = read.result.clone().unwrap();
-        assert!(result.ends_with("ran out of time before every player moved: the game is aborted, unrated"), "{result}");
+        assert!(
+            result.ends_with("ran out of time before every player moved: the game is aborted, unrated"),
+            "{result}"
+        );
         assert_eq!(sgf::read(&sgf::write(&read).unwrap()).unwrap(), read);
     }
     // RE says who won, ENDING that nobody did: refused.

@@ -165,6 +165,27 @@ impl Record {
         self.resigned.map(|seat| (seat, false)).or(self.flagged.map(|seat| (seat, true)))
     }
 
+    /// The ending off the board in words, `end` the position after the record's moves (as
+    /// [`Record::replay`] gives it): "Black resigned (White wins)", "Blue ran out of time (Yellow,
+    /// Red and Green share first place)", "Blue resigned before every player moved: the game is
+    /// aborted, unrated"; `None` when the game did not end off the board.
+    pub fn ending_text<G: Game>(&self, end: &G) -> Option<String> {
+        let (seat, flagged) = self.ending()?;
+        let name = |s: usize| end.player_name(super::game::Player(s as u8));
+        let how = if flagged { "ran out of time" } else { "resigned" };
+        let loser = name(usize::from(seat));
+        if self.aborted {
+            return Some(format!("{loser} {how} before every player moved: the game is aborted, unrated"));
+        }
+        let winners: Vec<&str> = (0..end.num_players()).filter(|&s| s != usize::from(seat)).map(name).collect();
+        let verdict = match &winners[..] {
+            [one] => format!("{one} wins"),
+            [first @ .., last] => format!("{} and {last} share first place", first.join(", ")),
+            [] => String::new(),
+        };
+        Some(format!("{loser} {how} ({verdict})"))
+    }
+
     /// Reads a record from JSON text without checking its moves.
     ///
     /// # Errors

@@ -20,9 +20,8 @@
 //! [`Record::flagged`]: crate::rules::record::Record::flagged
 //! [`Record::aborted`]: crate::rules::record::Record::aborted
 
+use super::Variant;
 use super::sgf_tree::{Node, SgfError, single};
-use super::{Trigon, Variant};
-use crate::rules::game::{Game, Player};
 
 /// The private root property of the ending in the three- and four-player variants.
 pub(super) const ENDING: &str = "ENDING";
@@ -151,24 +150,6 @@ pub(super) fn ending_properties(
         }
     }
     out
-}
-
-/// "Blue/Red resigned (Yellow/Green wins)", "Blue ran out of time (Yellow, Red and Green share
-/// first place)", "Blue resigned before every player moved: the game is aborted, unrated": the
-/// app's words for a game `seat` lost off the board, `game` its last position.
-pub(super) fn ending_text(game: &Trigon, seat: u8, flagged: bool, aborted: bool) -> String {
-    let name = |s: usize| game.player_name(Player(s as u8));
-    if aborted {
-        let who = name(usize::from(seat));
-        return format!("{who} {} before every player moved: the game is aborted, unrated", how(flagged));
-    }
-    let winners: Vec<&str> = (0..game.num_players()).filter(|&s| s != usize::from(seat)).map(name).collect();
-    let verdict = match &winners[..] {
-        [one] => format!("{one} wins"),
-        [first @ .., last] => format!("{} and {last} share first place", first.join(", ")),
-        [] => String::new(),
-    };
-    format!("{} {} ({verdict})", name(usize::from(seat)), how(flagged))
 }
 
 /// SGF's `DT` of a record's date: its leading `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`), the time after
