@@ -10,7 +10,12 @@
 mod db;
 
 use serde_json::Value;
-use triboard::net::protocol::{ClientMessage, ErrorCode, LobbyView, NewGame, ServerMessage};
+use triboard::net::position;
+use triboard::net::protocol::{
+    ClientMessage, Clock, ErrorCode, LobbyView, NewGame, OutHow, ProfileView, SeatOut, ServerMessage,
+};
+use triboard::rules::rng_from_seed;
+use triboard::server::clock::FIRST_MOVE_MS;
 use triboard::server::limits::LimitSettings;
 use triboard::server::passwords::session_hash;
 use triboard::server::service::{Caller, Reply};
@@ -69,6 +74,99 @@ fn code_of(reply: &Reply) -> ErrorCode {
     reply.error().unwrap_or_else(|| panic!("not refused: {reply:?}")).0
 }
 
+/// Plays a Trike game's opening: seat 0's first move (`d4`) and seat 1's swap, so that every
+/// seat has moved and an ending is no longer an abort.
+fn open_trike<S: Store>(server: &mut Service<S>, game_id: &str, tokens: [&str; 2], at_ms: u64) {
+    for (ply, (token, text)) in tokens.iter().zip(["d4", "swap"]).enumerate() {
+        let mv =
+            ClientMessage::Move { game_id: game_id.into(), token: (*token).into(), text: text.into(), ply: ply as u32 };
+        let reply = server.handle_at(mv, at_ms);
+        assert!(reply.error().is_none(), "{reply:?}");
+    }
+}
+
+/// A rated challenge accepted by Bob: the game id and Ann's and Bob's tokens.
+fn rated_pair<S: Store>(
+    s: &mut Service<S>,
+    ann: &Caller,
+    bob: &Caller,
+    clock: Option<Clock>,
+) -> (String, String, String) {
+    let made = s.handle_as(
+        ClientMessage::Create(NewGame { rated: true, lobby: true, clock, ..NewGame::of("trike") }),
+        ann,
+        2000,
+    );
+    let (game_id, ann_token) = seat_of(&made);
+    let accepted = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, bob, 3000);
+    let (_, bob_token) = seat_of(&accepted);
+    (game_id, ann_token, bob_token)
+}
+
+fn profile_of<S: Store>(s: &mut Service<S>, name: &str) -> ProfileView {
+    match s.handle_at(ClientMessage::Profile { name: name.into() }, 9000).messages.remove(0) {
+        ServerMessage::Profile(profile) => profile,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn a_rated_game_resigned_before_every_seat_moved_is_aborted_and_unrated<S: TestStore>() {
+    let mut s = server::<S>();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    // Resigned with no move: aborted, nobody wins, no rating moves.
+    let (game_id, ann_token, bob_token) = rated_pair(&mut s, &ann, &bob, None);
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: ann_token.clone() }, 4000);
+    assert!(!resigned.messages.iter().any(|m| matches!(m, ServerMessage::Rated { .. })), "{resigned:?}");
+    let Some(ServerMessage::State(end)) = resigned.messages.first() else { panic!("{resigned:?}") };
+    let outcome = end.outcome.clone().expect("over");
+    assert!(outcome.aborted && outcome.winners.is_empty(), "{outcome:?}");
+    assert_eq!(outcome.resigned, Some(0));
+    // After one move, still aborted: Bob has not moved.
+    let (second, ann2, _) = rated_pair(&mut s, &ann, &bob, None);
+    let mv = ClientMessage::Move { game_id: second.clone(), token: ann2.clone(), text: "d4".into(), ply: 0 };
+    assert!(s.handle_at(mv, 3500).error().is_none());
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: second.clone(), token: ann2 }, 4000);
+    assert!(!resigned.messages.iter().any(|m| matches!(m, ServerMessage::Rated { .. })), "{resigned:?}");
+    for name in ["Ann", "Bob"] {
+        let page = profile_of(&mut s, name);
+        assert!(page.ratings.is_empty(), "no rated game for {name}: {page:?}");
+        assert!(page.games.iter().all(|g| g.aborted && g.winners.is_empty()), "{page:?}");
+    }
+    // After a move and the swap (each player has moved): rated.
+    let (third, ann3, bob3) = rated_pair(&mut s, &ann, &bob, None);
+    open_trike(&mut s, &third, [&ann3, &bob3], 3500);
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: third, token: ann3 }, 4000);
+    let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
+    assert!(changes[0].after < changes[0].before && changes[1].after > changes[1].before, "{changes:?}");
+    assert_eq!(profile_of(&mut s, "Ann").ratings[0].games, 1, "one rated game, the aborted ones not counted");
+    let _ = bob_token;
+}
+
+fn a_first_move_not_made_in_time_aborts_the_game_unrated<S: TestStore>() {
+    let mut s = server::<S>();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    let clock = Clock { minutes: 5, increment_s: 0 };
+    let (game_id, ann_token, _) = rated_pair(&mut s, &ann, &bob, Some(clock));
+    // Accepted at 3000: Ann's first move is due by 3000 + FIRST_MOVE_MS, not on her 5 minutes.
+    assert_eq!(s.next_deadline(), Some(3000 + FIRST_MOVE_MS));
+    let mv = ClientMessage::Move { game_id: game_id.clone(), token: ann_token, text: "d4".into(), ply: 0 };
+    let moved = s.handle_at(mv, 50_000);
+    let Some(ServerMessage::Moved { clock_ms, .. }) = moved.messages.first() else { panic!("{moved:?}") };
+    assert_eq!(clock_ms.as_deref(), Some(&[300_000, 300_000][..]), "the first move costs no clock time");
+    // Bob never moves: his first-move time runs out, the game is aborted.
+    assert_eq!(s.next_deadline(), Some(50_000 + FIRST_MOVE_MS));
+    assert!(s.sweep(50_000 + FIRST_MOVE_MS - 1).is_empty());
+    let ended = s.sweep(50_000 + FIRST_MOVE_MS);
+    let [end] = &ended[..] else { panic!("{ended:?}") };
+    assert!(!end.messages.iter().any(|m| matches!(m, ServerMessage::Rated { .. })), "{end:?}");
+    let Some(ServerMessage::State(state)) = end.messages.first() else { panic!("{end:?}") };
+    let outcome = state.outcome.clone().expect("over");
+    assert!(outcome.aborted && outcome.winners.is_empty() && outcome.flagged == Some(1), "{outcome:?}");
+    assert!(profile_of(&mut s, "Bob").ratings.is_empty());
+}
+
 fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: TestStore>() {
     let mut s = server::<S>();
     let (ann, _) = signup(&mut s, "Ann");
@@ -81,6 +179,8 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: Test
     let listed = &view.challenges[0];
     assert_eq!((listed.game_id.as_str(), listed.rated), (game_id.as_str(), true));
     assert_eq!(listed.players, [Some("Ann".to_string()), None]);
+    // A newcomer's challenge shows the rating she starts from, provisional: 1500?.
+    assert_eq!((listed.ratings[0], listed.provisional[0]), (Some(1500), true), "{listed:?}");
     let guest = s.handle_at(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, 2500);
     assert_eq!(code_of(&guest), ErrorCode::NotSignedIn, "a rated seat needs an account");
     let again = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, &ann, 2500);
@@ -92,7 +192,9 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: Test
     let view = lobby(&mut s);
     assert!(view.challenges.is_empty(), "taken: no longer open");
     assert_eq!(view.live.len(), 1, "and live, to watch");
-    // Ann resigns: Bob wins, both ratings move.
+    // Ann resigns after each has moved: Bob wins, both ratings move.
+    let (_, bob_token) = seat_of(&accepted);
+    open_trike(&mut s, &game_id, [&ann_token, &bob_token], 3500);
     let resigned = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: ann_token }, 4000);
     let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
     assert_eq!(changes.len(), 2);
@@ -118,19 +220,134 @@ fn a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings<S: Test
     assert_eq!((listed.ratings[1], listed.provisional[1]), (None, false), "a free seat");
 }
 
-fn a_rated_three_player_trigon_game_changes_three_ratings_by_place<S: TestStore>() {
+/// A player's page lists each rated game with the ratings its players had when it was played, not
+/// today's.
+fn a_players_page_lists_a_game_with_the_ratings_it_was_played_at<S: TestStore>() {
+    let mut s = server::<S>();
+    let (ann, _) = signup(&mut s, "Ann");
+    let (bob, _) = signup(&mut s, "Bob");
+    let (game_id, ann_token) = seat_of(&s.handle_as(challenge("trike", true, None), &ann, 2000));
+    let accepted = ClientMessage::Accept { game_id: game_id.clone(), request_id: None };
+    let (_, bob_token) = seat_of(&s.handle_as(accepted, &bob, 2500));
+    for (ply, (token, text)) in [(&ann_token, "d7"), (&bob_token, "swap")].into_iter().enumerate() {
+        let played =
+            ClientMessage::Move { game_id: game_id.clone(), token: token.clone(), text: text.into(), ply: ply as u32 };
+        assert!(s.handle_at(played, 3000 + ply as u64).error().is_none(), "{text}");
+    }
+    let resigned = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: ann_token }, 4000);
+    assert!(matches!(resigned.messages.last(), Some(ServerMessage::Rated { .. })), "{resigned:?}");
+    let page = s.handle_at(ClientMessage::Profile { name: "bob".into() }, 5000);
+    let ServerMessage::Profile(profile) = &page.messages[0] else { panic!("{page:?}") };
+    assert!(profile.ratings[0].rating > 1500, "today's rating moved: {profile:?}");
+    let listed = &profile.games[0];
+    assert_eq!(listed.ratings, [Some(1500), Some(1500)], "the ratings the game was played at: {listed:?}");
+    assert_eq!(listed.provisional, [true, true]);
+}
+
+fn a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_place<S: TestStore>() {
     let mut s = server::<S>();
     let callers: Vec<Caller> = ["Ann", "Bob", "Cyd"].iter().map(|n| signup(&mut s, n).0).collect();
     let (game_id, token) = seat_of(&s.handle_as(challenge("trigon-3", true, None), &callers[0], 0));
+    let mut tokens = vec![token];
     for caller in &callers[1..] {
         let reply = s.handle_as(ClientMessage::Accept { game_id: game_id.clone(), request_id: None }, caller, 10);
-        assert!(reply.error().is_none(), "{reply:?}");
+        tokens.push(seat_of(&reply).1);
     }
-    let resigned = s.handle_at(ClientMessage::Resign { game_id, token }, 20);
-    let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
+    // The server's moves played on a board of our own, to choose each next move from.
+    let mut board = position::start("trigon-3").unwrap();
+    let mut rng = rng_from_seed(47);
+    let mut rated = None;
+    let mut at = 100;
+    while rated.is_none() {
+        at += 1;
+        let ply = board.ply();
+        if ply == 4 {
+            // Every seat has moved; Bob (seat 1, not to move: Ann is) resigns and is out.
+            assert_eq!(board.to_move().map(|p| p.0), Some(1), "ply 4: Yellow's turn");
+        }
+        if ply == 5 {
+            assert_eq!(board.to_move().map(|p| p.0), Some(2));
+            let reply = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: tokens[1].clone() }, at);
+            let Some(ServerMessage::State(state)) = reply.messages.last() else { panic!("{reply:?}") };
+            assert!(state.outcome.is_none(), "the game goes on: {state:?}");
+            assert_eq!(state.out, [SeatOut { seat: 1, ply: 5, how: OutHow::Resigned }]);
+            let again = s.handle_at(ClientMessage::Resign { game_id: game_id.clone(), token: tokens[1].clone() }, at);
+            assert_eq!(code_of(&again), ErrorCode::GameOver, "out already");
+        }
+        let Some(seat) = board.to_move() else { panic!("the server's game ended unrated") };
+        assert!(ply < 6 || seat.0 != 1, "Yellow is out: its turns are skipped ({ply})");
+        let text = board.random_move_text(&mut rng);
+        let mv = ClientMessage::Move {
+            game_id: game_id.clone(),
+            token: tokens[usize::from(seat.0)].clone(),
+            text,
+            ply: ply as u32,
+        };
+        let reply = s.handle_at(mv, at);
+        assert!(reply.error().is_none(), "{reply:?}");
+        follow(&mut board, &reply.messages);
+        rated = reply.messages.iter().find_map(|m| match m {
+            ServerMessage::Rated { changes, .. } => Some(changes.clone()),
+            _ => None,
+        });
+    }
+    let stored = s.store().load_game(&game_id).unwrap().unwrap();
+    assert_eq!(stored.moves.iter().filter(|m| *m == "retire").count(), 1, "Yellow retired once");
+    assert!(stored.moves.len() > 30, "played on to the end: {} moves", stored.moves.len());
+    let changes = rated.unwrap();
     assert_eq!(changes.len(), 3);
-    assert!(changes[0].after < changes[0].before, "the resigner is last: {changes:?}");
-    assert!(changes[1].after > changes[1].before && changes[2].after > changes[2].before);
+    assert!(changes[1].after < changes[1].before, "the resigner is last: {changes:?}");
+    assert!(changes.iter().all(|c| changes[1].after - changes[1].before <= c.after - c.before), "{changes:?}");
+    let watched = s.handle_at(ClientMessage::Watch { game_id: game_id.clone() }, at + 1);
+    let Some(ServerMessage::State(end)) = watched.messages.first() else { panic!("{watched:?}") };
+    let outcome = end.outcome.clone().expect("over by the rules");
+    assert_eq!((outcome.resigned, outcome.out.len(), outcome.scores.len()), (None, 1, 3), "{outcome:?}");
+    assert!(!outcome.winners.contains(&1));
+}
+
+fn a_flag_in_a_three_player_game_takes_that_seat_out_and_the_others_play_on<S: TestStore>() {
+    let mut s = server::<S>();
+    let clock = Some(Clock { minutes: 1, increment_s: 0 });
+    let made = s.handle_at(ClientMessage::Create(NewGame { clock, ..NewGame::of("trigon-3") }), 0);
+    let ServerMessage::Created { game_id, code, token, .. } = &made.messages[0] else { panic!("{made:?}") };
+    let (game_id, mut tokens) = (game_id.clone(), vec![token.clone()]);
+    for _ in 0..2 {
+        tokens.push(seat_of(&s.handle_at(ClientMessage::Join { code: code.clone(), request_id: None }, 10)).1);
+    }
+    let mut board = position::start("trigon-3").unwrap();
+    let mut rng = rng_from_seed(3);
+    let mut play = |s: &mut Service<S>, board: &mut Box<dyn position::Position>, at: u64| {
+        let seat = usize::from(board.to_move().unwrap().0);
+        let (text, ply) = (board.random_move_text(&mut rng), board.ply() as u32);
+        let reply =
+            s.handle_at(ClientMessage::Move { game_id: game_id.clone(), token: tokens[seat].clone(), text, ply }, at);
+        assert!(reply.error().is_none(), "{reply:?}");
+        follow(board, &reply.messages);
+    };
+    for k in 0..3 {
+        play(&mut s, &mut board, 1000 + k);
+    }
+    // Every seat moved; Blue's minute runs from the last first move.
+    assert_eq!(s.next_deadline(), Some(1002 + 60_000));
+    let ended = s.sweep(1002 + 60_000);
+    let [flag] = &ended[..] else { panic!("{ended:?}") };
+    follow(&mut board, &flag.messages);
+    let Some(ServerMessage::State(state)) = flag.messages.last() else { panic!("{flag:?}") };
+    assert!(state.outcome.is_none(), "the others play on: {state:?}");
+    assert_eq!(state.out, [SeatOut { seat: 0, ply: 3, how: OutHow::Flagged }]);
+    assert_eq!(board.to_move().map(|p| p.0), Some(1), "Blue retired at its turn, Yellow is to move");
+    play(&mut s, &mut board, 62_500);
+    assert_eq!(board.to_move().map(|p| p.0), Some(2));
+}
+
+/// Plays the server's moves of `messages` on `board`.
+fn follow(board: &mut Box<dyn position::Position>, messages: &[ServerMessage]) {
+    for m in messages {
+        if let ServerMessage::Moved { text, ply, .. } = m {
+            assert_eq!(*ply as usize, board.ply(), "{messages:?}");
+            board.play_text(text).unwrap();
+        }
+    }
 }
 
 fn names_sessions_and_passwords<S: TestStore>() {
@@ -325,6 +542,7 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
     assert_eq!(state.players[1].player.as_deref(), Some("Ann"));
     assert!(state.rated);
     assert!(lobby(&mut s).challenges.is_empty(), "a rematch is no open challenge");
+    open_trike(&mut s, rematch, [&bob_token, &ann_token], 5);
     let resigned = s.handle_at(ClientMessage::Resign { game_id: rematch.clone(), token: ann_token }, 5);
     let Some(ServerMessage::Rated { changes, .. }) = resigned.messages.last() else { panic!("{resigned:?}") };
     assert_eq!((changes[0].name.as_str(), changes[1].name.as_str()), ("Bob", "Ann"));
@@ -334,8 +552,12 @@ fn a_rematch_keeps_each_account_with_its_token_and_its_rating<S: TestStore>() {
 // ---- Each test above that takes a store, on both ----
 
 on_both_stores!(
+    a_rated_game_resigned_before_every_seat_moved_is_aborted_and_unrated,
+    a_first_move_not_made_in_time_aborts_the_game_unrated,
     a_rated_challenge_is_accepted_from_the_lobby_and_changes_both_ratings,
-    a_rated_three_player_trigon_game_changes_three_ratings_by_place,
+    a_players_page_lists_a_game_with_the_ratings_it_was_played_at,
+    a_rated_three_player_trigon_game_plays_on_after_a_resignation_and_rates_by_place,
+    a_flag_in_a_three_player_game_takes_that_seat_out_and_the_others_play_on,
     names_sessions_and_passwords,
     signing_in_claims_the_seats_a_guest_held,
     a_request_sent_again_is_answered_again_not_doubled,

@@ -52,6 +52,7 @@ fn setup(id: &str) -> GameSetup {
         game: "trike".into(),
         options: json!({"size": 7}),
         clock: None,
+        days_per_move: None,
         allow_tools: false,
         code: format!("C{id}").to_uppercase(),
         seats: vec![Some(format!("{id}-t0")), Some(format!("{id}-t1"))],
@@ -399,13 +400,16 @@ fn servers_starting_at_once_make_the_schema_once_and_another_schema_is_refused()
     assert_eq!(versions, [SCHEMA_VERSION]);
     // A version 1 database (before request ids were bound and the limits shared) is migrated.
     conn.batch_execute(
-        "ALTER TABLE seats DROP COLUMN request_of; DROP TABLE limit_hits; UPDATE schema_version SET version = 1",
+        "ALTER TABLE seats DROP COLUMN request_of; DROP TABLE limit_hits;
+         ALTER TABLE games DROP COLUMN outs, DROP COLUMN days_per_move; UPDATE schema_version SET version = 1",
     )
     .unwrap();
     PgStore::connect(&url).unwrap();
     let migrated: i64 = conn.query_one("SELECT COUNT(*) FROM limit_hits", &[]).unwrap().get(0);
     assert_eq!(migrated, 0, "the table is back");
     conn.query_one("SELECT COUNT(request_of) FROM seats", &[]).unwrap();
+    // And version 3's columns (seats out, days per move) are there.
+    conn.query_one("SELECT COUNT(outs), COUNT(days_per_move) FROM games", &[]).unwrap();
     conn.execute("UPDATE schema_version SET version = 99", &[]).unwrap();
     let err = PgStore::connect(&url).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");

@@ -214,6 +214,35 @@ async fn presence_follows_the_connections(db: Db) {
     assert_eq!(watcher.until(online).await, [false, true], "seat 1 is back");
 }
 
+/// The lobby's count of people online: every client connected, at a board or in the lobby, once
+/// however many connections it holds, and again after a restart.
+async fn the_lobby_counts_every_client_connected_once_also_after_a_restart(db: Db) {
+    let secret = |k: u8| format!("{}abcdefghijklmnopqrstuvwxyz012345", char::from(b'A' + k));
+    let online =
+        |want: u32| move |m: &ServerMessage| matches!(m, ServerMessage::Lobby(v) if v.online == want).then_some(());
+    for round in 0..2 {
+        let server = Server::start(&db);
+        // Two players at a board, and one in the lobby; the lobby's player also has a second
+        // connection (a second window of the same app).
+        let mut game = Match::start(&server.url, "trike", None).await;
+        for (k, client) in game.clients.iter_mut().enumerate() {
+            client.send(&ClientMessage::Hello { client: secret(k as u8) }).await;
+        }
+        let mut lobby = Client::connect(&server.url).await;
+        lobby.send(&ClientMessage::Hello { client: secret(2) }).await;
+        let mut second = Client::connect(&server.url).await;
+        second.send(&ClientMessage::Hello { client: secret(2) }).await;
+        lobby.send(&ClientMessage::Lobby {}).await;
+        tokio::time::timeout(std::time::Duration::from_secs(5), lobby.until(online(3)))
+            .await
+            .unwrap_or_else(|_| panic!("round {round}: three people online"));
+        drop(second);
+        drop(game);
+        lobby.until(online(1)).await;
+        server.kill();
+    }
+}
+
 async fn a_burst_is_rate_limited_and_the_connection_works_after_a_pause(db: Db) {
     let server = Server::start(&db);
     let game = Match::start(&server.url, "trike", None).await;
@@ -259,6 +288,31 @@ async fn the_web_app_is_served_from_the_same_address(db: Db) {
     client.send(&ClientMessage::Watch { game_id: "nope".into() }).await;
     assert_eq!(client.error().await.0, ErrorCode::UnknownGame);
     std::fs::remove_dir_all(&web).unwrap();
+}
+
+#[test]
+fn without_the_browser_build_an_invitation_link_opens_a_page_that_says_how_to_join() {
+    use std::io::{Read as _, Write as _};
+    // The server without a web build (`web app: none`), in-process.
+    let store = triboard::server::SqliteStore::open_in_memory().unwrap();
+    let options = triboard::server::transport::ServeOptions::default();
+    assert!(options.web.is_none());
+    let server = triboard::server::transport::serve_on("127.0.0.1:0".parse().unwrap(), store, options).unwrap();
+    let get = |path: &str| {
+        let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    // The invitation's address (its `#join=CODE` stays in the browser): the page, not a 404.
+    let page = get("/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("text/html"), "{page}");
+    for words in ["Play online…", "Invite a friend", "Join", "#join=", "location.hash", "--web DIR"] {
+        assert!(page.contains(words), "the page says {words:?}: {page}");
+    }
+    assert!(get("/nope.js").starts_with("HTTP/1.1 404"), "only the invitation's address has the page");
 }
 
 #[test]
@@ -322,7 +376,14 @@ async fn a_rated_challenge_goes_through_the_lobby_to_both_ratings(db: Db) {
         .await;
     assert_eq!(listed.players[0].as_deref(), Some("Ann"));
     bob.send(&ClientMessage::Accept { game_id: listed.game_id.clone(), request_id: None }).await;
-    bob.until(|m| matches!(m, ServerMessage::Joined { .. }).then_some(())).await;
+    let bob_token =
+        bob.until(|m| if let ServerMessage::Joined { token, .. } = m { Some(token.clone()) } else { None }).await;
+    // Each plays a move (a game resigned before is aborted, unrated): Ann's d4, Bob's swap.
+    for (client, token, text, ply) in [(&mut ann, &ann_token, "d4", 0), (&mut bob, &bob_token, "swap", 1)] {
+        let (game_id, token, text) = (listed.game_id.clone(), token.clone(), text.to_string());
+        client.send(&ClientMessage::Move { game_id, token, text, ply }).await;
+        client.until(|m| matches!(m, ServerMessage::Moved { ply: p, .. } if *p == ply).then_some(())).await;
+    }
     ann.send(&ClientMessage::Resign { game_id: listed.game_id.clone(), token: ann_token }).await;
     for client in [&mut ann, &mut bob] {
         let changes = client
@@ -479,7 +540,7 @@ async fn triboard_bot_seats_a_gtp_engine_that_plays_a_person_through_the_lobby(d
     .unwrap();
     let (summary, moves) = bot_game(&server, &format!("sh {}", tiny.display()), "Tiny").await;
     assert_eq!(moves, 0, "it resigned at its first move");
-    assert_eq!(summary["games"][0]["winners"], serde_json::json!([1]), "{summary}");
+    assert_eq!(summary["games"][0]["winners"], serde_json::json!([]), "aborted, nobody wins: {summary}");
     // Our own engine through GTP plays a whole game.
     let engine = format!("{} gtp --game trigon-2 --level 1", env!("CARGO_BIN_EXE_triboard"));
     let (summary, moves) = bot_game(&server, &engine, "Engine").await;
@@ -541,6 +602,7 @@ on_both_stores!(
     a_strangers_token_cannot_move,
     correspondence_and_live_games_survive_a_restart_with_their_clocks,
     presence_follows_the_connections,
+    the_lobby_counts_every_client_connected_once_also_after_a_restart,
     a_burst_is_rate_limited_and_the_connection_works_after_a_pause,
     the_web_app_is_served_from_the_same_address,
     a_rated_challenge_goes_through_the_lobby_to_both_ratings,

@@ -29,6 +29,7 @@ use triboard::net::protocol::{
 use triboard::rules::record::Record;
 use triboard::rules::trike::{Trike, TrikeOptions};
 use triboard::rules::{Game, Player, random_index, rng_from_seed};
+use triboard::server::clock::{DAY_MS, FIRST_MOVE_MS};
 use triboard::server::ids::{CODE_ALPHABET, CODE_LENGTH, new_code, new_token};
 use triboard::server::service::Caller;
 use triboard::server::store::{Accounts, GameSetup, NewSeat, StoreError};
@@ -220,11 +221,7 @@ fn play_whole_game<G: Observe, S: TestStore>(
     let snapshot = state(&send(server.service(), &ClientMessage::Watch { game_id: game_id.clone() }));
     let winners = outcome.winners().iter().map(|p| p.0).collect();
     let scores = outcome.scores[..outcome.num_players].to_vec();
-    assert_eq!(
-        snapshot.outcome,
-        Some(GameResult { winners, scores, resigned: None, flagged: None, withdrawn: false }),
-        "{id}"
-    );
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, scores, ..GameResult::default() }), "{id}");
     assert_eq!((snapshot.to_move, snapshot.moves, snapshot.ply as usize), (None, acknowledged, game.ply()), "{id}");
     // A finished game takes no more moves, and the refusal changes nothing.
     let reply = send(
@@ -396,16 +393,7 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     );
     let snapshot = state(&send(server.service(), &resign));
     let winners = vec![mover as u8];
-    assert_eq!(
-        snapshot.outcome,
-        Some(GameResult {
-            winners,
-            scores: Vec::new(),
-            resigned: Some(waiting as u8),
-            flagged: None,
-            withdrawn: false
-        })
-    );
+    assert_eq!(snapshot.outcome, Some(GameResult { winners, resigned: Some(waiting as u8), ..GameResult::default() }));
     assert_eq!(snapshot.to_move, None);
     refused_unchanged(&mut server, &resign, ErrorCode::GameOver);
     refused_unchanged(&mut server, &mv(&tokens[mover], "e5", ply), ErrorCode::GameOver);
@@ -607,6 +595,7 @@ fn the_store_refuses_duplicate_and_out_of_order_appends_atomically<S: TestStore>
         game: "trike".into(),
         options: json!({"size": 7}),
         clock: Some(Clock { minutes: 5, increment_s: 3 }),
+        days_per_move: None,
         allow_tools: true,
         code: "ABCDEFGH".into(),
         seats: vec![Some("t0".into()), None],
@@ -733,9 +722,9 @@ fn messages_have_a_stable_versioned_wire_form() {
     assert_eq!(types, ClientMessage::TYPES);
     // A result says `withdrawn` only when the game was (the creator's open challenge, withdrawn
     // before anybody joined: over and unrated); a result without it reads as not withdrawn.
-    let resigned = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None, withdrawn: false };
+    let resigned = GameResult { winners: vec![1], resigned: Some(0), ..GameResult::default() };
     assert_eq!(serde_json::to_string(&resigned).unwrap(), r#"{"winners":[1],"scores":[],"resigned":0,"flagged":null}"#);
-    let withdrawn = GameResult { winners: vec![], scores: vec![], resigned: None, flagged: None, withdrawn: true };
+    let withdrawn = GameResult { withdrawn: true, ..GameResult::default() };
     let text = serde_json::to_string(&withdrawn).unwrap();
     assert_eq!(text, r#"{"winners":[],"scores":[],"resigned":null,"flagged":null,"withdrawn":true}"#);
     assert_eq!(serde_json::from_str::<GameResult>(&text).unwrap(), withdrawn);
@@ -762,6 +751,7 @@ fn messages_have_a_stable_versioned_wire_form() {
             rated: true,
             rematch: None,
             rematch_of: None,
+            ..Snapshot::default()
         }),
         ServerMessage::Moved { game_id: "g".into(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None },
         ServerMessage::Presence { game_id: "g".into(), online: vec![true, false] },
@@ -872,25 +862,30 @@ fn clocks_start_when_the_last_seat_joins_and_each_move_costs_its_time_and_adds_t
     let (game_id, tokens, created) = live_game(&mut service, 1000);
     assert_eq!(created.clock_ms, Some(vec![60_000, 60_000]), "a full minute each before the start");
     let watch = || ClientMessage::Watch { game_id: game_id.clone() };
-    // Joined at 10 000: seat 0's time runs from then, not from the creation.
-    assert_eq!(clock_of(&service.handle_at(watch(), 10_000)), Some(vec![60_000, 60_000]));
-    assert_eq!(clock_of(&service.handle_at(watch(), 15_000)), Some(vec![55_000, 60_000]));
+    // Joined at 10 000: seat 0's first move is due within FIRST_MOVE_MS, its clock still whole.
+    assert_eq!(clock_of(&service.handle_at(watch(), 15_000)), Some(vec![60_000, 60_000]));
+    assert_eq!(service.next_deadline(), Some(10_000 + FIRST_MOVE_MS));
     let mv = |token: &str, text: &str, ply| ClientMessage::Move {
         game_id: game_id.clone(),
         token: token.into(),
         text: text.into(),
         ply,
     };
+    // The first moves cost nothing and add nothing; the clocks run after them.
     let reply = service.handle_at(mv(&tokens[0], "d4", 0), 20_000);
-    assert_eq!(clock_of(&reply), Some(vec![52_000, 60_000]), "10 s spent, 2 s added");
+    assert_eq!(clock_of(&reply), Some(vec![60_000, 60_000]), "a first move is not on the clock");
     let broadcast = reply.broadcast.expect("the move is broadcast");
-    assert!(matches!(&broadcast.messages[0], ServerMessage::Moved { clock_ms: Some(c), .. } if c == &[52_000, 60_000]));
-    assert_eq!(clock_of(&service.handle_at(watch(), 21_000)), Some(vec![52_000, 59_000]));
-    let reply = service.handle_at(mv(&tokens[1], "c3", 1), 50_000);
+    assert!(matches!(&broadcast.messages[0], ServerMessage::Moved { clock_ms: Some(c), .. } if c == &[60_000, 60_000]));
+    assert_eq!(clock_of(&service.handle_at(mv(&tokens[1], "c3", 1), 25_000)), Some(vec![60_000, 60_000]));
+    assert_eq!(clock_of(&service.handle_at(watch(), 30_000)), Some(vec![55_000, 60_000]));
+    let reply = service.handle_at(mv(&tokens[0], "c4", 2), 35_000);
+    assert_eq!(clock_of(&reply), Some(vec![52_000, 60_000]), "10 s spent, 2 s added");
+    assert_eq!(clock_of(&service.handle_at(watch(), 36_000)), Some(vec![52_000, 59_000]));
+    let reply = service.handle_at(mv(&tokens[1], "b3", 3), 65_000);
     assert_eq!(clock_of(&reply), Some(vec![52_000, 32_000]));
     // A retry is answered with the clocks of the first answer.
-    assert_eq!(clock_of(&service.handle_at(mv(&tokens[1], "c3", 1), 55_000)), Some(vec![52_000, 32_000]));
-    assert_eq!(service.next_deadline(), Some(50_000 + 52_000));
+    assert_eq!(clock_of(&service.handle_at(mv(&tokens[1], "b3", 3), 70_000)), Some(vec![52_000, 32_000]));
+    assert_eq!(service.next_deadline(), Some(65_000 + 52_000));
     // Correspondence games have no clocks.
     let Created { game_id: mail, .. } = create_full(&mut service, "trike", Value::Null, 0);
     let snapshot = state(&service.handle_at(ClientMessage::Watch { game_id: mail }, 99_000).messages);
@@ -924,15 +919,13 @@ fn a_rematchs_clocks_wait_until_every_player_is_back_at_its_board<S: TestStore>(
     assert_eq!(started.clock_ms, Some(vec![60_000, 60_000]), "a whole minute each at the start");
     let broadcast = reply.broadcast.expect("the start is broadcast to the other player");
     assert!(matches!(&broadcast.messages[..], [ServerMessage::State(s)] if s.clock_started));
-    assert_eq!(server.service().next_deadline(), Some(81_000 + 60_000), "the opener's clock runs from then");
-    // Stored: a restart finds it running.
+    assert_eq!(server.service().next_deadline(), Some(81_000 + FIRST_MOVE_MS), "the opener's first move from then");
+    // Stored: a restart finds it running (the first move's timer, the clocks whole until it).
     server.restart();
+    assert_eq!(server.service().resume_clocks(), Ok(1));
+    assert_eq!(server.service().next_deadline(), Some(81_000 + FIRST_MOVE_MS));
     let watch = ClientMessage::Watch { game_id: rematch.clone() };
-    assert_eq!(
-        clock_of(&server.service().handle_at(watch, 91_000)),
-        Some(vec![50_000, 60_000]),
-        "the opener's clock ran 10 s"
-    );
+    assert_eq!(clock_of(&server.service().handle_at(watch, 91_000)), Some(vec![60_000, 60_000]));
 }
 
 fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart<S: TestStore>() {
@@ -947,8 +940,10 @@ fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart<S:
     let broadcast = flagged.iter().find(|b| b.game_id == swept).expect("the swept game is announced");
     let [ServerMessage::State(end)] = &broadcast.messages[..] else { panic!("{broadcast:?}") };
     let result = end.outcome.clone().expect("over");
-    assert_eq!((result.flagged, result.winners, end.to_move), (Some(0), vec![1], None));
-    assert_eq!(end.clock_ms, Some(vec![0, 60_000]));
+    // Seat 0's first move did not come within FIRST_MOVE_MS (= its minute here): aborted, no
+    // winner, its clock never ran.
+    assert_eq!((result.flagged, result.winners, result.aborted, end.to_move), (Some(0), vec![], true, None));
+    assert_eq!(end.clock_ms, Some(vec![60_000, 60_000]));
     assert!(server.service().sweep(70_000).is_empty(), "announced once");
     let mv = |game_id: &str, token: &str| ClientMessage::Move {
         game_id: game_id.into(),
@@ -976,7 +971,7 @@ fn a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart<S:
     server.restart();
     let snapshot = state(&server.service().handle_at(ClientMessage::Watch { game_id: late.clone() }, 100_000).messages);
     assert_eq!(snapshot.outcome.and_then(|o| o.flagged), Some(0));
-    assert_eq!(snapshot.clock_ms, Some(vec![0, 60_000]));
+    assert_eq!(snapshot.clock_ms, Some(vec![60_000, 60_000]));
 }
 
 fn after_a_restart_the_running_clocks_are_found_and_still_flag<S: TestStore>() {
@@ -986,13 +981,21 @@ fn after_a_restart_the_running_clocks_are_found_and_still_flag<S: TestStore>() {
         ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "d4".into(), ply: 0 },
         12_000,
     );
-    assert_eq!(clock_of(&reply), Some(vec![59_000, 60_000]));
+    assert_eq!(clock_of(&reply), Some(vec![60_000, 60_000]), "a first move costs no clock time");
+    let reply = server.service().handle_at(
+        ClientMessage::Move { game_id: game_id.clone(), token: tokens[1].clone(), text: "c3".into(), ply: 1 },
+        13_000,
+    );
+    assert_eq!(clock_of(&reply), Some(vec![60_000, 60_000]));
     server.restart();
     assert_eq!(server.service().resume_clocks(), Ok(1));
-    assert_eq!(server.service().next_deadline(), Some(72_000), "seat 1's minute from the stored move's time");
-    assert!(server.service().sweep(71_999).is_empty());
-    let flagged = server.service().sweep(72_000);
+    assert_eq!(server.service().next_deadline(), Some(73_000), "seat 0's minute from the stored move's time");
+    assert!(server.service().sweep(72_999).is_empty());
+    let flagged = server.service().sweep(73_000);
     assert_eq!(flagged.len(), 1);
+    let [ServerMessage::State(end)] = &flagged[0].messages[..] else { panic!("{flagged:?}") };
+    let result = end.outcome.clone().expect("over");
+    assert_eq!((result.flagged, result.winners, result.aborted), (Some(0), vec![1], false), "a loss on time");
     assert_eq!(server.service().resume_clocks(), Ok(0), "a flagged game's clocks have stopped");
 }
 
@@ -1024,7 +1027,7 @@ fn a_version_1_database_is_migrated_with_its_games_and_moves() {
         .unwrap()
         .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 4, "version 1 is migrated to 2, then 3, then 4");
+    assert_eq!(version, 5, "version 1 is migrated to 2, then 3, then 4, then 5");
     let game = service.store().load_game("g1").unwrap().unwrap();
     assert_eq!(game.moves, ["d4", "c3"]);
     assert!(game.move_ms.iter().all(|&ms| ms >= before), "the clocks start again at the migration");
@@ -1074,7 +1077,18 @@ fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_o
         let reply = server.service().handle_as(rated(true, at), &ann, at);
         let ServerMessage::Created { game_id, token, .. } = &reply.messages[0] else { panic!("{reply:?}") };
         let accept = ClientMessage::Accept { game_id: game_id.clone(), request_id: None };
-        assert!(server.service().handle_as(accept, &bob, at + 10).error().is_none());
+        let accepted = server.service().handle_as(accept, &bob, at + 10);
+        let ServerMessage::Joined { token: bob_token, .. } = &accepted.messages[0] else { panic!("{accepted:?}") };
+        // Each moves (else the resignation aborts it, unrated).
+        for (ply, (who, text)) in [(token, "d4"), (bob_token, "swap")].into_iter().enumerate() {
+            let mv = ClientMessage::Move {
+                game_id: game_id.clone(),
+                token: who.clone(),
+                text: text.into(),
+                ply: ply as u32,
+            };
+            assert!(server.service().handle_at(mv, at + 15).error().is_none());
+        }
         let resign = ClientMessage::Resign { game_id: game_id.clone(), token: token.clone() };
         assert!(server.service().handle_at(resign, at + 20).error().is_none());
         rated_games.push((game_id.clone(), token.clone()));
@@ -1145,6 +1159,54 @@ fn an_sqlite_servers_games_accounts_and_ratings_move_into_postgresql_whole_and_o
     assert_eq!(service.handle_at(resumed, 8000).account, Some(ann.account));
 }
 
+/// A Trike correspondence game with `days` days a move, created at `t0` and joined 1 s later: its
+/// id and both tokens.
+fn correspondence<S: Store>(service: &mut Service<S>, days: u32, t0: u64) -> (String, Vec<String>) {
+    let create = ClientMessage::Create(NewGame { days_per_move: Some(days), ..NewGame::of("trike") });
+    let reply = service.handle_at(create, t0);
+    let ServerMessage::Created { game_id, code, token, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    let (game_id, code, token) = (game_id.clone(), code.clone(), token.clone());
+    let reply = service.handle_at(ClientMessage::Join { code, request_id: None }, t0 + 1000);
+    let ServerMessage::Joined { token: joiner, .. } = &reply.messages[0] else { panic!("{reply:?}") };
+    let joined = state(&reply.messages);
+    assert_eq!((joined.days_per_move, joined.deadline_ms), (Some(days), Some(t0 + 1000 + u64::from(days) * DAY_MS)));
+    (game_id, vec![token, joiner.clone()])
+}
+
+fn a_correspondence_deadline_passed_while_the_server_was_down_flags_after_the_restart<S: TestStore>() {
+    let mut server = Server::<S>::on_file("days");
+    let (game_id, tokens) = correspondence(server.service(), 3, 0);
+    let (aborted, _) = correspondence(server.service(), 1, 0);
+    let bad = ClientMessage::Create(NewGame { days_per_move: Some(2), ..NewGame::of("trike") });
+    assert_eq!(server.service().handle_at(bad, 0).error().map(|e| e.0), Some(ErrorCode::BadClock), "1, 3 or 7");
+    let mv = |token: &str, text: &str, ply| ClientMessage::Move {
+        game_id: game_id.clone(),
+        token: token.into(),
+        text: text.into(),
+        ply,
+    };
+    // Each moves within its days; the last move at day 2.
+    assert!(server.service().handle_at(mv(&tokens[0], "d4", 0), DAY_MS).error().is_none());
+    let reply = server.service().handle_at(mv(&tokens[1], "swap", 1), 2 * DAY_MS);
+    assert!(reply.error().is_none(), "{reply:?}");
+    let watch = |id: &str| ClientMessage::Watch { game_id: id.into() };
+    let shown = state(&server.service().handle_at(watch(&game_id), 2 * DAY_MS + 5).messages);
+    assert_eq!(shown.deadline_ms, Some(5 * DAY_MS), "3 days from the last move");
+    // Down from day 2 to day 9: both deadlines pass meanwhile.
+    server.restart();
+    assert_eq!(server.service().resume_clocks(), Ok(2), "both games' deadlines are found again");
+    assert_eq!(server.service().next_deadline(), Some(DAY_MS + 1000), "the unmoved game's first move");
+    let ended = server.service().sweep(9 * DAY_MS);
+    assert_eq!(ended.len(), 2);
+    let outcome = |id: &str, server: &mut Server<S>| {
+        state(&server.service().handle_at(watch(id), 9 * DAY_MS).messages).outcome.expect("over")
+    };
+    let flagged = outcome(&game_id, &mut server);
+    assert_eq!((flagged.flagged, flagged.winners, flagged.aborted), (Some(0), vec![1], false), "seat 0's days ran out");
+    let first = outcome(&aborted, &mut server);
+    assert!(first.aborted && first.winners.is_empty(), "no first move within its day: aborted {first:?}");
+}
+
 // ---- Each test above that takes a store, on both ----
 
 on_both_stores!(
@@ -1161,4 +1223,5 @@ on_both_stores!(
     a_rematchs_clocks_wait_until_every_player_is_back_at_its_board,
     a_flag_ends_the_game_by_the_sweep_or_by_a_late_move_and_survives_a_restart,
     after_a_restart_the_running_clocks_are_found_and_still_flag,
+    a_correspondence_deadline_passed_while_the_server_was_down_flags_after_the_restart,
 );

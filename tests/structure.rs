@@ -48,8 +48,8 @@ const CAPS: &[(&str, usize, &str)] = &[
     ),
     (
         "rules/trigon/mod.rs",
-        750,
-        "Blokus Trigon's state and its incremental attach-point bookkeeping, which every move updates together",
+        765,
+        "Blokus Trigon's state and its incremental attach-point bookkeeping, which every move updates together (its moves, `retire` included, beside it)",
     ),
     (
         "rules/tri_it_out/mod.rs",
@@ -65,6 +65,11 @@ const CAPS: &[(&str, usize, &str)] = &[
         "ai/tree.rs",
         820,
         "the search tree: node storage, selection, expansion and backup, one hot loop kept in one file",
+    ),
+    (
+        "rules/trigon/sgf.rs",
+        515,
+        "Pentobi's SGF dialect, reader and writer side by side so each property is read as it is written",
     ),
 ];
 

@@ -14,7 +14,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(server_url(&url).as_ref(), Ok(&url), "{text:?}");
         // A join code as the server makes them: letters and digits.
         let code: String = text.chars().filter(char::is_ascii_alphanumeric).take(12).collect();
-        let link = join_link(&url, &code);
-        assert_eq!(read_invitation(&link), (code, Some(url)), "{link}");
+        if !code.is_empty() {
+            let link = join_link(&url, &code);
+            assert_eq!(read_invitation(&link), Ok((code, Some(url))), "{link}");
+        }
     }
 });

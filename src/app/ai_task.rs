@@ -306,8 +306,8 @@ fn drive<G: AppGame>(
 }
 
 /// The hint of a finished search whose best move is `mv`, its moves written as the move list
-/// writes them (Trigon's with their piece, "I6 r15"): "I6 r15, win rate 62%; then L5 c3 → P6
-/// d4", the replies the search expects after it (five at most), and what the solver proved.
+/// writes them (Trigon's with their piece, "I6 r15"): "I6 r15, win rate 62%; then L5 c3, P6
+/// d4" (commas: the panel's font has no arrow), the replies the search expects after it (five at most), and what the solver proved.
 fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Move> {
     let verdict = Verdict { best: Some(mv), ..Verdict::of(mcts) };
     let root = mcts.root();
@@ -323,7 +323,7 @@ fn hint_of<G: AppGame>(mcts: &Mcts<G>, mv: G::Move, revision: u64) -> Hint<G::Mo
             replay.play_unchecked(m);
         }
         if then.len() > 1 {
-            text += &format!("; then {}", then[1..].join(" → "));
+            text += &format!("; then {}", then[1..].join(", "));
         }
     }
     if let Some(proof) = verdict.proof_text() {

@@ -108,6 +108,9 @@ pub struct Ending {
     pub seat: u8,
     /// True when its clock ran out; false for a resignation.
     pub flagged: bool,
+    /// True when it happened before every seat had moved: the game is aborted, nobody wins
+    /// (`docs/design.md` §Network play).
+    pub aborted: bool,
 }
 
 impl Ending {

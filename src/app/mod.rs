@@ -10,6 +10,7 @@ pub mod ai_task;
 pub mod animation;
 pub mod board;
 pub mod choices;
+pub mod clipboard;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod dialogs;
 pub mod files;
@@ -37,6 +38,7 @@ pub mod settings;
 pub mod settings_page;
 pub mod setup;
 pub mod share;
+pub mod sound;
 pub mod start_page;
 pub mod tools;
 pub mod ui;
@@ -122,6 +124,7 @@ pub fn run() -> Result<(), String> {
     }))
     .add_plugins((MeshPickingPlugin, bevy_egui::EguiPlugin::default()))
     .insert_resource(ClearColor(Color::srgb(0.13, 0.14, 0.16)));
+    clipboard::plugin(&mut app);
     core_plugin(&mut app);
     board::view_plugin(&mut app);
     board::lattice::view_plugin(&mut app);

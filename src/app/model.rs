@@ -163,7 +163,7 @@ impl<G: AppGame> Model<G> {
             review: false,
             variations,
             hints,
-            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged }),
+            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged, aborted: false }),
             online: None,
             texts: Vec::new(),
             redo_texts: Vec::new(),

@@ -175,6 +175,9 @@ pub struct Look {
     pub show_proofs: bool,
     /// Show thinking is on when the app starts.
     pub show_thinking: bool,
+    /// A sound at each move and when the person's clock runs low (where the platform plays
+    /// them: the browser, [`crate::app::sound`]).
+    pub sounds: bool,
 }
 
 impl Default for Look {
@@ -186,6 +189,7 @@ impl Default for Look {
             animation: AnimationSpeed::default(),
             show_proofs: false,
             show_thinking: true,
+            sounds: true,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The settings page (from the start screen's Settings… and the side panel's ⚙): the players'
 //! colours (colour-blind safe by default, [`crate::app::palette`]), the theme, Trigon's shape
-//! marks, the animation speed, whether the AI's proofs are said during play, and Show thinking's
-//! default. The choices are [`Look`], kept with the other [`Settings`]; [`apply`] carries a change
+//! marks, the animation speed, whether the AI's proofs are said during play, Show thinking's
+//! default, and Sounds. The choices are [`Look`], kept with the other [`Settings`]; [`apply`] carries a change
 //! out at once (the palette repaints the pieces in place, [`ColoursInUse`]).
 
 use bevy::prelude::*;
@@ -141,6 +141,8 @@ pub fn settings_window(ctx: &egui::Context, look: &mut Look, rects: &mut UiRects
                             .on_hover_text("Light the moves a search looks at (T switches it in a game)");
                     });
                     ui.end_row();
+                    sounds_row(ui, look, rects);
+                    ui.end_row();
                 });
             });
             ui.add_space(8.0);
@@ -154,6 +156,18 @@ pub fn settings_window(ctx: &egui::Context, look: &mut Look, rects: &mut UiRects
         rects.set("settings page", shown.response.rect);
     }
     close
+}
+
+/// Sounds: the switch, and where they play (the browser; the desktop build has no audio).
+fn sounds_row(ui: &mut egui::Ui, look: &mut Look, rects: &mut UiRects) {
+    ui.label("Sounds");
+    ui.vertical(|ui| {
+        let switch = ui.checkbox(&mut look.sounds, "A sound at each move, and when your clock runs under ten seconds");
+        rects.set("settings sounds", switch.rect);
+        if !crate::app::sound::PLAYS {
+            ui.label(egui::RichText::new("Played in the browser only: the desktop app is built without audio").weak());
+        }
+    });
 }
 
 /// The colours' choice, with each palette's Trigon and two-player colours as swatches.

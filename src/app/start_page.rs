@@ -101,10 +101,10 @@ pub fn start_page(ctx: &egui::Context, input: &mut StartIn, rects: &mut UiRects)
                     egui::vec2(row, 36.0),
                     egui::Layout::left_to_right(egui::Align::Center),
                     |ui| {
-                        let learn_text =
-                            if name.chars().count() <= 12 { format!("Learn {name}") } else { "Learn this game".into() };
+                        // The same words for every game (a long name once made it "Learn this game"
+                        // beside "Learn Trike"); the hover names the game.
                         let learn_button = ui
-                            .add_enabled(teaches, egui::Button::new(learn_text).min_size(egui::vec2(third, 32.0)))
+                            .add_enabled(teaches, egui::Button::new("Learn to play").min_size(egui::vec2(third, 32.0)))
                             .on_hover_text(format!(
                                 "A guided lesson of {name}: a few positions, each teaching one rule; you make the move"
                             ));

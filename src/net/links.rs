@@ -7,8 +7,8 @@
 //! - invitations: a join code on a server (`http://host:port/#join=CODE`, [`join_link`],
 //!   [`read_invitation`]), and the server's address as a person types it ([`server_url`]).
 //!
-//! Reading never panics: text that is not a link is an error, or (for an invitation, where a
-//! bare code is allowed) read as the code.
+//! Reading never panics: text that is not a link (or, for an invitation, a code) is an error that
+//! says why.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
@@ -53,7 +53,8 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<Record>, String> {
 /// `ws(s)://host:port/ws` all become the WebSocket address `ws(s)://host:port/ws`.
 ///
 /// # Errors
-/// An empty address, one with spaces, another scheme, or one that names no host.
+/// An empty address, one with spaces, another scheme, one that names no host, a host with
+/// characters no host name has, or a port that is not a number from 1 to 65535.
 pub fn server_url(typed: &str) -> Result<String, String> {
     let typed = typed.trim();
     if typed.is_empty() {
@@ -72,7 +73,41 @@ pub fn server_url(typed: &str) -> Result<String, String> {
     if host.is_empty() {
         return Err(format!("'{typed}' names no host"));
     }
+    check_host(host)?;
     Ok(format!("{scheme}://{host}/ws"))
+}
+
+/// Checks `host[:port]` (an IPv6 address in brackets, `[::1]:8080`).
+fn check_host(host: &str) -> Result<(), String> {
+    let (name, port) = match host.strip_prefix('[') {
+        Some(v6) => {
+            let (address, after) =
+                v6.split_once(']').ok_or_else(|| format!("'{host}': an IPv6 address is closed by ']'"))?;
+            if address.is_empty() || !address.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.') {
+                return Err(format!("'[{address}]' is not an IPv6 address"));
+            }
+            match after {
+                "" => (address, None),
+                _ => (address, Some(after.strip_prefix(':').ok_or_else(|| format!("'{after}' after '[{address}]'"))?)),
+            }
+        }
+        None => {
+            let (name, port) = host.split_once(':').map_or((host, None), |(n, p)| (n, Some(p)));
+            if name.is_empty() {
+                return Err(format!("'{host}' names no host before its port"));
+            }
+            if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))) {
+                return Err(format!("'{name}' is not a host name (it has '{bad}')"));
+            }
+            (name, port)
+        }
+    };
+    match port {
+        Some(port) if !port.parse::<u16>().is_ok_and(|p| p > 0) => {
+            Err(format!("the port of '{name}' is '{port}', not a number from 1 to 65535"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The invitation link of join code `code` on the server at WebSocket address `url` (as
@@ -85,17 +120,49 @@ pub fn join_link(url: &str, code: &str) -> String {
 }
 
 /// Reads what a person pastes to join: a link with `#join=CODE` (its server too), or the code
-/// alone. Returns the code and, for a link, the server's WebSocket address ([`server_url`]; none
-/// when the link's page is not a server's address). Never fails: what is not a link is a code,
-/// which the server checks.
-pub fn read_invitation(typed: &str) -> (String, Option<String>) {
+/// alone. Returns the code as typed (trimmed; the server reads it without case, spaces and
+/// dashes) and, for a link that names its page, the server's WebSocket address ([`server_url`]).
+///
+/// # Errors
+/// Nothing typed; a link whose address does not read ([`server_url`]'s reason); a link without
+/// `#join=` (a page's address, a share link); a code with other than letters, digits, spaces and
+/// dashes, or over 32 characters.
+pub fn read_invitation(typed: &str) -> Result<(String, Option<String>), String> {
     let typed = typed.trim();
-    match typed.split_once("#join=") {
-        Some((page, code)) => {
-            let server = (!page.is_empty()).then(|| server_url(page).ok()).flatten();
-            (code.trim().to_string(), server)
+    if typed.is_empty() {
+        return Err("type the code, or paste the invitation's link".to_string());
+    }
+    let (page, code) = match typed.split_once("#join=") {
+        Some((page, code)) => (Some(page), code.trim()),
+        None if typed.contains(['/', '#', ':', '.']) => {
+            return Err(format!(
+                "'{typed}' is not an invitation: its link ends in #join= and the code (the server's \
+                 address goes in the Server field)"
+            ));
         }
-        None => (typed.to_string(), None),
+        None => (None, typed),
+    };
+    check_code(code)?;
+    let server = match page {
+        Some("") | None => None,
+        Some(page) => Some(server_url(page).map_err(|e| format!("the link's server does not read: {e}"))?),
+    };
+    Ok((code.to_string(), server))
+}
+
+/// Checks a join code as typed: letters and digits, spaces and dashes between them.
+fn check_code(code: &str) -> Result<(), String> {
+    let letters = code.chars().filter(|c| !c.is_whitespace() && *c != '-');
+    if code.is_empty() {
+        return Err("the link has no code after #join=".to_string());
+    }
+    if let Some(bad) = letters.clone().find(|c| !c.is_ascii_alphanumeric()) {
+        return Err(format!("'{code}' is not a join code: it has '{bad}' (a code is letters and digits, ABCD-2345)"));
+    }
+    match letters.count() {
+        0 => Err(format!("'{code}' is not a join code (a code is letters and digits, ABCD-2345)")),
+        n if n > 32 => Err(format!("'{code}' is not a join code: {n} characters, a code has 8")),
+        _ => Ok(()),
     }
 }
 
@@ -148,9 +215,30 @@ mod tests {
     fn invitations_round_trip_through_their_links() {
         let link = join_link("ws://127.0.0.1:8080/ws", "ABCD2345");
         assert_eq!(link, "http://127.0.0.1:8080/#join=ABCD2345");
-        assert_eq!(read_invitation(&link), ("ABCD2345".to_string(), Some("ws://127.0.0.1:8080/ws".to_string())));
+        assert_eq!(read_invitation(&link), Ok(("ABCD2345".to_string(), Some("ws://127.0.0.1:8080/ws".to_string()))));
         assert_eq!(join_link("wss://example.org/ws", "X"), "https://example.org/#join=X");
-        assert_eq!(read_invitation(" abcd-2345 "), ("abcd-2345".to_string(), None));
-        assert_eq!(read_invitation("#join=K"), ("K".to_string(), None));
+        assert_eq!(read_invitation(" abcd-2345 "), Ok(("abcd-2345".to_string(), None)));
+        assert_eq!(read_invitation("#join=K"), Ok(("K".to_string(), None)));
+        assert_eq!(
+            read_invitation("http://[::1]:8080/#join=K"),
+            Ok(("K".to_string(), Some("ws://[::1]:8080/ws".into())))
+        );
+    }
+
+    #[test]
+    fn a_link_that_does_not_read_is_refused_with_its_reason() {
+        // The mistyped link that once became the Server field's `ws://127.0.0.1:80YFZJ-AQZR99/ws`.
+        let err = read_invitation("http://127.0.0.1:80YFZJ-AQZR99/#join=YFZJAQZR").unwrap_err();
+        assert!(err.contains("port") && err.contains("80YFZJ-AQZR99"), "{err}");
+        assert!(server_url("127.0.0.1:80YFZJ-AQZR99").unwrap_err().contains("not a number"));
+        assert!(server_url("127.0.0.1:0").is_err());
+        assert!(server_url("127.0.0.1:65536").is_err());
+        assert!(server_url("user@host:1").unwrap_err().contains("'@'"));
+        assert!(read_invitation("").is_err());
+        assert!(read_invitation("http://127.0.0.1:8080/").unwrap_err().contains("#join="));
+        assert!(read_invitation("127.0.0.1:8099").unwrap_err().contains("Server field"));
+        assert!(read_invitation("http://h:1/#join=").unwrap_err().contains("no code"));
+        assert!(read_invitation("http://h:1/#join=AB?D").unwrap_err().contains("'?'"));
+        assert!(read_invitation(&"A".repeat(40)).unwrap_err().contains("40 characters"));
     }
 }

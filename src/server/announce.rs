@@ -11,7 +11,7 @@ pub fn announce_lobby<S: Store>(service: &mut Service<S>, hub: &Hub, outbox: &mu
     if hub.lobby.is_empty() {
         return;
     }
-    if let Ok(view) = service.lobby_view(hub.lobby.len() as u32) {
+    if let Ok(view) = service.lobby_view(hub.people() as u32) {
         let text = encode_server(&ServerMessage::Lobby(view));
         for &conn in &hub.lobby {
             outbox.push((conn, text.clone()));

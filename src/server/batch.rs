@@ -72,6 +72,7 @@ pub fn service_thread<S: Store>(
             match event {
                 Event::Open { conn, out, kill, addr } => {
                     hub.conns.insert(conn, Conn::new(out, kill, addr, conn));
+                    hub.people_changed();
                 }
                 Event::Message { conn, message } => {
                     senders.push(conn);
@@ -192,7 +193,10 @@ fn answer<S: Store>(
     }
     if let ClientMessage::Hello { client } = &message {
         match (client_of(client), hub.conns.get_mut(&conn)) {
-            (Ok(client), Some(c)) => c.client = client,
+            (Ok(client), Some(c)) => {
+                c.client = client;
+                hub.people_changed();
+            }
             (Ok(_), None) => {}
             (Err(refusal), _) => outbox.push((conn, encode_server(&refusal.into_message()))),
         }

@@ -140,7 +140,20 @@ impl Hub {
         }
     }
 
-    /// Whether someone entered or left the lobby since last asked.
+    /// The people connected to this instance: its network connections (not the bots' runner,
+    /// which has no address) counted once per client (an app that reconnected, or holds a second
+    /// connection, is one person). The lobby's `online`.
+    pub fn people(&self) -> usize {
+        let people = self.conns.values().filter(|c| c.addr.is_some()).map(|c| c.client);
+        people.collect::<std::collections::HashSet<_>>().len()
+    }
+
+    /// Notes that a connection opened or said who it is: the lobby's count of people changes.
+    pub fn people_changed(&mut self) {
+        self.lobby_joined = true;
+    }
+
+    /// Whether someone entered or left the lobby, or connected or left, since last asked.
     pub fn take_lobby_joined(&mut self) -> bool {
         std::mem::take(&mut self.lobby_joined)
     }
@@ -170,7 +183,8 @@ impl Hub {
     /// Forgets a connection; returns the games where a seat lost its last holder.
     pub fn close(&mut self, conn: ConnId) -> Vec<String> {
         let Some(c) = self.conns.remove(&conn) else { return Vec::new() };
-        self.lobby_joined |= self.lobby.remove(&conn);
+        self.lobby.remove(&conn);
+        self.lobby_joined = true;
         for game in &c.games {
             if let Some(followers) = self.followers.get_mut(game) {
                 followers.remove(&conn);

@@ -4,7 +4,7 @@
 use super::account_store::AccountId;
 use super::limits::limit;
 use super::passwords::name_key;
-use super::ratings::{pool, provisional, shown, view};
+use super::ratings::{NEW_RATING, pool, provisional, shown, view};
 use super::requests::{Asked, request_key};
 use super::room::{bad_token, storage};
 use super::service::{Caller, Reply, Service};
@@ -60,13 +60,7 @@ impl<S: Store> Service<S> {
         snapshot.to_move = None;
         snapshot.rated = false;
         snapshot.clock_ms = None;
-        snapshot.outcome = Some(GameResult {
-            winners: Vec::new(),
-            scores: Vec::new(),
-            resigned: None,
-            flagged: None,
-            withdrawn: true,
-        });
+        snapshot.outcome = Some(GameResult { withdrawn: true, ..GameResult::default() });
         Ok(Reply { messages: vec![ServerMessage::State(snapshot)], ..Reply::default() })
     }
 
@@ -130,18 +124,35 @@ impl<S: Store> Service<S> {
         let ratings = self.store.ratings_of(account.id).map_err(|e| storage(&e))?;
         let ratings = ratings.iter().map(|(game, rating)| view(&account, game, rating)).collect();
         let ids = self.store.games_of_account(account.id, PROFILE_GAMES).map_err(|e| storage(&e))?;
-        let games = ids.iter().filter_map(|id| self.listing(id).ok()).collect();
+        let games = ids.iter().filter_map(|id| self.listing_as_played(id).ok()).collect();
         let profile =
             ProfileView { name: account.name, bot: account.bot, created_ms: account.created_ms, ratings, games };
         Ok(Reply { messages: vec![ServerMessage::Profile(profile)], ..Reply::default() })
+    }
+
+    /// A game as a player's page lists it: a rated game that ended with each seat's rating as it
+    /// stood when the game was played (before its change), not as it stands today.
+    fn listing_as_played(&mut self, game_id: &str) -> Result<GameListing, Refusal> {
+        let mut listing = self.listing(game_id)?;
+        for change in self.store.rating_changes(game_id).map_err(|e| storage(&e))? {
+            let seat = usize::from(change.seat);
+            if seat < listing.ratings.len() && seat < listing.provisional.len() {
+                listing.ratings[seat] = Some(shown(change.before.mu));
+                listing.provisional[seat] = provisional(&change.before);
+            }
+        }
+        Ok(listing)
     }
 
     /// A game as the lists show it.
     pub(super) fn listing(&mut self, game_id: &str) -> Result<GameListing, Refusal> {
         let room = self.room(game_id)?;
         let setup = room.stored.setup.clone();
-        let winners = room.result().map(|r| r.winners).unwrap_or_default();
+        let result = room.result();
+        let aborted = result.as_ref().is_some_and(|r| r.aborted);
+        let winners = result.map(|r| r.winners).unwrap_or_default();
         let ply = room.stored.moves.len() as u32;
+        let (to_move, deadline_ms) = (room.seat_to_move(), room.deadline().filter(|_| setup.clock.is_none()));
         let created_ms = room.stored.created_ms;
         let mut players = Vec::with_capacity(setup.seats.len());
         let mut ratings = Vec::with_capacity(setup.seats.len());
@@ -151,7 +162,7 @@ impl<S: Store> Service<S> {
                 (None, _) => (None, None),
                 (Some(_), None) => (Some("guest".to_string()), None),
                 (Some(_), Some(account)) => {
-                    (Some(self.account_name(*account)?), self.shown_rating(*account, &setup.game)?)
+                    (Some(self.account_name(*account)?), Some(self.shown_rating(*account, &setup.game)?))
                 }
             };
             players.push(player);
@@ -163,19 +174,24 @@ impl<S: Store> Service<S> {
             game: setup.game.clone(),
             options: setup.options.clone(),
             clock: setup.clock,
+            days_per_move: setup.days_per_move,
+            to_move,
+            deadline_ms,
             rated: setup.rated,
             players,
             ratings,
             provisional,
             ply,
             winners,
+            aborted,
             created_ms,
         })
     }
 
-    /// An account's rating in `game` as shown, if it has one.
-    fn shown_rating(&self, account: AccountId, game: &str) -> Result<Option<(i32, bool)>, Refusal> {
-        let rating = self.store.rating(account, pool(game)).map_err(|e| storage(&e))?;
-        Ok(rating.map(|r| (shown(r.mu), provisional(&r))))
+    /// An account's rating in `game` as shown, and whether it is provisional: an account that has
+    /// not played the game yet shows the rating it starts from (1500?).
+    fn shown_rating(&self, account: AccountId, game: &str) -> Result<(i32, bool), Refusal> {
+        let rating = self.store.rating(account, pool(game)).map_err(|e| storage(&e))?.unwrap_or(NEW_RATING);
+        Ok((shown(rating.mu), provisional(&rating)))
     }
 }

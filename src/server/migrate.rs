@@ -73,6 +73,8 @@ const TABLES: &[(&str, &[Copied])] = &[
             ("lobby", "lobby", Kind::Bool),
             ("created_ms", "created_ms", Kind::BigInt),
             ("ended_ms", "ended_ms", Kind::BigInt),
+            ("outs", "outs", Kind::Text),
+            ("days_per_move", "days_per_move", Kind::Int),
         ],
     ),
     (

@@ -5,8 +5,8 @@ use super::clock::Clocks;
 use super::room::{Room, bad_token, record_of, storage};
 use super::service::{Broadcast, Reply, Service};
 use super::store::{Store, StoreError};
-use crate::net::position::replay;
-use crate::net::protocol::{ErrorCode, Refusal, ServerMessage};
+use crate::net::position::{Position, replay};
+use crate::net::protocol::{ErrorCode, OutHow, Refusal, SeatOut, ServerMessage};
 
 impl<S: Store> Service<S> {
     /// Plays a move for the seat of `token`, and the moves the rules then force, after storing
@@ -43,14 +43,32 @@ impl<S: Store> Service<S> {
             let name = room.position.player_name(to_move);
             return Err(Refusal::new(ErrorCode::NotYourTurn, format!("it is {name}'s turn (seat {})", to_move.0)));
         }
+        if text.trim().eq_ignore_ascii_case(RETIRE) {
+            return Err(Refusal::new(ErrorCode::IllegalMove, "a seat retires by resigning, not by a move"));
+        }
         let mut next = room.position.boxed();
         let first =
             next.play_text(text).map_err(|e| Refusal::new(ErrorCode::IllegalMove, format!("{text}: {}", e.reason)))?;
-        let mut moves = vec![(seat, first)];
-        // Trigon's passes: the server plays what the rules force, as the app and the referees do.
+        self.store_moves(game_id, ply, next, vec![(seat, first)], now_ms)
+    }
+
+    /// Plays after `moves` (already played on `next`) the moves the rules force and the
+    /// retirements of the seats out, stores them all in one write at ply `ply` and answers them.
+    fn store_moves(
+        &mut self,
+        game_id: &str,
+        ply: u32,
+        mut next: Box<dyn Position>,
+        mut moves: Vec<(u8, String)>,
+        now_ms: u64,
+    ) -> Result<Reply, Refusal> {
+        let room = self.room(game_id)?;
+        // Trigon's passes: the server plays what the rules force, as the app and the referees do;
+        // a seat out of a game of three or four retires at its turn.
         while next.outcome().is_none() && moves.len() < 4096 {
             let Some(mover) = next.to_move() else { break };
-            let Some(forced) = next.play_forced() else { break };
+            let forced = if room.is_out(mover.0) { next.play_text(RETIRE).ok() } else { next.play_forced() };
+            let Some(forced) = forced else { break };
             moves.push((mover.0, forced));
         }
         let texts: Vec<String> = moves.iter().map(|(_, t)| t.clone()).collect();
@@ -91,12 +109,19 @@ impl<S: Store> Service<S> {
         })
     }
 
-    /// Ends the game by the resignation of the seat of `token`.
+    /// Ends the game by the resignation of the seat of `token`; in a game of three or four that
+    /// every seat moved in, takes that seat out instead ([`Service::take_out`]).
     pub(super) fn resign(&mut self, game_id: &str, token: &str, now_ms: u64) -> Result<Reply, Refusal> {
         let room = self.room(game_id)?;
         let seat = room.seat_of(token).ok_or_else(bad_token)?;
         if room.result().is_some() {
             return Err(room.over());
+        }
+        if room.is_out(seat) {
+            return Err(Refusal::new(ErrorCode::GameOver, "you left this game already: the others play on"));
+        }
+        if room.plays_on() {
+            return self.take_out(game_id, seat, OutHow::Resigned, now_ms);
         }
         if let Err(e) = self.store.resign(game_id, seat) {
             self.rooms.remove(game_id);
@@ -139,6 +164,15 @@ impl<S: Store> Service<S> {
         let room = self.room(game_id).ok()?;
         let seat = room.seat_to_move()?;
         let ply = u32::try_from(room.stored.moves.len()).unwrap_or(u32::MAX);
+        if room.plays_on() {
+            // One seat of three or four out; the others play on.
+            if let Some(clocks) = &mut room.clocks {
+                clocks.flag(seat, deadline);
+            }
+            let reply = self.take_out(game_id, seat, OutHow::Flagged, now_ms).ok()?;
+            self.track(game_id);
+            return reply.broadcast;
+        }
         if let Err(e) = self.store.flag_at(game_id, seat, ply) {
             self.rooms.remove(game_id);
             if !matches!(e, StoreError::Conflict(_)) {
@@ -162,6 +196,47 @@ impl<S: Store> Service<S> {
         Some(Broadcast { game_id: game_id.to_string(), messages: vec![state] })
     }
 }
+
+impl<S: Store> Service<S> {
+    /// Takes `seat` out of a game of three or four that goes on (`docs/design.md` §Network play):
+    /// stores it as out, and if it is its turn plays its retirement (and what the rules then
+    /// force) at once, else at its next turn. Answers the moves played and the game's state, for
+    /// everybody following it.
+    fn take_out(&mut self, game_id: &str, seat: u8, how: OutHow, now_ms: u64) -> Result<Reply, Refusal> {
+        let room = self.room(game_id)?;
+        let ply = u32::try_from(room.stored.moves.len()).unwrap_or(u32::MAX);
+        let out = SeatOut { seat, ply, how };
+        if let Err(e) = self.store.add_out(game_id, &out) {
+            self.rooms.remove(game_id);
+            return Err(match e {
+                StoreError::Conflict(why) => Refusal::new(ErrorCode::GameOver, format!("not taken out: {why}")),
+                e => storage(&e),
+            });
+        }
+        let room = self.room(game_id)?;
+        room.stored.outs.push(out);
+        let mut messages = Vec::new();
+        if room.seat_to_move() == Some(seat) {
+            let mut next = room.position.boxed();
+            let retired =
+                next.play_text(RETIRE).map_err(|e| Refusal::new(ErrorCode::IllegalMove, e.reason.to_string()))?;
+            messages = self.store_moves(game_id, ply, next, vec![(seat, retired)], now_ms)?.messages;
+        }
+        let room = self.room(game_id)?;
+        messages.push(ServerMessage::State(room.snapshot(0, now_ms)));
+        self.track(game_id);
+        self.lobby_changed = true;
+        Ok(Reply {
+            messages: messages.clone(),
+            broadcast: Some(Broadcast { game_id: game_id.to_string(), messages }),
+            ..Reply::default()
+        })
+    }
+}
+
+/// The move by which a seat out of a game of three or four gives up its turns
+/// (`docs/rules/trigon.md` §Play); a player cannot send it, only resign.
+pub const RETIRE: &str = "retire";
 
 /// The answer to a move sent again for a ply already played: the same [`ServerMessage::Moved`]s
 /// as the first time if it is the move stored there, by the same seat, else a stale-ply error.

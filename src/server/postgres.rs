@@ -29,6 +29,7 @@ pub use super::postgres_listen::{Heard, listen};
 use super::postgres_load::load_game;
 use super::postgres_schema;
 use super::store::{CHANNEL, GameSetup, LEADER_LOCK, MAX_PUBLISH_BYTES, NewSeat, Store, StoreError, StoredGame};
+use crate::net::protocol::SeatOut;
 
 /// How long the leader's check of its connection may take ([`Store::try_lead`]).
 const LEAD_CHECK: std::time::Duration = std::time::Duration::from_secs(5);
@@ -225,6 +226,11 @@ impl Store for PgStore {
         })
     }
 
+    fn add_out(&mut self, game_id: &str, out: &SeatOut) -> Result<(), StoreError> {
+        let (game_id, out) = (game_id.to_string(), out.clone());
+        self.write(move |conn| super::postgres_games::add_out(conn, &game_id, &out))
+    }
+
     fn flag(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
         let game_id = game_id.to_string();
         self.write(move |conn| {
@@ -266,7 +272,7 @@ impl Store for PgStore {
 
     fn clocked_games(&self) -> Result<Vec<String>, StoreError> {
         ids(&self.conn()?.query(
-            "SELECT id FROM games WHERE clock_minutes IS NOT NULL AND started_ms IS NOT NULL
+            "SELECT id FROM games WHERE (clock_minutes IS NOT NULL OR days_per_move IS NOT NULL) AND started_ms IS NOT NULL
              AND resigned IS NULL AND flagged IS NULL ORDER BY seq",
             &[],
         )?)

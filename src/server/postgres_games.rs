@@ -3,7 +3,9 @@
 //! moves appended after their checks.
 
 use super::postgres_conn::{Conn, get, ms_sql, storable};
+use super::sqlite_outs::read_outs;
 use super::store::{GameSetup, NewSeat, StoreError};
+use crate::net::protocol::SeatOut;
 
 /// Locks game `game_id`'s row until the transaction ends and returns why it is over outside its
 /// rules, if it is: a seat resigned or flagged.
@@ -63,6 +65,25 @@ pub(super) fn insert_game(conn: &mut Conn, setup: &GameSetup, at_ms: u64) -> Res
             insert_seat(conn, &setup.id, NewSeat { seat, token, account, request })?;
         }
     }
+    if let Some(days) = setup.days_per_move.and_then(|d| i32::try_from(d).ok()) {
+        conn.execute("UPDATE games SET days_per_move = $1 WHERE id = $2", &[&days, &setup.id])?;
+    }
+    Ok(())
+}
+
+/// Adds `out` to game `game_id`'s seats out ([`Store::add_out`](super::store::Store::add_out)).
+pub(super) fn add_out(conn: &mut Conn, game_id: &str, out: &SeatOut) -> Result<(), StoreError> {
+    if let Some(why) = lock_ended(conn, game_id)? {
+        return Err(StoreError::Conflict(format!("the game is over: {why}")));
+    }
+    let outs: String = get(&conn.query_one("SELECT outs FROM games WHERE id = $1", &[&game_id])?, 0)?;
+    let mut outs = read_outs(game_id, &outs)?;
+    if outs.iter().any(|o| o.seat == out.seat) {
+        return Err(StoreError::Conflict(format!("seat {} is out already", out.seat)));
+    }
+    outs.push(out.clone());
+    let text = serde_json::to_string(&outs).map_err(|e| StoreError::Failed(e.to_string()))?;
+    conn.execute("UPDATE games SET outs = $1 WHERE id = $2", &[&text, &game_id])?;
     Ok(())
 }
 

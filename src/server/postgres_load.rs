@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::postgres_conn::{Conn, get, ms_of, seat_of};
+use super::sqlite_outs::read_outs;
 use super::store::{GameSetup, StoreError, StoredGame};
 use crate::net::protocol::Clock;
 
@@ -23,7 +24,8 @@ pub(super) fn load_game(conn: &mut Conn, game_id: &str) -> Result<Option<StoredG
                 ARRAY(SELECT s.account FROM seats s WHERE s.game_id = g.id ORDER BY s.seat),
                 ARRAY(SELECT m.ply FROM moves m WHERE m.game_id = g.id ORDER BY m.ply),
                 ARRAY(SELECT m.text FROM moves m WHERE m.game_id = g.id ORDER BY m.ply),
-                ARRAY(SELECT m.at_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply)
+                ARRAY(SELECT m.at_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply),
+                g.outs, g.days_per_move
          FROM games g WHERE g.id = $1",
         &[&game_id],
     )?;
@@ -61,6 +63,7 @@ pub(super) fn load_game(conn: &mut Conn, game_id: &str) -> Result<Option<StoredG
         game: get(&r, 0)?,
         options,
         clock,
+        days_per_move: get::<Option<i32>>(&r, 23)?.and_then(|d| u32::try_from(d).ok()),
         allow_tools: get(&r, 5)?,
         code: get(&r, 6)?,
         seats,
@@ -81,5 +84,6 @@ pub(super) fn load_game(conn: &mut Conn, game_id: &str) -> Result<Option<StoredG
         flagged: seat(11)?,
         created_ms: ms_of(get(&r, 14)?),
         ended_ms: get::<Option<i64>>(&r, 15)?.map(ms_of),
+        outs: read_outs(game_id, &get::<String>(&r, 22)?)?,
     }))
 }

@@ -17,7 +17,7 @@ use super::store_error::StoreError;
 
 /// The schema version this build writes and reads (table `schema_version`); PostgreSQL's versions
 /// are counted on their own, from 1 (SQLite's version 3).
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// The transaction-level advisory lock key under which the schema is prepared ("TRIBOARE", one
 /// above [`LEADER_LOCK`]).
@@ -112,9 +112,13 @@ CREATE TABLE limit_hits (
 CREATE INDEX limit_hits_by_key ON limit_hits(key, at_ms);
 ";
 
+/// From version 2 to 3 (SQLite's version 5): the seats that left a game of three or four that
+/// went on, and a correspondence game's days per move.
+const MIGRATE_V2_TO_V3: &str = super::schema::MIGRATE_V4_TO_V5;
+
 /// The migrations in order: the one at index `v` takes a database from version `v` to `v + 1`
 /// (version 0 is an empty database). A later version appends its own.
-const MIGRATIONS: &[&str] = &[SCHEMA_V1, MIGRATE_V1_TO_V2];
+const MIGRATIONS: &[&str] = &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3];
 
 /// Creates the tables in an empty database, migrates an older schema or checks the current one,
 /// in one transaction under [`SCHEMA_LOCK`].

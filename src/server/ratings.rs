@@ -10,7 +10,9 @@
 //!
 //! **Places.** The winners share first place; the others follow by score (highest first, equal
 //! scores share a place). A seat that resigned or ran out of time is last and the others share
-//! first.
+//! first. In a game of three or four where a seat resigned or flagged after every seat moved, it
+//! is out and the others play on: it is placed after every seat that stayed, whatever its score,
+//! and of two seats out the one that left first is last.
 //!
 //! **Provisional.** A new rating is μ = 25, σ = 25/3 ≈ 8.33; it is shown with `?` while σ >
 //! [`PROVISIONAL_SIGMA`] = 6: a player who wins and loses in turn against an equal passes it after
@@ -36,12 +38,15 @@ pub fn pool(game: &str) -> &str {
     game
 }
 
-/// Each seat's finishing place, 1 the best (see the module's doc).
+/// Each seat's finishing place, 1 the best (see the module's doc): the seats out of a game of
+/// three or four ([`GameResult::out`]) after every seat that stayed, the earliest to leave last.
 pub fn places(result: &GameResult, seats: usize) -> Vec<usize> {
     let key = |s: usize| {
+        let left = result.out.iter().position(|o| usize::from(o.seat) == s);
+        let stayed = left.is_none();
         let won = result.winners.contains(&(s as u8));
         let score = result.scores.get(s).copied().unwrap_or(0);
-        (won, score)
+        (stayed, left, won, score)
     };
     (0..seats).map(|s| 1 + (0..seats).filter(|&t| key(t) > key(s)).count()).collect()
 }
@@ -84,8 +89,8 @@ pub fn view(account: &Account, game: &str, rating: &StoredRating) -> RatingView 
 }
 
 impl<S: Store> Service<S> {
-    /// Once game `game_id` is over, records when it ended and, if it is rated and every seat is an
-    /// account's, rates it: returns the [`ServerMessage::Rated`] for its followers. Nothing for a
+    /// Once game `game_id` is over, records when it ended and, if it is rated, not aborted and every
+    /// seat is an account's, rates it: returns the [`ServerMessage::Rated`] for its followers. Nothing for a
     /// game still running or settled before.
     ///
     /// # Errors
@@ -101,7 +106,9 @@ impl<S: Store> Service<S> {
         self.room(game_id)?.stored.ended_ms = Some(now_ms);
         self.lobby_changed = true;
         let accounts: Option<Vec<_>> = setup.players.iter().copied().collect();
-        let Some(accounts) = accounts.filter(|a| setup.rated && a.len() == setup.seats.len()) else {
+        // An aborted game is nobody's loss: unrated.
+        let rated = setup.rated && !result.aborted;
+        let Some(accounts) = accounts.filter(|a| rated && a.len() == setup.seats.len()) else {
             return Ok(None);
         };
         let pool = pool(&setup.game);
@@ -131,15 +138,10 @@ impl<S: Store> Service<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::protocol::{OutHow, SeatOut};
 
     fn result(winners: &[u8], scores: &[i32]) -> GameResult {
-        GameResult {
-            winners: winners.to_vec(),
-            scores: scores.to_vec(),
-            resigned: None,
-            flagged: None,
-            withdrawn: false,
-        }
+        GameResult { winners: winners.to_vec(), scores: scores.to_vec(), ..GameResult::default() }
     }
 
     #[test]
@@ -148,6 +150,9 @@ mod tests {
         assert_eq!(places(&result(&[2], &[40, 55, 60]), 3), [3, 2, 1]);
         assert_eq!(places(&result(&[0, 2], &[60, 20, 60, 20]), 4), [1, 3, 1, 3]);
         assert_eq!(places(&result(&[0, 2], &[]), 3), [1, 3, 1], "a resignation: the others share first");
+        let out = |seat, ply| SeatOut { seat, ply, how: OutHow::Resigned };
+        let left = GameResult { out: vec![out(2, 9), out(0, 12)], ..result(&[1], &[80, 40, 90, 60]) };
+        assert_eq!(places(&left, 4), [3, 1, 4, 2], "out last, whatever their score, the earlier lower");
     }
 
     #[test]

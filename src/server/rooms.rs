@@ -99,6 +99,7 @@ mod tests {
             game: "trike".to_string(),
             options: serde_json::Value::Null,
             clock: None,
+            days_per_move: None,
             allow_tools: false,
             code: String::new(),
             seats: vec![None, None],
@@ -118,6 +119,7 @@ mod tests {
             flagged: None,
             created_ms: 0,
             ended_ms: None,
+            outs: Vec::new(),
         };
         Room::load(stored).expect("a new trike game loads")
     }

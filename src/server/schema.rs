@@ -7,8 +7,8 @@ use super::store::{StoreError, now_ms};
 
 /// The schema version this build writes and reads (table `schema_version`). Older versions are
 /// migrated when opened: 1 (no times) to 2, 2 (no accounts) to 3, 3 (request ids not bound to
-/// their requester) to 4.
-pub const SCHEMA_VERSION: i64 = 4;
+/// their requester) to 4, 4 (no seats out, no days per move) to 5.
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// The tables of schema version 1.
 const SCHEMA_V1: &str = "
@@ -105,6 +105,14 @@ const MIGRATE_V3_TO_V4: &str = "
 ALTER TABLE seats ADD COLUMN request_of TEXT;
 ";
 
+/// From schema version 4 to 5: the seats that left a game of three or four that went on (JSON,
+/// [`StoredGame::outs`](super::store::StoredGame::outs)) and a correspondence game's days per
+/// move. Version 4's games have neither.
+pub const MIGRATE_V4_TO_V5: &str = "
+ALTER TABLE games ADD COLUMN outs TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE games ADD COLUMN days_per_move INTEGER;
+";
+
 /// Creates the tables in an empty database, migrates an older schema or checks the current one,
 /// within `tx` (the caller commits).
 ///
@@ -125,12 +133,18 @@ pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
                 migrate_v1(tx)?;
                 migrate_v2(tx)?;
                 migrate_v3(tx)?;
+                migrate_v4(tx)?;
             }
             Some(2) => {
                 migrate_v2(tx)?;
                 migrate_v3(tx)?;
+                migrate_v4(tx)?;
             }
-            Some(3) => migrate_v3(tx)?,
+            Some(3) => {
+                migrate_v3(tx)?;
+                migrate_v4(tx)?;
+            }
+            Some(4) => migrate_v4(tx)?,
             Some(v) if v > SCHEMA_VERSION => {
                 return Err(StoreError::Failed(format!(
                     "the database has schema version {v}, newer than this server's {SCHEMA_VERSION}"
@@ -150,6 +164,7 @@ pub fn prepare(tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.execute_batch(MIGRATE_V1_TO_V2)?;
         tx.execute_batch(MIGRATE_V2_TO_V3)?;
         tx.execute_batch(MIGRATE_V3_TO_V4)?;
+        tx.execute_batch(MIGRATE_V4_TO_V5)?;
         tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [SCHEMA_VERSION])?;
     }
     Ok(())
@@ -179,6 +194,13 @@ fn migrate_v2(tx: &Transaction<'_>) -> Result<(), StoreError> {
 /// From version 3 to 4.
 fn migrate_v3(tx: &Transaction<'_>) -> Result<(), StoreError> {
     tx.execute_batch(MIGRATE_V3_TO_V4)?;
+    tx.execute("UPDATE schema_version SET version = 4", [])?;
+    Ok(())
+}
+
+/// From version 4 to 5.
+fn migrate_v4(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute_batch(MIGRATE_V4_TO_V5)?;
     tx.execute("UPDATE schema_version SET version = ?1", [SCHEMA_VERSION])?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use super::room::{Room, bad_token, record_of, storage};
 use super::service::{BotSeat, Broadcast, Caller, Reply, Service};
 use super::store::{GameSetup, NewSeat, RequestKey, Store, StoreError, StoredGame};
 use crate::net::position;
-use crate::net::protocol::{ErrorCode, NewGame, Refusal, ServerMessage, normalize_code};
+use crate::net::protocol::{DAYS_PER_MOVE, ErrorCode, NewGame, Refusal, ServerMessage, normalize_code};
 use crate::rules::record::RecordError;
 
 impl<S: Store> Service<S> {
@@ -50,6 +50,9 @@ impl<S: Store> Service<S> {
         if let Some(clock) = new.clock {
             clock.check().map_err(|why| Refusal::new(ErrorCode::BadClock, why))?;
         }
+        if let Some(days) = new.days_per_move {
+            check_days(days, new.clock.is_some()).map_err(|why| Refusal::new(ErrorCode::BadClock, why))?;
+        }
         if new.rated && caller.account.is_none() {
             return Err(Refusal::new(ErrorCode::NotSignedIn, "a rated game needs an account: sign in first"));
         }
@@ -76,6 +79,7 @@ impl<S: Store> Service<S> {
             game: game.to_string(),
             options: position.options(),
             clock: new.clock,
+            days_per_move: new.days_per_move,
             allow_tools: new.allow_tools,
             code: String::new(),
             seats: vec![None; seats],
@@ -332,7 +336,19 @@ fn new_game(setup: GameSetup, now_ms: u64) -> StoredGame {
         flagged: None,
         created_ms: now_ms,
         ended_ms: None,
+        outs: Vec::new(),
     }
+}
+
+/// Checks a correspondence game's days per move: one of [`DAYS_PER_MOVE`], and no live clock.
+fn check_days(days: u32, clock: bool) -> Result<(), String> {
+    if clock {
+        return Err("a game has a live clock or days per move, not both".into());
+    }
+    if !DAYS_PER_MOVE.contains(&days) {
+        return Err(format!("{days} days a move is not one of 1, 3 or 7"));
+    }
+    Ok(())
 }
 
 /// A setup with only the kind of game, to replay a start position from.
@@ -342,6 +358,7 @@ fn blank_setup(game: &str) -> GameSetup {
         game: game.to_string(),
         options: Value::Null,
         clock: None,
+        days_per_move: None,
         allow_tools: false,
         code: String::new(),
         seats: Vec::new(),

@@ -11,8 +11,10 @@ use serde_json::Value;
 
 use super::checkpoint::Checkpointer;
 use super::schema;
+use super::sqlite_load::{moves_of, seat_tokens};
+use super::sqlite_outs::{add_out, extras, set_days};
 use super::store::{GameSetup, NewSeat, Store, StoreError, StoredGame};
-use crate::net::protocol::Clock;
+use crate::net::protocol::{Clock, SeatOut};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -146,7 +148,7 @@ impl SqliteStore {
                 )?;
             }
         }
-        Ok(())
+        set_days(tx, setup)
     }
 }
 
@@ -234,6 +236,10 @@ impl Store for SqliteStore {
         })
     }
 
+    fn add_out(&mut self, game_id: &str, out: &SeatOut) -> Result<(), StoreError> {
+        self.write(|tx| add_out(tx, game_id, out))
+    }
+
     fn flag(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError> {
         self.write(|tx| {
             if let Some(why) = ended(tx, game_id)? {
@@ -272,7 +278,7 @@ impl Store for SqliteStore {
 
     fn clocked_games(&self) -> Result<Vec<String>, StoreError> {
         let mut query = self.conn.prepare(
-            "SELECT id FROM games WHERE clock_minutes IS NOT NULL AND started_ms IS NOT NULL
+            "SELECT id FROM games WHERE (clock_minutes IS NOT NULL OR days_per_move IS NOT NULL) AND started_ms IS NOT NULL
              AND resigned IS NULL AND flagged IS NULL ORDER BY rowid",
         )?;
         let ids = query.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
@@ -318,6 +324,7 @@ impl Store for SqliteStore {
             game: row.game,
             options,
             clock: row.clock,
+            days_per_move: None,
             allow_tools: row.allow_tools,
             code: row.code,
             seats,
@@ -331,7 +338,20 @@ impl Store for SqliteStore {
         let started_ms = row.started_ms.map(ms);
         let (resigned, rematch, flagged) = (row.resigned, row.rematch, row.flagged);
         let (created_ms, ended_ms) = (ms(row.created_ms), row.ended_ms.map(ms));
-        Ok(Some(StoredGame { setup, moves, resigned, rematch, move_ms, started_ms, flagged, created_ms, ended_ms }))
+        let (outs, days_per_move) = extras(&self.conn, game_id)?;
+        let setup = GameSetup { days_per_move, ..setup };
+        Ok(Some(StoredGame {
+            setup,
+            moves,
+            resigned,
+            rematch,
+            move_ms,
+            started_ms,
+            flagged,
+            created_ms,
+            ended_ms,
+            outs,
+        }))
     }
 
     fn game_of_code(&self, code: &str) -> Result<Option<String>, StoreError> {
@@ -401,43 +421,4 @@ fn game_row(conn: &Connection, game_id: &str) -> Result<Option<GameRow>, StoreEr
         )
         .optional()?;
     Ok(row)
-}
-
-/// The seats' tokens and accounts.
-type SeatRows = (Vec<Option<String>>, Vec<Option<i64>>);
-
-/// Each of the `seats` seats' token of game `game_id`, `None` for a free seat, and its account.
-fn seat_tokens(conn: &Connection, game_id: &str, seats: u8) -> Result<SeatRows, StoreError> {
-    let mut tokens = vec![None; usize::from(seats)];
-    let mut accounts = vec![None; usize::from(seats)];
-    let mut query = conn.prepare("SELECT seat, token, account FROM seats WHERE game_id = ?1")?;
-    let rows = query
-        .query_map([game_id], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?)))?;
-    for row in rows {
-        let (seat, token, account) = row?;
-        let slot = tokens
-            .get_mut(usize::from(seat))
-            .ok_or_else(|| StoreError::Failed(format!("game {game_id} has a token for seat {seat}")))?;
-        *slot = Some(token);
-        accounts[usize::from(seat)] = account;
-    }
-    Ok((tokens, accounts))
-}
-
-/// The moves of game `game_id` in order, and when each was stored (ms since the epoch).
-fn moves_of(conn: &Connection, game_id: &str) -> Result<(Vec<String>, Vec<u64>), StoreError> {
-    let mut moves = Vec::new();
-    let mut move_ms = Vec::new();
-    let mut query = conn.prepare("SELECT ply, text, at_ms FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-    let rows =
-        query.query_map([game_id], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?;
-    for row in rows {
-        let (ply, text, at_ms) = row?;
-        if usize::try_from(ply).ok() != Some(moves.len()) {
-            return Err(StoreError::Failed(format!("game {game_id} lacks the move at ply {}", moves.len())));
-        }
-        moves.push(text);
-        move_ms.push(u64::try_from(at_ms).unwrap_or(0));
-    }
-    Ok((moves, move_ms))
 }

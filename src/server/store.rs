@@ -19,7 +19,7 @@ use serde_json::Value;
 pub use super::account_store::{Account, AccountId, Accounts, RatingRecord, SeatOfRequest, StoredRating};
 use super::limits::Hits;
 pub use super::store_error::StoreError;
-use crate::net::protocol::Clock;
+use crate::net::protocol::{Clock, SeatOut};
 
 /// How a game was set up: everything about it but what happened in it.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +32,9 @@ pub struct GameSetup {
     pub options: Value,
     /// The live game's clock setting; `None` for correspondence.
     pub clock: Option<Clock>,
+    /// A correspondence game's time for each move, in days (1, 3 or 7: `games.days_per_move`);
+    /// `None` for a live game or one without a deadline.
+    pub days_per_move: Option<u32>,
     /// Whether the players may use hints, Show thinking and analysis while it runs.
     pub allow_tools: bool,
     /// The join code (eight characters, no dash).
@@ -75,6 +78,11 @@ pub struct NewSeat<'a> {
 }
 
 impl GameSetup {
+    /// Whether it has a live game's clocks (else its deadlines, if any, are days per move).
+    pub fn clocks_run(&self) -> bool {
+        self.clock.is_some()
+    }
+
     /// Whether its clocks start when it is stored: every seat is taken and it is no rematch (a
     /// rematch's wait for its players, [`Store::start_clocks`]).
     pub fn starts_at_creation(&self) -> bool {
@@ -105,6 +113,9 @@ pub struct StoredGame {
     /// When it ended, in ms since the Unix epoch, once the service recorded its end
     /// ([`Accounts::end_game`](super::account_store::Accounts::end_game)).
     pub ended_ms: Option<u64>,
+    /// The seats of a game of three or four that left it while the others play on, in the order
+    /// they left (`games.outs`, JSON).
+    pub outs: Vec<SeatOut>,
 }
 
 /// The server's storage: games, their seats and their moves, and ([`Accounts`]) accounts, ratings
@@ -143,6 +154,14 @@ pub trait Store: Accounts {
     /// ran out.
     fn resign(&mut self, game_id: &str, seat: u8) -> Result<(), StoreError>;
 
+    /// Records that `out.seat` left a game of three or four that goes on without it
+    /// ([`StoredGame::outs`]).
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; [`StoreError::Conflict`] if the game is over (a seat resigned or
+    /// flagged) or the seat is out already.
+    fn add_out(&mut self, game_id: &str, out: &SeatOut) -> Result<(), StoreError>;
+
     /// Records that the clock of `seat` ran out, which ends the game.
     ///
     /// # Errors
@@ -176,7 +195,7 @@ pub trait Store: Accounts {
     /// [`StoreError::NotFound`]; [`StoreError::Failed`].
     fn start_clocks(&mut self, game_id: &str, at_ms: u64) -> Result<(), StoreError>;
 
-    /// The ids of the games with a clock that has started and that nobody resigned and no clock
+    /// The ids of the games with a clock (or days per move) that has started and that nobody resigned and no clock
     /// ended (those whose clocks may be running), oldest first.
     ///
     /// # Errors

@@ -156,8 +156,11 @@ pub async fn serve<S: Store + Send + 'static>(
         trusted_proxies: options.trusted_proxies.clone(),
     };
     let mut router = Router::new().route("/ws", get(upgrade)).with_state(shared);
-    if let Some(web) = options.web {
-        router = router.fallback_service(ServeDir::new(web));
+    match options.web {
+        Some(web) => router = router.fallback_service(ServeDir::new(web)),
+        // No browser build: an invitation's link (`/#join=CODE`) opens a page that says how to
+        // join from the app, not a 404.
+        None => router = router.route("/", get(|| async { axum::response::Html(super::invite_page::INVITE_PAGE) })),
     }
     axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await
 }

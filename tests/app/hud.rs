@@ -55,6 +55,13 @@ thread_local! {
     /// The pieces of text the last frame drew, each with whether it was whole inside the window
     /// and its clip.
     static DRAWN: std::cell::RefCell<Vec<(String, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The text the last frame of this thread put on the clipboard (egui's `CopyText`), if any.
+    static COPIED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// What the last frame of this thread copied to the clipboard.
+fn copied() -> Vec<String> {
+    COPIED.with(|c| c.borrow().clone())
 }
 
 /// The text the last frame of this thread drew, each piece on a line of its own.
@@ -108,6 +115,11 @@ fn frame_in(
         })
         .collect();
     DRAWN.with(|d| *d.borrow_mut() = shown);
+    let copies = output.platform_output.commands.iter().filter_map(|c| match c {
+        egui::OutputCommand::CopyText(text) => Some(text.clone()),
+        _ => None,
+    });
+    COPIED.with(|c| *c.borrow_mut() = copies.collect());
     actions
 }
 
@@ -393,6 +405,17 @@ fn on_a_1024x640_screen_review_after_analysis_keeps_rows_of_the_move_list_in_vie
         let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, window.size);
         let list = rects.get("move list").expect("the move list was drawn");
         assert!(screen.contains_rect(list.intersect(screen)), "{list:?}");
+        // No row cut at the list's top or bottom (a half row once showed at its top).
+        let cut: Vec<String> = DRAWN.with(|d| {
+            d.borrow()
+                .iter()
+                .filter(|(t, whole)| !whole && t.strip_suffix('.').is_some_and(|n| n.parse::<usize>().is_ok()))
+                .map(|(t, _)| t.clone())
+                .collect()
+        });
+        if ply == end {
+            assert!(cut.is_empty(), "rows cut: {cut:?}");
+        }
         // The move numbers drawn whole ("1.", "2.", …): at least three rows of the list in view.
         let rows: Vec<String> = drawn_whole()
             .into_iter()
@@ -441,6 +464,7 @@ fn online_game() -> (OnlineGame, Model<Trike>) {
         rated: false,
         rematch: None,
         rematch_of: None,
+        ..Snapshot::default()
     };
     let mut game = OnlineGame::new(seat, state);
     game.online = vec![true, true];
@@ -473,7 +497,7 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
     assert!(matches!(&actions[..], [PanelAction::Online(OnlineOrder::Resign)]), "{actions:?}");
 
     // The server ended it: the board's game is over, the panel says who won and how.
-    assert!(model.end(Ending { seat: 0, flagged: false }));
+    assert!(model.end(Ending { seat: 0, flagged: false, aborted: false }));
     assert_eq!(model.to_move(), None);
     assert!(model.person_may_move().is_err(), "no move after a resignation");
     settle(&model, &mut windows, &mut rects);
@@ -484,7 +508,8 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
     assert!(lines.contains(&"Black resigned"), "and how: {text}");
     assert!(lines.contains(&"resigned") && lines.contains(&"wins"), "the player rows say it too: {text}");
     assert!(!text.contains("to move"), "nobody is to move: {text}");
-    for name in ["undo", "hint", "online resign"] {
+    assert!(rects.get("undo").is_none(), "no Undo in an online game");
+    for name in ["hint", "online resign"] {
         let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), name);
         assert!(actions.is_empty(), "{name} does nothing once the game is over: {actions:?}");
     }
@@ -612,4 +637,164 @@ fn a_question_after_another_stands_still_from_its_first_frame() {
     }
     assert!(!seen.is_empty(), "the Resign button was recorded");
     assert!(seen.iter().all(|r| *r == seen[0]), "the Resign button moved after it was recorded: {seen:?}");
+}
+
+// --- online games show what they offer (issue 47)
+
+/// Presses `name` and returns what the two frames copied to the clipboard.
+fn press_copies(
+    ctx: &egui::Context,
+    window: &Window,
+    model: &Model<Trike>,
+    rects: &mut UiRects,
+    name: &str,
+) -> Vec<String> {
+    let at = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn")).center();
+    let button = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let mut windows = PanelWindows::default();
+    let status = Status::default();
+    frame_in(
+        ctx,
+        window,
+        model,
+        &status,
+        None,
+        (&mut windows, rects),
+        vec![egui::Event::PointerMoved(at), button(true)],
+    );
+    let mut all = copied();
+    frame_in(ctx, window, model, &status, None, (&mut windows, rects), vec![button(false)]);
+    all.extend(copied());
+    all
+}
+
+#[test]
+fn the_invitations_code_and_link_are_copied_by_their_buttons() {
+    let (mut game, model) = online_game();
+    if let Some(state) = &mut game.state {
+        state.players[1].taken = false;
+    }
+    let ctx = styled();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: SMALL, online: Some(&game), ..Window::default() };
+    for _ in 0..2 {
+        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    }
+    assert!(copied().is_empty());
+    assert_eq!(press_copies(&ctx, &window, &model, &mut rects, "online copy code"), ["ABCD-2345"]);
+    frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    assert!(drawn().contains("Copied"), "the button says so: {}", drawn());
+    let link = "http://127.0.0.1:8080/#join=ABCD2345";
+    assert_eq!(press_copies(&ctx, &window, &model, &mut rects, "online copy link"), [link]);
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, SMALL);
+    for name in ["online copy code", "online copy link"] {
+        assert!(screen.contains_rect(rects.get(name).unwrap()), "{name} is inside the window");
+    }
+}
+
+#[test]
+fn an_online_game_offers_one_rematch_no_new_game_or_undo_and_cancel_until_it_has_started() {
+    let (mut game, model) = online_game();
+    let ctx = styled();
+    let frames = |game: &OnlineGame, model: &Model<Trike>| {
+        let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+        let window = Window { size: SMALL, online: Some(game), ..Window::default() };
+        for _ in 0..2 {
+            frame_in(&ctx, &window, model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+        }
+        rects
+    };
+    // Two moves of two seats: started, Resign.
+    let rects = frames(&game, &model);
+    for name in ["undo", "redo", "new game", "rematch"] {
+        assert!(rects.get(name).is_none(), "no {name} in an online game");
+    }
+    for name in ["online rematch", "online resign", "menu", "save"] {
+        assert!(rects.get(name).is_some(), "{name} is there");
+    }
+    let text = drawn();
+    assert_eq!(text.lines().filter(|l| l.contains("Rematch")).count(), 1, "one Rematch: {text}");
+    assert!(text.lines().any(|l| l == "Resign") && !text.lines().any(|l| l == "Cancel"), "{text}");
+    // One move of two: not started, Cancel (the same order), and its question says so.
+    game.moves.truncate(1);
+    let mut windows = PanelWindows::default();
+    let mut rects = frames(&game, &model);
+    assert!(drawn().lines().any(|l| l == "Cancel") && !drawn().lines().any(|l| l == "Resign"), "{}", drawn());
+    let window = Window { size: SMALL, online: Some(&game), ..Window::default() };
+    press_in(&ctx, &window, &model, (&mut windows, &mut rects), "online resign");
+    assert!(drawn().contains("Cancel this game?") && drawn().contains("nothing is rated"), "{}", drawn());
+    let actions = press_in(&ctx, &window, &model, (&mut windows, &mut rects), "drop");
+    assert!(matches!(&actions[..], [PanelAction::Online(triboard::app::online::OnlineOrder::Resign)]), "{actions:?}");
+    // A game of the server's players opened to review (from a player's page: every seat the
+    // server's) offers no Undo, Redo or New game either.
+    let mut reviewed = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Remote, Seat::Remote]).unwrap();
+    reviewed.play(reviewed.game().parse_move("d7").unwrap()).unwrap();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    frame(&ctx, &reviewed, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    for name in ["undo", "redo", "new game", "rematch"] {
+        assert!(rects.get(name).is_none(), "no {name} in a reviewed server game");
+    }
+    // A local game keeps its buttons.
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    frame(&ctx, &model, &Status::default(), None, &mut windows, &mut rects, Vec::new());
+    for name in ["undo", "redo", "new game", "rematch"] {
+        assert!(rects.get(name).is_some(), "{name} in a local game");
+    }
+}
+
+#[test]
+fn after_a_pie_rule_swap_the_clocks_follow_the_colours() {
+    use triboard::app::hud::online::{ClockLook, clock_label, clock_look, clock_text};
+    let (mut game, _) = online_game();
+    // Trike 7 after d7 and Swap: the first seat (the person's) now plays White.
+    let mut model_swapped = Model::<Trike>::with(&TrikeOptions { size: 7 }, &[Seat::Human, Seat::Remote]).unwrap();
+    model_swapped.play(model_swapped.game().parse_move("d7").unwrap()).unwrap();
+    model_swapped.play(TrikeMove::SWAP).unwrap();
+    game.moves = vec!["d7".into(), "swap".into()];
+    game.clock = Some((vec![120_000, 95_000], web_time::Instant::now()));
+    let ctx = styled();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: SMALL, online: Some(&game), ..Window::default() };
+    for _ in 0..2 {
+        frame_in(&ctx, &window, &model_swapped, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    }
+    let text = drawn();
+    assert!(text.lines().any(|l| l == "You (White) 2:00"), "the person's clock names the colour played now: {text}");
+    assert!(text.lines().any(|l| l == "Black 1:35"), "and the other seat's: {text}");
+    // Before the swap: the colours as dealt.
+    assert_eq!(clock_label(&game, &["Black", "White"], 0, 120_000), "You (Black) 2:00");
+    // The clock under ten seconds: tenths and the warning colour, while it runs.
+    assert_eq!(clock_text(9_450), "0:09.4");
+    assert_eq!(clock_look(9_999, true), ClockLook::Warning);
+    assert_eq!(clock_look(10_000, true), ClockLook::Running);
+    assert_eq!(clock_look(3_000, false), ClockLook::Still);
+}
+
+#[test]
+fn on_a_1024x640_screen_the_player_rows_words_are_whole() {
+    // "to move" once overhung the panel's edge by a point, its last letter cut.
+    let ctx = styled();
+    let model = model_with_moves(3);
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: SMALL, ..Window::default() };
+    for _ in 0..2 {
+        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    }
+    let whole = drawn_whole();
+    assert!(whole.iter().any(|t| t == "to move"), "{:?}", DRAWN.with(|d| d.borrow().clone()));
+}
+
+#[test]
+fn the_ais_progress_names_no_simulations_before_the_first_report() {
+    use triboard::app::hud::side::thinking_words;
+    let level = Level::new(3).unwrap();
+    // "0 simulations" beside a bar at 47 % read as a stalled search.
+    assert_eq!(thinking_words(false, level, 0), format!("AI {level} is thinking…"));
+    assert_eq!(thinking_words(false, level, 1), format!("AI {level} is thinking… 1 simulation"));
+    assert_eq!(thinking_words(true, level, 2500), "Looking for a hint… 2500 simulations");
 }

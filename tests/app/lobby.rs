@@ -314,6 +314,9 @@ fn a_rated_game_shows_the_rating_changes_at_its_end_and_the_pages_list_it() {
     assert!(until(&mut [&mut a, &mut b], |x| on_board(x[0]) && on_board(x[1])));
     press(&mut a, "d7");
     assert!(until(&mut [&mut a, &mut b], |x| moves(x[1]) == ["d7"]));
+    // Bob moves too (a game resigned before each player moved is aborted, unrated).
+    press(&mut b, "d4");
+    assert!(until(&mut [&mut a, &mut b], |x| moves(x[0]) == ["d7", "d4"]));
     // Bob resigns: Ann won; both hear each rating's change, shown in the Game over box.
     b.world_mut().write_message(triboard::app::online::OnlineOrder::Resign);
     let rated = |app: &App| app.world().resource::<OnlineGame>().rated.len() == 2;
@@ -346,7 +349,10 @@ fn a_rated_game_shows_the_rating_changes_at_its_end_and_the_pages_list_it() {
     // Review opens the game on the board, its players named, over: Bob resigned.
     act(&mut c, LobbyAction::Fetch(Box::new(page.games[0].clone()), RecordUse::Review));
     assert!(
-        until(&mut [&mut c], |x| x[0].world().get_resource::<Model>().is_some_and(|m| m.record().moves == ["d7"])),
+        until(&mut [&mut c], |x| x[0]
+            .world()
+            .get_resource::<Model>()
+            .is_some_and(|m| m.record().moves == ["d7", "d4"])),
         "the game is on the board: {:?}",
         c.world().resource::<Status>()
     );

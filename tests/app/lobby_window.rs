@@ -123,6 +123,7 @@ fn listing(id: &str, players: &[Option<&str>], ratings: &[Option<i32>], rated: b
         ply: 4,
         winners: winners.to_vec(),
         created_ms: 1_795_000_000_000,
+        ..GameListing::default()
     }
 }
 
@@ -339,4 +340,154 @@ fn on_a_1024x640_screen_every_part_of_the_window_fits() {
             }
         }
     }
+}
+
+// --- the clipboard and Join (issue 47)
+
+/// A key message as Bevy's window gives it.
+fn key(
+    logical_key: bevy::input::keyboard::Key,
+    key_code: bevy::input::keyboard::KeyCode,
+    pressed: bool,
+) -> bevy::input::keyboard::KeyboardInput {
+    use bevy::input::ButtonState;
+    bevy::input::keyboard::KeyboardInput {
+        key_code,
+        logical_key,
+        state: if pressed { ButtonState::Pressed } else { ButtonState::Released },
+        text: None,
+        repeat: false,
+        window: bevy::prelude::Entity::PLACEHOLDER,
+    }
+}
+
+/// A quick Ctrl+`letter`: its four key messages, as one frame may bring them all.
+fn quick_chord(letter: &str, code: bevy::input::keyboard::KeyCode) -> Vec<bevy::input::keyboard::KeyboardInput> {
+    use bevy::input::keyboard::{Key, KeyCode};
+    vec![
+        key(Key::Control, KeyCode::ControlLeft, true),
+        key(Key::Character(letter.into()), code, true),
+        key(Key::Character(letter.into()), code, false),
+        key(Key::Control, KeyCode::ControlLeft, false),
+    ]
+}
+
+/// The Play online window open on Invite a friend, drawn and settled.
+fn invite_parts() -> (Parts, UiRects, egui::Context) {
+    let mut parts = Parts::default();
+    parts.lobby.open = true;
+    parts.lobby.tab = LobbyTab::Invite;
+    let mut rects = UiRects::default();
+    let (ctx, _) = settled(&mut parts, &mut rects);
+    (parts, rects, ctx)
+}
+
+#[test]
+fn a_quick_ctrl_chord_selects_or_pastes_and_never_types_its_letter() {
+    use bevy::input::keyboard::{Key, KeyCode};
+    use bevy_egui::input::ModifierKeysState;
+    use triboard::app::clipboard::key_events;
+    let (mut parts, mut rects, ctx) = invite_parts();
+    type_into(&ctx, &mut parts, &mut rects, "online code", "127.0.0.1:8099");
+    assert_eq!(parts.lobby.invitation, "127.0.0.1:8099");
+    let link = "http://127.0.0.1:8099/#join=ABCD2345";
+    let mut held = ModifierKeysState::default();
+    let mut asked = 0;
+    // Ctrl+A, its four messages in one frame: everything selected, no "a" typed (the letter once
+    // replaced the field: "a127.0.0.1:8099").
+    let events: Vec<egui::Event> = quick_chord("a", KeyCode::KeyA)
+        .iter()
+        .flat_map(|m| {
+            key_events(&mut held, m, || {
+                asked += 1;
+                None
+            })
+        })
+        .collect();
+    assert!(!events.iter().any(|e| matches!(e, egui::Event::Text(_))), "no text typed: {events:?}");
+    frame(&ctx, &mut parts, &mut rects, events);
+    assert_eq!(parts.lobby.invitation, "127.0.0.1:8099", "Ctrl+A types nothing");
+    assert_eq!(asked, 0, "the clipboard is read for Ctrl+V only");
+    // Ctrl+V: the clipboard's link over the selection, no "v".
+    let events: Vec<egui::Event> = quick_chord("v", KeyCode::KeyV)
+        .iter()
+        .flat_map(|m| key_events(&mut held, m, || Some(link.to_string())))
+        .collect();
+    assert!(events.contains(&egui::Event::Paste(link.to_string())), "{events:?}");
+    frame(&ctx, &mut parts, &mut rects, events);
+    assert_eq!(parts.lobby.invitation, link, "Ctrl+V pastes over what Ctrl+A selected");
+    // Ctrl+C asks egui to copy; a letter without Ctrl still types, and Shift gives its capital.
+    let copy: Vec<egui::Event> =
+        quick_chord("c", KeyCode::KeyC).iter().flat_map(|m| key_events(&mut held, m, || None)).collect();
+    assert!(copy.contains(&egui::Event::Copy), "{copy:?}");
+    let typed: Vec<egui::Event> = [
+        key(Key::Shift, KeyCode::ShiftLeft, true),
+        key(Key::Character("X".into()), KeyCode::KeyX, true),
+        key(Key::Shift, KeyCode::ShiftLeft, false),
+        key(Key::Character("y".into()), KeyCode::KeyY, true),
+    ]
+    .iter()
+    .flat_map(|m| key_events(&mut held, m, || None))
+    .filter(|e| matches!(e, egui::Event::Text(_)))
+    .collect();
+    assert_eq!(typed, [egui::Event::Text("X".into()), egui::Event::Text("y".into())]);
+}
+
+#[test]
+fn the_join_fields_context_menu_pastes() {
+    use triboard::app::clipboard::paste_asked;
+    let (mut parts, mut rects, ctx) = invite_parts();
+    let at = rects.get("online code").expect("the Join field").center();
+    let secondary = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Secondary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    frame(&ctx, &mut parts, &mut rects, vec![egui::Event::PointerMoved(at), secondary(true)]);
+    frame(&ctx, &mut parts, &mut rects, vec![secondary(false)]);
+    frame(&ctx, &mut parts, &mut rects, Vec::new());
+    assert!(rects.get("paste").is_some(), "a secondary press opens the field's menu with Paste");
+    press(&ctx, &mut parts, &mut rects, "paste");
+    assert!(paste_asked(&ctx), "Paste asks for the clipboard's text");
+    assert!(!paste_asked(&ctx), "once");
+    // The keyboard system then sends it as egui's Paste: it lands in the field.
+    frame(&ctx, &mut parts, &mut rects, vec![egui::Event::Paste("ABCD-2345".into())]);
+    assert_eq!(parts.lobby.invitation, "ABCD-2345");
+}
+
+#[test]
+fn a_link_that_does_not_read_is_refused_at_join_and_the_server_field_stays() {
+    use triboard::app::online::link::Link;
+    use triboard::app::online::lobby_window::{Online, carry_out};
+    let (mut parts, mut rects, ctx) = invite_parts();
+    parts.lobby.server = "127.0.0.1:8099".into();
+    // The mistyped link that once rewrote the Server field to `ws://127.0.0.1:80YFZJ-AQZR99/ws`.
+    type_into(&ctx, &mut parts, &mut rects, "online code", "http://127.0.0.1:80YFZJ-AQZR99/#join=YFZJAQZR");
+    let actions = press(&ctx, &mut parts, &mut rects, "online join");
+    assert_eq!(actions, [LobbyAction::Join]);
+    let mut link = Link::default();
+    let chosen = Chosen {
+        game: "trike".into(),
+        options: serde_json::json!({"size": 7}),
+        seats: &["Black", "White"],
+        name: "Trike",
+    };
+    let Parts { lobby, account, pages, settings, .. } = &mut parts;
+    let mut online = Online { lobby, account, pages, settings, link: &mut link };
+    carry_out(LobbyAction::Join, &mut online, &chosen);
+    assert_eq!(parts.lobby.server, "127.0.0.1:8099", "the Server field is as it was");
+    assert_eq!(link.url(), "", "no connection to the link's address");
+    assert!(!parts.lobby.waiting(), "nothing waits");
+    let said = parts.lobby.said.clone().expect("the refusal");
+    assert!(said.contains("port") && said.contains("80YFZJ-AQZR99"), "{said}");
+    let (_, drawn) = frame(&ctx, &mut parts, &mut rects, Vec::new());
+    assert!(drawn.iter().any(|(t, whole)| *t == said && *whole), "the reason shows whole at Join: {drawn:?}");
+    // A link that reads joins on its server, and the Server field follows it.
+    parts.lobby.invitation = "http://127.0.0.1:9/#join=ABCD2345".into();
+    let Parts { lobby, account, pages, settings, .. } = &mut parts;
+    let mut online = Online { lobby, account, pages, settings, link: &mut link };
+    carry_out(LobbyAction::Join, &mut online, &chosen);
+    assert_eq!(parts.lobby.server, "ws://127.0.0.1:9/ws");
+    assert!(parts.lobby.waiting() && parts.lobby.said.is_none());
 }

@@ -293,7 +293,7 @@ fn a_pasted_link_joins_on_the_server_it_names_not_the_one_in_the_settings() {
     assert_eq!(b.world().non_send::<Link>().url(), "ws://127.0.0.1:9/ws");
     // B pastes A's link and presses Join: the link's server is used, and stays in use.
     lobby(&mut b, |lobby, link, settings| {
-        let (code, server) = read_invitation(&invitation);
+        let (code, server) = read_invitation(&invitation).expect("a link that reads");
         lobby.join(link, &server.expect("a link names its server"), &code, settings);
     });
     assert!(until(&mut a, &mut b, |_, b| on_board(b)), "B's game is on its board: {:?}", b.world().resource::<Lobby>());

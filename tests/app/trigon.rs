@@ -508,7 +508,7 @@ fn a_trigon_hint_names_its_piece_and_the_replies_it_expects_after_it() {
     assert!(hint.text.starts_with(&format!("{named}, win rate ")), "{}", hint.text);
     let then = hint.text.split("; then ").nth(1).expect("the replies it expects");
     assert!(!then.starts_with(&named), "the line goes on past the hinted move: {}", hint.text);
-    assert!(then.split(" → ").all(|reply| reply.split(' ').count() == 2), "each reply a piece and a cell: {then}");
+    assert!(then.split(", ").all(|reply| reply.split(' ').count() == 2), "each reply a piece and a cell: {then}");
     let status = &app.world().resource::<Status>().text;
     assert!(status.ends_with(&hint.text), "the status says it too: {status}");
 }
@@ -542,4 +542,36 @@ fn a_remote_colour_to_move_is_named_not_called_the_opponent() {
     let two = TrigonOptions { variant: Variant::Two };
     let model = Model::<Trigon>::with(&two, &[Seat::Remote, Seat::Human]).expect("a board");
     assert!(model.person_may_move().expect_err("remote").starts_with("your opponent is to move"));
+}
+
+#[test]
+fn a_seats_resignation_in_a_three_player_online_game_leaves_the_board_playing() {
+    // The server's moves as an online board replays them: after every seat moved, Yellow (seat 1)
+    // resigned and the server played its `retire` at its turn (docs/design.md §Network play).
+    let seats = [Seat::Human, Seat::Remote, Seat::Remote];
+    let mut model = Model::<Trigon>::with(&TrigonOptions { variant: Variant::Three }, &seats).unwrap();
+    let mut moves = Vec::new();
+    for _ in 0..4 {
+        model.game().legal_moves(&mut moves);
+        model.play(moves[0]).expect("legal");
+    }
+    assert_eq!(model.to_move().map(|p| p.0), Some(1), "Yellow's turn");
+    let retire = model.game().parse_move("retire").expect("the rules read a retirement");
+    model.play(retire).expect("a seat may always retire");
+    assert!(!model.over(), "one seat out: the board plays on");
+    assert_eq!(model.to_move().map(|p| p.0), Some(2));
+    assert!(model.ending().is_none(), "no ending off the board");
+    // Played on to the end by the other two: Yellow's turns are skipped.
+    for _ in 0..400 {
+        let Some(seat) = model.to_move() else { break };
+        assert_ne!(seat.0, 1, "Yellow is out");
+        model.game().legal_moves(&mut moves);
+        let mv = moves[model.moves().len() * 7 % moves.len()];
+        model.play(mv).expect("legal");
+    }
+    assert!(model.game().outcome().is_some(), "the rules ended the game");
+    let record = model.record();
+    assert!(record.moves.iter().any(|m| m == "retire"), "the record keeps the retirement");
+    let (_, game, _) = record.replay::<Trigon>().expect("the record replays");
+    assert!(game.outcome().is_some());
 }

@@ -1,7 +1,7 @@
 //! What the side panel reads ([`PanelIn`]) and what a press in it asks ([`PanelAction`]): its
 //! drawing reads the one and returns the others, which the side panel's system carries out.
 
-use crate::ai::Level;
+use crate::ai::{Level, Seat};
 use crate::app::ai_task::Purpose;
 use crate::app::files::Format;
 use crate::app::flow::{Command, MoveIntent, Status};
@@ -76,5 +76,12 @@ impl<G: AppGame> PanelIn<'_, G> {
     /// creator did not allow them, until it ends).
     pub fn tools(&self) -> bool {
         self.online.is_none_or(|o| o.tools_allowed())
+    }
+
+    /// Whether the panel offers Undo, Redo, New game and its own Rematch: not in an online game
+    /// (the online box has its Rematch; the server keeps every move), nor in a game of the
+    /// server's players opened to review (every seat [`Seat::Remote`]: nobody here played it).
+    pub fn local(&self) -> bool {
+        self.online.is_none() && !self.model.seats().iter().all(|s| *s == Seat::Remote)
     }
 }

@@ -11,6 +11,7 @@
 //! gathers the resources and carries the actions out.
 
 pub mod action;
+pub mod confirm;
 pub mod graph;
 pub mod lesson;
 pub mod move_list;
@@ -40,6 +41,7 @@ use super::open_file::Dialogs;
 use super::runner::AiRunner;
 use super::settings::Settings;
 use super::settings_page::SettingsPage;
+use super::sound::{self, Sound};
 use super::tools::ShowThinking;
 use super::tools::analysis::Analyzing;
 use super::ui::{LeftPanelWidth, PanelWidth, UiRects};
@@ -85,7 +87,39 @@ pub(super) fn game_plugin<G: AppGame>(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         panels::<G>.in_set(Panels).after(zoom).run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)),
-    );
+    )
+    .add_systems(Update, sounds::<G>.run_if(in_state(Screen::Playing).and_then(resource_exists::<Model<G>>)));
+}
+
+/// The move sound at each move played on the board (one more move than the frame before: a game
+/// loaded, undone or reviewed is silent), and the low-time sound as the person's own clock in an
+/// online game crosses under ten seconds; with Settings' Sounds on, where the platform plays them
+/// ([`sound::PLAYS`]).
+fn sounds<G: AppGame>(
+    model: Res<Model<G>>,
+    online: Option<Res<super::online::OnlineGame>>,
+    settings: Res<Settings>,
+    mut last: Local<(usize, Option<u64>)>,
+) {
+    let moves = model.moves().len();
+    let moved = moves == last.0 + 1;
+    last.0 = moves;
+    let running = model.to_move().map(|p| p.0);
+    let mine = online
+        .as_deref()
+        .zip(running)
+        .filter(|(o, seat)| o.mine(*seat))
+        .and_then(|(o, seat)| o.clocks_now(Some(seat)).and_then(|c| c.get(usize::from(seat)).copied()));
+    let low = mine.is_some_and(|ms| sound::low_time_crossed(last.1, ms));
+    last.1 = mine;
+    if !settings.look.sounds {
+        return;
+    }
+    if low {
+        sound::play(Sound::LowTime);
+    } else if moved {
+        sound::play(Sound::Move);
+    }
 }
 
 /// egui's zoom follows the window: 1 up to 1280×800 logical pixels, larger on larger windows

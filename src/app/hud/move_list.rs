@@ -76,6 +76,9 @@ pub fn rows(turns: &[Turn], per_row: usize) -> Vec<(usize, &[Turn])> {
     turns.chunks(per_row.max(1)).enumerate().map(|(k, group)| (k + 1, group)).collect()
 }
 
+/// The space between two rows of the list, in points.
+const ROW_SPACING: f32 = 4.0;
+
 /// Draws the list, scrolled to its end (in review, to the turn shown). A round too wide for the
 /// panel (Trigon's four colours) takes two lines, numbered on its first. Returns the ply a click
 /// asks to show (the end of the clicked turn).
@@ -92,53 +95,57 @@ pub fn move_list<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>) -> Option<usiz
     let rounds = rows(&turns, round);
     let shown = model.moves().len();
     let mut clicked = None;
-    egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(!model.review()).show(ui, |ui| {
-        egui::Grid::new("moves").num_columns(per_line + 1).min_col_width(20.0).spacing([10.0, 4.0]).striped(true).show(
-            ui,
-            |ui| {
-                for (number, group) in rounds {
-                    for (line, part) in group.chunks(per_line).enumerate() {
-                        let label = if line == 0 { format!("{number}.") } else { String::new() };
-                        ui.label(egui::RichText::new(label).weak());
-                        for turn in part {
-                            let current = turn.end() == shown || (turn.first < shown && shown < turn.end());
-                            let ahead = turn.first >= shown;
-                            // A long turn wraps inside its column rather than pushing the panel wider.
-                            ui.horizontal_top(|ui| {
-                                ui.set_max_width(width);
-                                stone(ui, turn.swatch, 6.0);
-                                let mut text = egui::RichText::new(turn.plies.join(" ")).monospace();
-                                if current {
-                                    text = text.strong().underline();
-                                } else if ahead {
-                                    text = text.weak();
-                                }
-                                let label = ui.add(egui::Label::new(text).wrap().sense(egui::Sense::click()));
-                                if !turn.mistakes.is_empty() {
-                                    ui.label(egui::RichText::new("?").strong().color(mistake()))
-                                        .on_hover_text(turn.mistakes.join("\n"));
-                                }
-                                let mut hover = "Show the position after this turn".to_string();
-                                if turn.full != turn.plies {
-                                    hover = format!("{}\n{hover}", turn.full.join(" "));
-                                }
-                                if !turn.mistakes.is_empty() {
-                                    hover = format!("{}\n{hover}", turn.mistakes.join("\n"));
-                                }
-                                let label = label.on_hover_cursor(egui::CursorIcon::PointingHand).on_hover_text(hover);
-                                if current && model.review() && !ui.clip_rect().contains_rect(label.rect) {
-                                    label.scroll_to_me(None);
-                                }
-                                if label.clicked() {
-                                    clicked = Some(turn.end());
-                                }
-                            });
-                        }
-                        ui.end_row();
+    // The list's height a whole number of rows (less the last row's spacing), so the list kept at
+    // its end shows no half row at its top.
+    let row = ui.text_style_height(&egui::TextStyle::Body).max(ui.text_style_height(&egui::TextStyle::Monospace));
+    let pitch = row + ROW_SPACING;
+    let height = (((ui.available_height() + ROW_SPACING) / pitch).floor().max(1.0) * pitch - ROW_SPACING).max(row);
+    let area = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height);
+    area.stick_to_bottom(!model.review()).show(ui, |ui| {
+        let grid = egui::Grid::new("moves").num_columns(per_line + 1).min_col_width(20.0);
+        grid.spacing([10.0, ROW_SPACING]).striped(true).show(ui, |ui| {
+            for (number, group) in rounds {
+                for (line, part) in group.chunks(per_line).enumerate() {
+                    let label = if line == 0 { format!("{number}.") } else { String::new() };
+                    ui.label(egui::RichText::new(label).weak());
+                    for turn in part {
+                        let current = turn.end() == shown || (turn.first < shown && shown < turn.end());
+                        let ahead = turn.first >= shown;
+                        // A long turn wraps inside its column rather than pushing the panel wider.
+                        ui.horizontal_top(|ui| {
+                            ui.set_max_width(width);
+                            stone(ui, turn.swatch, 6.0);
+                            let mut text = egui::RichText::new(turn.plies.join(" ")).monospace();
+                            if current {
+                                text = text.strong().underline();
+                            } else if ahead {
+                                text = text.weak();
+                            }
+                            let label = ui.add(egui::Label::new(text).wrap().sense(egui::Sense::click()));
+                            if !turn.mistakes.is_empty() {
+                                ui.label(egui::RichText::new("?").strong().color(mistake()))
+                                    .on_hover_text(turn.mistakes.join("\n"));
+                            }
+                            let mut hover = "Show the position after this turn".to_string();
+                            if turn.full != turn.plies {
+                                hover = format!("{}\n{hover}", turn.full.join(" "));
+                            }
+                            if !turn.mistakes.is_empty() {
+                                hover = format!("{}\n{hover}", turn.mistakes.join("\n"));
+                            }
+                            let label = label.on_hover_cursor(egui::CursorIcon::PointingHand).on_hover_text(hover);
+                            if current && model.review() && !ui.clip_rect().contains_rect(label.rect) {
+                                label.scroll_to_me(None);
+                            }
+                            if label.clicked() {
+                                clicked = Some(turn.end());
+                            }
+                        });
                     }
+                    ui.end_row();
                 }
-            },
-        );
+            }
+        });
     });
     clicked
 }

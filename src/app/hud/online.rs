@@ -13,12 +13,14 @@ use crate::app::online::{OnlineGame, OnlineOrder};
 use crate::app::ui::{GREEN, RED, UiRects};
 
 /// Draws the online box of `game`; `running` is the seat to move on the board (its clock runs),
-/// `over` whether the board's game is over. Resign asks first ([`PanelWindows::resign`]).
+/// `over` whether the board's game is over, `colours` the colour each seat plays on the board
+/// now (after Trike's pie rule, the swapped ones), which name the clocks. Resign (Cancel before
+/// the game has started, [`OnlineGame::started`]) asks first ([`PanelWindows::resign`]).
 pub(super) fn online_box<M>(
     ui: &mut egui::Ui,
     game: &OnlineGame,
-    running: Option<u8>,
-    over: bool,
+    (running, over): (Option<u8>, bool),
+    colours: &[&str],
     (windows, rects): (&mut PanelWindows, &mut UiRects),
     actions: &mut Vec<PanelAction<M>>,
 ) {
@@ -43,10 +45,7 @@ pub(super) fn online_box<M>(
         Some(clocks) => clocks
             .iter()
             .enumerate()
-            .map(|(seat, ms)| {
-                let who = game.seat_label(seat as u8);
-                (format!("{who} {}", clock_text(*ms)), Some(seat as u8) == running)
-            })
+            .map(|(seat, ms)| (clock_label(game, colours, seat as u8, *ms), Some(seat as u8) == running))
             .collect(),
         None => Vec::new(),
     };
@@ -60,17 +59,31 @@ pub(super) fn online_box<M>(
         .sum();
     let draw_clocks = |ui: &mut egui::Ui| {
         if clocks.is_empty() {
-            ui.label(egui::RichText::new("no clock").weak())
+            let words = crate::app::online::words::correspondence_words(
+                game.state.as_ref(),
+                game.moves.len(),
+                crate::app::online::words::now_ms(),
+            );
+            ui.label(egui::RichText::new(words).weak())
                 .on_hover_text("A correspondence game: take the time you like, the game waits");
             return;
         }
-        for (text, runs) in &clocks {
+        let mut tenths = false;
+        for (seat, (text, runs)) in clocks.iter().enumerate() {
             let rich = egui::RichText::new(text).monospace();
-            ui.label(if *runs { rich.strong() } else { rich.weak() })
-                .on_hover_text("Time left (Fischer clock, kept by the server)");
+            let left = game.clocks_now(running).and_then(|c| c.get(seat).copied()).unwrap_or(u64::MAX);
+            let rich = match clock_look(left, *runs) {
+                ClockLook::Warning => {
+                    tenths = true;
+                    rich.strong().color(WARNING)
+                }
+                ClockLook::Running => rich.strong(),
+                ClockLook::Still => rich.weak(),
+            };
+            ui.label(rich).on_hover_text("Time left (Fischer clock, kept by the server)");
         }
-        // The running clock's seconds tick.
-        ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+        // The running clock's seconds tick (its tenths under ten seconds).
+        ui.ctx().request_repaint_after(std::time::Duration::from_millis(if tenths { 50 } else { 250 }));
     };
     let buttons_width = 300.0;
     let one_row = clocks_width + buttons_width <= ui.available_width();
@@ -95,9 +108,12 @@ pub(super) fn online_box<M>(
             if rematch.clicked() {
                 actions.push(PanelAction::Online(OnlineOrder::Rematch));
             }
-            let resign = ui
-                .add_enabled(!ended, egui::Button::new("Resign"))
-                .on_hover_text("Give up this online game: the other players win");
+            let (label, hover) = if game.started() {
+                ("Resign", "Give up this online game: the other players win")
+            } else {
+                ("Cancel", "Call this game off before every player has moved: nobody wins or loses, nothing is rated")
+            };
+            let resign = ui.add_enabled(!ended, egui::Button::new(label)).on_hover_text(hover);
             rects.set("online resign", resign.rect);
             if resign.clicked() {
                 windows.resign = true;
@@ -132,15 +148,67 @@ pub(super) fn online_box<M>(
     {
         let code = &game.seat.code;
         let spaced = if code.len() == 8 { format!("{}-{}", &code[..4], &code[4..]) } else { code.clone() };
+        let whom = if others.len() > 1 { "the other players" } else { "your opponent" };
         ui.horizontal_wrapped(|ui| {
-            ui.label("Send your opponent the code");
-            ui.label(egui::RichText::new(spaced).monospace().strong());
+            // Short, so the code's Copy stays on its line in a 1024-pixel window.
+            ui.label("Send the code").on_hover_text(format!("Send {whom} the code, or the link below"));
+            ui.label(egui::RichText::new(&spaced).monospace().strong());
+            copy_button(ui, rects, "online copy code", &spaced);
+        });
+        ui.horizontal(|ui| {
             ui.label("or the link");
+            copy_button(ui, rects, "online copy link", &link);
         });
         let text = ui.add(egui::Label::new(egui::RichText::new(&link).monospace().small()).selectable(true).wrap());
         rects.set("online invite", text.rect);
-        text.on_hover_text("Select it and copy it; opened in a browser, it joins this game");
+        text.on_hover_text(
+            "Opened in a browser, it joins this game; in the app, paste it at Join (Play online…, Invite a friend)",
+        );
     }
+}
+
+/// A Copy button (named `name` in `rects`) that puts `text` on the system's clipboard, and says
+/// "Copied" once it has.
+fn copy_button(ui: &mut egui::Ui, rects: &mut UiRects, name: &'static str, text: &str) {
+    let id = egui::Id::new("online copied");
+    let copied = ui.ctx().data(|d| d.get_temp::<String>(id)).is_some_and(|t| t == text);
+    let button = ui.small_button(if copied { "Copied" } else { "Copy" }).on_hover_text("Copy it to the clipboard");
+    rects.set(name, button.rect);
+    if button.clicked() {
+        ui.ctx().copy_text(text.to_string());
+        ui.ctx().data_mut(|d| d.insert_temp(id, text.to_string()));
+    }
+}
+
+/// The colour of a clock under ten seconds while it runs.
+pub const WARNING: egui::Color32 = egui::Color32::from_rgb(240, 140, 40);
+
+/// How a clock is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockLook {
+    /// Stopped: the other seat's, or a game not running.
+    Still,
+    /// Running, ten seconds or more left.
+    Running,
+    /// Running with under ten seconds left: the warning colour ([`WARNING`]), tenths shown.
+    Warning,
+}
+
+/// How the clock with `ms` left is drawn, running or not.
+pub fn clock_look(ms: u64, runs: bool) -> ClockLook {
+    match (runs, ms < 10_000) {
+        (false, _) => ClockLook::Still,
+        (true, false) => ClockLook::Running,
+        (true, true) => ClockLook::Warning,
+    }
+}
+
+/// A clock's label: who sits at `seat` ("You", or the colour it plays on the board now, which
+/// follows a pie-rule swap) and the time left ([`clock_text`]).
+pub fn clock_label(game: &OnlineGame, colours: &[&str], seat: u8, ms: u64) -> String {
+    let colour = colours.get(usize::from(seat)).map_or_else(|| game.seat_label(seat), |c| (*c).to_string());
+    let who = if game.mine(seat) { format!("You ({colour})") } else { colour };
+    format!("{who} {}", clock_text(ms))
 }
 
 /// A clock's time left, `m:ss` (`h:mm:ss` from an hour), tenths under ten seconds.

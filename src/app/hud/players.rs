@@ -33,6 +33,8 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, online: O
         // (cut there, whole on hover).
         let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
         ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            // Off the panel's edge, which a glyph's overhang crossed ("to move" cut by a point).
+            ui.add_space(2.0);
             if let Some(ending) = ending {
                 let lost = usize::from(ending.seat) == seat;
                 let how = if ending.flagged { "out of time" } else { "resigned" };

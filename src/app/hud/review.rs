@@ -108,13 +108,16 @@ pub(super) fn review_line<G: AppGame>(
     });
     let text = review_text(model);
     let font = egui::TextStyle::Body.resolve(ui.style());
-    let mut job = egui::text::LayoutJob::simple(text, font, ui.visuals().weak_text_color(), ui.available_width());
+    let mut job =
+        egui::text::LayoutJob::simple(text.clone(), font, ui.visuals().weak_text_color(), ui.available_width());
     job.wrap.max_rows = rows.max(1);
-    ui.add(egui::Label::new(job).selectable(false));
+    ui.add(egui::Label::new(job).selectable(false)).on_hover_text(text);
 }
 
 /// What review says of the move played next from the position shown: its text, and with an
-/// analysis the mover's win rate before and after and the better move.
+/// analysis whether it was a mistake, the better move, and the mover's win rate before and after,
+/// in that order, so a short window that cuts the line cuts the numbers, not the better move
+/// ("better …" was cut at 1024×640).
 pub fn review_text<G: AppGame>(model: &Model<G>) -> String {
     let Some(next) = model.redo().last().copied() else { return "The last position of the line".to_string() };
     let game = model.game();
@@ -122,14 +125,14 @@ pub fn review_text<G: AppGame>(model: &Model<G>) -> String {
     let mut text = format!("Next: {mover} {}", game.move_text(next));
     let (_, better, mistake) = crate::app::tools::review_marks(model);
     if let Some(a) = model.analysed().get(model.moves().len()) {
-        let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
-        text += &format!(", win rate {:.0}% to {kept}", a.win_rate * 100.0);
+        if mistake {
+            text += ", a mistake";
+        }
         if let Some(better) = better {
             text += &format!("; better {}", game.move_text(better));
         }
-        if mistake {
-            text += " — a mistake";
-        }
+        let kept = a.kept.map_or("?".to_string(), |k| format!("{:.0}%", k * 100.0));
+        text += &format!(" (win rate {:.0}% to {kept})", a.win_rate * 100.0);
     }
     text
 }

@@ -17,7 +17,8 @@ use crate::app::files::Format;
 use crate::app::flow::{Command, ReviewTo, Status};
 use crate::app::games::AppGame;
 use crate::app::model::Model;
-use crate::app::ui::{RED, STATUS_LINES, UiRects, confirm_drop, side_width};
+use crate::app::ui::{RED, STATUS_LINES, UiRects, side_width};
+use crate::rules::Player;
 
 /// Draws the side panel (and the rules window and the confirmation) into `ctx`; returns the
 /// panel's width in egui points and what was pressed. Named buttons' rectangles go to `rects`.
@@ -85,7 +86,8 @@ pub fn side_panel<G: AppGame>(
         ui.separator();
         if let Some(online) = input.online {
             let running = model.to_move().map(|p| p.0);
-            super::online::online_box(ui, online, running, model.over(), (windows, rects), &mut actions);
+            let colours: Vec<&str> = (0..model.seats().len()).map(|s| game.player_name(Player(s as u8))).collect();
+            super::online::online_box(ui, online, (running, model.over()), &colours, (windows, rects), &mut actions);
             ui.separator();
         }
         if let Some(learning) = input.lesson {
@@ -131,7 +133,8 @@ pub fn side_panel<G: AppGame>(
             }
         }
     });
-    confirm(ctx, model, windows, rects, &mut actions);
+    let started = input.online.is_none_or(|o| o.started());
+    super::confirm::confirm(ctx, (model, started), windows, rects, &mut actions);
     (panel.response.rect.width(), actions)
 }
 
@@ -223,24 +226,31 @@ fn buttons<G: AppGame>(
         rects.set(name, response.rect);
         response.clicked()
     };
+    // An online game has no takebacks, no New game and no second Rematch (the online box has
+    // its own): its rows hold what it offers, for the whole game.
+    let local = input.local();
     // Wrapped, so that a row never pushes the panel wider (it fits at the narrowest panel).
     ui.horizontal_wrapped(|ui| {
-        if button(
-            ui,
-            "undo",
-            egui::Button::new("⟲ Undo"),
-            !model.moves().is_empty() && input.online.is_none(),
-            "Take back your last turn (Ctrl+Z)",
-        ) {
+        if local
+            && button(
+                ui,
+                "undo",
+                egui::Button::new("⟲ Undo"),
+                !model.moves().is_empty(),
+                "Take back your last turn (Ctrl+Z)",
+            )
+        {
             actions.push(PanelAction::Order(Command::Undo));
         }
-        if button(
-            ui,
-            "redo",
-            egui::Button::new("⟳ Redo"),
-            !model.redo().is_empty() && input.online.is_none(),
-            "Replay an undone turn (Ctrl+Y)",
-        ) {
+        if local
+            && button(
+                ui,
+                "redo",
+                egui::Button::new("⟳ Redo"),
+                !model.redo().is_empty(),
+                "Replay an undone turn (Ctrl+Y)",
+            )
+        {
             actions.push(PanelAction::Order(Command::Redo));
         }
         if button(ui, "save", egui::Button::new("Save"), true, "Save the game to the saved games' folder") {
@@ -251,25 +261,28 @@ fn buttons<G: AppGame>(
         }
     });
     ui.horizontal(|ui| {
-        if button(
-            ui,
-            "menu",
-            egui::Button::new("Menu"),
-            true,
-            "Back to the start screen; Resume there brings this game back",
-        ) {
+        let hover = if local {
+            "Back to the start screen; Resume there brings this game back"
+        } else {
+            "Back to the start screen; the game goes on on the server, and Resume brings it back"
+        };
+        if button(ui, "menu", egui::Button::new("Menu"), true, hover) {
             actions.push(PanelAction::Order(Command::Menu));
         }
-        if button(ui, "new game", egui::Button::new("New game"), true, "Leave this game for a new one (asks first)") {
+        if local
+            && button(ui, "new game", egui::Button::new("New game"), true, "Leave this game for a new one (asks first)")
+        {
             actions.extend(windows.drop_game(model, Command::NewGame).map(PanelAction::Order));
         }
-        if button(
-            ui,
-            "rematch",
-            egui::Button::new("Rematch"),
-            input.online.is_none(),
-            "The same game again, the seats moved round by one",
-        ) {
+        if local
+            && button(
+                ui,
+                "rematch",
+                egui::Button::new("Rematch"),
+                true,
+                "The same game again, the seats moved round by one",
+            )
+        {
             actions.extend(windows.drop_game(model, Command::Rematch).map(PanelAction::Order));
         }
     });
@@ -341,18 +354,15 @@ fn progress_area<G: AppGame>(
         if input.model.review() {
             review_line(ui, input, lines - 1, actions);
         } else if let Some((level, sims, fraction)) = input.progress {
-            if input.searching == Some(Purpose::Hint) {
-                ui.label(format!("Looking for a hint… {sims} simulations"));
-            } else {
-                ui.label(format!("AI {level} is thinking… {sims} simulations"));
-            }
+            ui.label(thinking_words(input.searching == Some(Purpose::Hint), level, sims));
             ui.horizontal(|ui| {
                 if ui.button("Move now").on_hover_text("Play the best move found so far").clicked() {
                     actions.push(PanelAction::MoveNow);
                 }
                 ui.add(egui::ProgressBar::new(fraction).show_percentage());
             });
-        } else if let Some(hint) = input.hint {
+        } else if let Some(hint) = input.hint.filter(|h| !input.status.text.ends_with(h)) {
+            // Said once: not here while the status line says it.
             let font = egui::TextStyle::Body.resolve(ui.style());
             let mut job = egui::text::LayoutJob::simple(
                 format!("Hint: {hint}"),
@@ -379,6 +389,18 @@ fn progress_area<G: AppGame>(
     });
 }
 
+/// The line above the AI's progress bar: who is searching, and how many simulations so far once
+/// there are some (the first report comes after the bar has moved: "0 simulations" beside 47 %
+/// read as a stalled search).
+pub fn thinking_words(hint: bool, level: crate::ai::Level, sims: u64) -> String {
+    let who = if hint { "Looking for a hint…".to_string() } else { format!("AI {level} is thinking…") };
+    match sims {
+        0 => who,
+        1 => format!("{who} 1 simulation"),
+        n => format!("{who} {n} simulations"),
+    }
+}
+
 /// Runs `add` in a strip of the full width exactly `height` points high (what it draws beyond is
 /// clipped).
 fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui)) {
@@ -387,57 +409,4 @@ fn fixed_height(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui))
         ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
     strip.set_clip_rect(rect.intersect(ui.clip_rect()));
     add(&mut strip);
-}
-
-/// "Resign this game?" over everything, after Resign in an online game: Resign sends it, Keep
-/// playing (or Esc, or a click beside it) keeps the game; a game that ended meanwhile asks no more.
-fn confirm_resign<G: AppGame>(
-    ctx: &egui::Context,
-    model: &Model<G>,
-    windows: &mut PanelWindows,
-    rects: &mut UiRects,
-    actions: &mut Vec<PanelAction<G::Move>>,
-) {
-    if model.over() {
-        windows.resign = false;
-        return;
-    }
-    let others = if model.seats().len() == 2 { "Your opponent wins" } else { "The other players win" };
-    let what = "The server ends it for every player; it cannot be taken back.";
-    match confirm_drop(ctx, rects, "Resign this game?", &format!("{others}."), what, "Resign") {
-        Some(true) => {
-            windows.resign = false;
-            actions.push(PanelAction::Online(crate::app::online::OnlineOrder::Resign));
-        }
-        Some(false) => windows.resign = false,
-        None => {}
-    }
-}
-
-/// "Drop the game in play?" over everything, while an order waits for it: Drop sends the order,
-/// Keep playing (or Esc, or a click beside it) keeps the game.
-fn confirm<G: AppGame>(
-    ctx: &egui::Context,
-    model: &Model<G>,
-    windows: &mut PanelWindows,
-    rects: &mut UiRects,
-    actions: &mut Vec<PanelAction<G::Move>>,
-) {
-    if windows.resign {
-        confirm_resign(ctx, model, windows, rects, actions);
-    }
-    let Some(order) = &windows.confirm else { return };
-    let (what, drop) = match order {
-        Command::Rematch => ("A rematch starts the same game afresh.", "Drop it, rematch"),
-        Command::Load(_) => ("The saved game takes its place.", "Drop it, load"),
-        _ => ("New game goes to the start screen without it; Menu would keep it.", "Drop it"),
-    };
-    let n = model.moves().len();
-    let played =
-        format!("{} is unfinished: {n} move{} played.", model.game().display_name(), if n == 1 { "" } else { "s" });
-    match confirm_drop(ctx, rects, "Drop the game in play?", &played, what, drop) {
-        Some(true) => actions.extend(windows.confirm.take().map(PanelAction::Order)),
-        Some(false) => windows.confirm = None,
-        None => {}
-    }
 }

@@ -28,13 +28,15 @@ impl<G: AppGame> Model<G> {
     }
 
     /// The result once the game is over: the rules', else that of the game ended off the board,
-    /// where every other seat wins (score 1 to the loser's 0).
+    /// where every other seat wins (score 1 to the loser's 0), or nobody does in an aborted game
+    /// (every score 0).
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(outcome) = self.game.outcome() {
             return Some(outcome);
         }
         let ending = self.ended?;
-        let scores: Vec<i32> = (0..self.seats.len()).map(|s| i32::from(s != usize::from(ending.seat))).collect();
+        let scores: Vec<i32> =
+            (0..self.seats.len()).map(|s| i32::from(!ending.aborted && s != usize::from(ending.seat))).collect();
         Some(Outcome::from_scores(&scores))
     }
 
@@ -53,11 +55,16 @@ impl<G: AppGame> Model<G> {
     }
 
     /// "Black resigned (White wins)", "Blue ran out of time (Yellow, Red and Green share first
-    /// place)" for a game ended off the board; `None` otherwise.
+    /// place)" for a game ended off the board, "White resigned before every player moved: the game
+    /// is aborted, unrated" for an aborted one; `None` otherwise.
     pub(super) fn ending_text(&self) -> Option<String> {
         let ending = self.ended?;
         let name = |seat: usize| self.game.player_name(Player(seat as u8));
         let how = ending.how();
+        if ending.aborted {
+            let who = name(usize::from(ending.seat));
+            return Some(format!("{who} {how} before every player moved: the game is aborted, unrated"));
+        }
         let winners: Vec<&str> = (0..self.seats.len()).filter(|&s| s != usize::from(ending.seat)).map(name).collect();
         let verdict = match &winners[..] {
             [one] => format!("{one} wins"),

@@ -10,7 +10,8 @@ use crate::ai::Seat;
 /// With `kept` (a Load into the game in play) the seats are those; else each seat is what its
 /// label names when the label is one of ours ([`Seat::from_label`]), a person otherwise. A seat
 /// keeps the record's label as its name where the label is not one of ours and a person plays the
-/// seat (an AI seat is always called by its level); empty labels name nobody.
+/// seat, here or on a server (an online game's bot or player: its name, not "Online"); an AI seat
+/// is always called by its level; empty labels name nobody.
 pub fn seats_of_record(labels: &[String], players: usize, kept: Option<&[Seat]>) -> (Vec<Seat>, Vec<Option<String>>) {
     let label = |k: usize| labels.get(k).map(|l| l.trim()).filter(|l| !l.is_empty());
     let seats: Vec<Seat> = (0..players)
@@ -22,7 +23,8 @@ pub fn seats_of_record(labels: &[String], players: usize, kept: Option<&[Seat]>)
     let names = (0..players)
         .map(|k| {
             let label = label(k)?;
-            (seats[k] == Seat::Human && Seat::from_label(label).is_none()).then(|| label.to_string())
+            let person = matches!(seats[k], Seat::Human | Seat::Remote);
+            (person && Seat::from_label(label).is_none()).then(|| label.to_string())
         })
         .collect();
     (seats, names)
@@ -72,6 +74,10 @@ mod tests {
         let (seats, names) = seats_of_record(&labels(&["Alice", "Bob"]), 2, Some(&[Seat::Human, ai2]));
         assert_eq!((seats, names), (vec![Seat::Human, ai2], vec![Some("Alice".to_string()), None]));
         assert_eq!(seat_name(ai2, None), "AI level 2");
+        // An online game's seats: the server's players (a bot among them) keep their names.
+        let (_, names) =
+            seats_of_record(&labels(&["You (ann)", "TriboardAI-3 1512"]), 2, Some(&[Seat::Human, Seat::Remote]));
+        assert_eq!(names, [Some("You (ann)".to_string()), Some("TriboardAI-3 1512".to_string())]);
         assert_eq!(seat_name(Seat::Human, Some("Alice")), "Alice");
     }
 }

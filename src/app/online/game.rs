@@ -345,6 +345,13 @@ impl OnlineGame {
         };
         ClientMessage::Sync { game_id: self.seat.game_id.clone(), since_ply: 0, token }
     }
+
+    /// True once the game has started: every seat has made a move (the server's moves are at
+    /// least as many as the seats). Until then the panel offers Cancel in place of Resign (the
+    /// same order: the server aborts a game resigned before it started).
+    pub fn started(&self) -> bool {
+        self.moves.len() >= self.seats().len()
+    }
 }
 
 /// What the side panel asks of the online game.

@@ -49,9 +49,12 @@ pub(super) fn join_at_launch(
         }
         return;
     };
-    let (code, server) = read_invitation(&typed);
-    let url = match server.map_or_else(|| lobby.server_url(&settings), Ok) {
-        Ok(url) => url,
+    let read = read_invitation(&typed).and_then(|(code, server)| {
+        let url = server.map_or_else(|| lobby.server_url(&settings), Ok)?;
+        Ok((code, url))
+    });
+    let (code, url) = match read {
+        Ok(read) => read,
         Err(e) => {
             lobby.said = Some(e);
             lobby.open = true;

@@ -4,9 +4,11 @@
 
 use bevy_egui::egui;
 
+use super::link::LinkState;
 use super::lobby::CLOCKS;
 use super::window_in::{LobbyAction, WIDTH, WindowIn, cell};
-use super::words::{game_words, whose_turn};
+use super::words::{game_words, now_ms, turn_words};
+use crate::app::clipboard::paste_menu;
 use crate::app::settings::OnlineSeat;
 use crate::app::ui::{RED, UiRects};
 
@@ -31,11 +33,13 @@ pub fn invite_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
                 }
             });
         ui.label("Clock");
-        egui::ComboBox::from_id_salt("online clock").selected_text(CLOCKS[lobby.clock].0).show_ui(ui, |ui| {
-            for (k, (name, _)) in CLOCKS.iter().enumerate() {
-                ui.selectable_value(&mut lobby.clock, k, *name);
-            }
-        });
+        egui::ComboBox::from_id_salt("online clock")
+            .selected_text(CLOCKS.get(lobby.clock).map_or("?", |c| c.0))
+            .show_ui(ui, |ui| {
+                for (k, (name, _)) in CLOCKS.iter().enumerate() {
+                    ui.selectable_value(&mut lobby.clock, k, *name);
+                }
+            });
         ui.add_enabled(signed_in, egui::Checkbox::new(&mut lobby.rated, "Rated"))
             .on_hover_text("Rated games change the players' ratings; your friend must sign in too")
             .on_disabled_hover_text("Sign in to play rated games");
@@ -52,6 +56,7 @@ pub fn invite_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
         let field =
             ui.add(egui::TextEdit::singleline(&mut lobby.invitation).hint_text("code or link").desired_width(260.0));
         rects.set("online code", field.rect);
+        paste_menu(&field, rects);
         let join = ui.add_enabled(!lobby.invitation.trim().is_empty() && !lobby.waiting(), egui::Button::new("Join"));
         rects.set("online join", join.rect);
         if join.clicked() {
@@ -59,7 +64,15 @@ pub fn invite_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
         }
     });
     if lobby.waiting() {
-        ui.label(egui::RichText::new("Waiting for the server…").weak());
+        match input.link.1 {
+            // A server that does not answer says so, rather than a wait without end.
+            LinkState::Down { why, .. } => {
+                ui.colored_label(RED, format!("No answer from {}: {why}. Trying again…", input.link.0));
+            }
+            _ => {
+                ui.label(egui::RichText::new("Waiting for the server…").weak());
+            }
+        }
     }
     if let Some(said) = &lobby.said {
         ui.colored_label(RED, said);
@@ -79,7 +92,7 @@ pub fn your_games(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, 
         for (k, seat) in held.iter().rev().enumerate() {
             ui.horizontal(|ui| {
                 let known = input.lobby.known.get(&seat.game_id);
-                let words = known.map_or("…".to_string(), |s| whose_turn(s, seat.seat));
+                let words = known.map_or("…".to_string(), |s| turn_words(s, seat.seat, now_ms()));
                 let game = known.map_or_else(|| seat.game.clone(), |s| game_words(&s.game, &s.options));
                 let code = if seat.code.is_empty() { String::new() } else { format!(" · {}", seat.code) };
                 let line = format!("{game}{code} · {words}");

@@ -31,14 +31,38 @@ pub(super) fn want_server(mut lobby: ResMut<Lobby>, mut link: NonSendMut<Link>, 
     }
 }
 
-/// The clocks offered: none (correspondence: days a move), or Fischer minutes + seconds a move.
-pub const CLOCKS: &[(&str, Option<Clock>)] = &[
-    ("None (correspondence)", None),
-    ("3 min + 2 s", Some(Clock { minutes: 3, increment_s: 2 })),
-    ("5 min + 3 s", Some(Clock { minutes: 5, increment_s: 3 })),
-    ("10 min + 5 s", Some(Clock { minutes: 10, increment_s: 5 })),
-    ("15 min + 10 s", Some(Clock { minutes: 15, increment_s: 10 })),
-    ("30 min + 20 s", Some(Clock { minutes: 30, increment_s: 20 })),
+/// A time control offered: a live game's Fischer clock, a correspondence game's days per move,
+/// or neither (a correspondence game without deadlines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// The Fischer clock of a live game.
+    pub clock: Option<Clock>,
+    /// A correspondence game's days per move (1, 3 or 7).
+    pub days_per_move: Option<u32>,
+}
+
+/// A live game's Fischer clock: `minutes` + `increment_s` seconds a move.
+const fn fischer(minutes: u32, increment_s: u32) -> TimeControl {
+    TimeControl { clock: Some(Clock { minutes, increment_s }), days_per_move: None }
+}
+
+/// A correspondence game's `days` per move.
+const fn days(days: u32) -> TimeControl {
+    TimeControl { clock: None, days_per_move: Some(days) }
+}
+
+/// The time controls offered: none (correspondence without deadlines), Fischer minutes + seconds
+/// a move, or correspondence with days per move (the server flags a seat whose days ran out).
+pub const CLOCKS: &[(&str, TimeControl)] = &[
+    ("None (correspondence)", TimeControl { clock: None, days_per_move: None }),
+    ("3 min + 2 s", fischer(3, 2)),
+    ("5 min + 3 s", fischer(5, 3)),
+    ("10 min + 5 s", fischer(10, 5)),
+    ("15 min + 10 s", fischer(15, 10)),
+    ("30 min + 20 s", fischer(30, 20)),
+    ("1 day per move", days(1)),
+    ("3 days per move", days(3)),
+    ("7 days per move", days(7)),
 ];
 
 /// The Play online window's parts, one shown at a time.
@@ -85,8 +109,11 @@ pub struct Lobby {
     pub invitation: String,
     /// The person's seat in a game created.
     pub seat: u8,
-    /// The clock of a game created ([`CLOCKS`]).
+    /// The time control of a game created to invite a friend to ([`CLOCKS`]).
     pub clock: usize,
+    /// The time control of a challenge posted in the lobby (and a bot's game), its own setting
+    /// ([`CLOCKS`]).
+    pub post_clock: usize,
     /// Hints, Show thinking and analysis allowed during a game created.
     pub allow_tools: bool,
     /// A game created or posted is rated (only when signed in: the window keeps it so).
@@ -177,11 +204,14 @@ impl Lobby {
     /// tools and rating as the window has them; `lobby` lists it as an open challenge, `bots`
     /// seats the server's bots at once.
     fn new_game(&self, game: &str, options: serde_json::Value, lobby: bool, bots: Vec<String>) -> ClientMessage {
+        // The Post's own time control for the lobby's games, the Invite's for a friend's.
+        let time = CLOCKS.get(if lobby || !bots.is_empty() { self.post_clock } else { self.clock }).map(|c| c.1);
         ClientMessage::Create(NewGame {
             game: game.to_string(),
             options,
             seat: self.seat,
-            clock: CLOCKS.get(self.clock).and_then(|c| c.1),
+            clock: time.and_then(|t| t.clock),
+            days_per_move: time.and_then(|t| t.days_per_move),
             allow_tools: self.allow_tools,
             rated: self.rated,
             lobby,

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 use super::lobby::CLOCKS;
 use super::window_in::{LobbyAction, WindowIn, cell, set_nth};
-use super::words::{clock_words, game_words, players_words};
+use super::words::{game_words, players_words, time_control_words};
 use crate::app::ui::{RED, UiRects};
 use crate::net::protocol::GameListing;
 
@@ -97,8 +97,9 @@ pub fn lobby_tab(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, a
 pub fn listing_cells(ui: &mut egui::Ui, listing: &GameListing) {
     let game = game_words(&listing.game, &listing.options);
     cell(ui, 200.0, game.as_str()).on_hover_text(&game);
-    cell(ui, 66.0, clock_words(listing.clock.as_ref()))
-        .on_hover_text("Fischer: minutes + seconds a move; or no clock, a correspondence game");
+    cell(ui, 66.0, time_control_words(listing.clock.as_ref(), listing.days_per_move)).on_hover_text(
+        "Fischer: minutes + seconds a move; or days a move, a correspondence game with deadlines; or no clock",
+    );
     cell(ui, 46.0, if listing.rated { "rated" } else { "casual" });
     let players = players_words(listing);
     cell(ui, 206.0, players.as_str()).on_hover_text(&players);
@@ -126,14 +127,12 @@ fn post(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects, actions: &
                     ui.selectable_value(&mut lobby.seat, k as u8, *name);
                 }
             });
-        egui::ComboBox::from_id_salt("lobby clock").width(150.0).selected_text(CLOCKS[lobby.clock].0).show_ui(
-            ui,
-            |ui| {
-                for (k, (name, _)) in CLOCKS.iter().enumerate() {
-                    ui.selectable_value(&mut lobby.clock, k, *name);
-                }
-            },
-        );
+        let chosen = CLOCKS.get(lobby.post_clock).map_or("?", |c| c.0);
+        egui::ComboBox::from_id_salt("lobby clock").width(150.0).selected_text(chosen).show_ui(ui, |ui| {
+            for (k, (name, _)) in CLOCKS.iter().enumerate() {
+                ui.selectable_value(&mut lobby.post_clock, k, *name);
+            }
+        });
         let rated = ui
             .add_enabled(signed_in, egui::Checkbox::new(&mut lobby.rated, "Rated"))
             .on_hover_text("Rated games change the players' ratings")

@@ -108,10 +108,11 @@ pub fn carry_out(action: LobbyAction, online: &mut Online, chosen: &Chosen) {
             },
             Err(e) => lobby.said = Some(e.clone()),
         },
+        // A link that does not read is refused with its reason, and the Server field is left as
+        // it was: only a link read whole names another server.
         LobbyAction::Join => {
-            let (code, server) = read_invitation(&lobby.invitation);
-            match server.map_or(url, Ok) {
-                Ok(url) => lobby.join(link, &url, &code, settings),
+            match read_invitation(&lobby.invitation).and_then(|(code, server)| Ok((code, server.map_or(url, Ok)?))) {
+                Ok((code, url)) => lobby.join(link, &url, &code, settings),
                 Err(e) => lobby.said = Some(e),
             }
         }

@@ -376,7 +376,7 @@ fn keep_ending(game: Res<OnlineGame>, in_play: Res<InPlay>, mut orders: MessageW
         && !summary.over
         && catch_up(&summary.record.moves, &game.moves) == Catch::InStep
     {
-        orders.write(Command::End(Ending { seat, flagged: outcome.resigned.is_none() }));
+        orders.write(Command::End(Ending { seat, flagged: outcome.resigned.is_none(), aborted: outcome.aborted }));
     }
 }
 

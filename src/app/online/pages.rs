@@ -129,6 +129,7 @@ pub fn record_of(state: &Snapshot) -> Record {
     record.result = state.outcome.as_ref().map(|outcome| {
         let winners: Vec<String> = outcome.winners.iter().map(|&w| name(w)).collect();
         let verdict = match winners.len() {
+            _ if outcome.aborted => "aborted before every player moved, unrated".to_string(),
             0 => "nobody wins".to_string(),
             1 => format!("{} wins", winners[0]),
             n if n == state.players.len() => "a draw".to_string(),
@@ -177,13 +178,7 @@ mod tests {
             ply: 2,
             players: vec![seat(0, Some("Ann")), seat(1, None)],
             to_move: None,
-            outcome: Some(GameResult {
-                winners: vec![0],
-                scores: vec![],
-                resigned: Some(1),
-                flagged: None,
-                withdrawn: false,
-            }),
+            outcome: Some(GameResult { winners: vec![0], resigned: Some(1), ..GameResult::default() }),
             clock: None,
             clock_ms: None,
             clock_started: false,
@@ -191,6 +186,7 @@ mod tests {
             rated: false,
             rematch: None,
             rematch_of: None,
+            ..Snapshot::default()
         };
         let record = record_of(&state);
         assert_eq!(record.players, ["Ann", "guest"]);

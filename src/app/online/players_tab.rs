@@ -8,7 +8,7 @@ use bevy_egui::egui;
 use super::lobby::LobbyTab;
 use super::pages::RecordUse;
 use super::window_in::{LobbyAction, WindowIn, cell, set_nth};
-use super::words::{game_name, game_words, players_words};
+use super::words::{game_name, game_words, now_ms, page_turn_words, players_words};
 use crate::app::files::Format;
 use crate::app::save_format::{date_of, utc_stamp};
 use crate::app::ui::{RED, UiRects};
@@ -159,9 +159,9 @@ fn game_row(
     cell(ui, 120.0, game.as_str()).on_hover_text(&game);
     let players = players_words(listing);
     cell(ui, 150.0, players.as_str()).on_hover_text(&players);
-    let result = result_for(listing, player);
-    cell(ui, 52.0, egui::RichText::new(result).strong());
-    let running = listing.winners.is_empty();
+    let result = page_turn_words(listing, player, now_ms());
+    cell(ui, 52.0, egui::RichText::new(&result).strong()).on_hover_text(&result);
+    let running = listing.winners.is_empty() && !listing.aborted;
     let (label, why) = if running {
         ("Watch", "Follow the game's moves without a seat")
     } else {
@@ -195,20 +195,5 @@ fn game_row(
     }
 }
 
-/// A listed game's result for `player`: "won", "lost", "draw", "shared" (first place with
-/// others), or "playing" while it runs.
-pub fn result_for(listing: &GameListing, player: &str) -> &'static str {
-    if listing.winners.is_empty() {
-        return "playing";
-    }
-    let seats: Vec<u8> = (0..listing.players.len() as u8)
-        .filter(|&s| listing.players[usize::from(s)].as_deref() == Some(player))
-        .collect();
-    let won = seats.iter().any(|s| listing.winners.contains(s));
-    match (won, listing.winners.len()) {
-        (true, n) if n == listing.players.len() => "draw",
-        (true, 1) => "won",
-        (true, _) => "shared",
-        (false, _) => "lost",
-    }
-}
+/// A listed game's result for `player` ([`words::result_for`](super::words::result_for)).
+pub use super::words::result_for;

@@ -14,6 +14,7 @@ use super::lobby_tab::lobby_tab;
 use super::players_tab::{leaderboard_tab, player_tab};
 pub use super::window_in::{Chosen, LobbyAction, WIDTH, WindowIn};
 use super::words::link_words;
+use crate::app::clipboard::paste_menu;
 use crate::app::ui::{RED, UiRects};
 
 /// Draws the Play online window into `ctx`, unless it is closed; returns what was pressed.
@@ -72,6 +73,7 @@ fn server_row(ui: &mut egui::Ui, input: &mut WindowIn, rects: &mut UiRects) {
         };
         let field = ui.add(egui::TextEdit::singleline(&mut input.lobby.server).hint_text(hint).desired_width(280.0));
         rects.set("online server", field.rect);
+        paste_menu(&field, rects);
         let online = input.lobby.view.as_ref().map(|v| v.online).filter(|_| *input.link.1 == LinkState::Open);
         let words = match online {
             Some(n) => format!("{} · {n} online", link_words(input.link.1)),

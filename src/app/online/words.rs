@@ -17,6 +17,9 @@ pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
         if outcome.withdrawn {
             return "withdrawn".to_string();
         }
+        if outcome.aborted {
+            return "aborted".to_string();
+        }
         return match (outcome.winners.contains(&seat), outcome.flagged == Some(seat)) {
             (true, _) => "won",
             (false, true) => "lost on time",
@@ -28,10 +31,99 @@ pub fn whose_turn(state: &Snapshot, seat: u8) -> String {
     if state.players.iter().any(|p| !p.taken) {
         return "waiting for a player".to_string();
     }
+    if state.out.iter().any(|o| o.seat == seat) {
+        return "you left, the others play on".to_string();
+    }
     match state.to_move {
         Some(s) if s == seat => "your move".to_string(),
         Some(_) => "their move".to_string(),
         None => "over".to_string(),
+    }
+}
+
+/// Now, in ms since the Unix epoch (the deadlines' time).
+pub fn now_ms() -> u64 {
+    use web_time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The time left until `deadline_ms` at `now_ms` (ms since the epoch), as a correspondence
+/// player reads it: "2 days left" (whole days, rounded down, from two days), "30 h left",
+/// "45 min left", "under a minute left", "time is up".
+pub fn time_left_words(deadline_ms: u64, now_ms: u64) -> String {
+    let left = deadline_ms.saturating_sub(now_ms);
+    let (minute, hour, day) = (60_000, 3_600_000, 86_400_000);
+    match left {
+        0 => "time is up".to_string(),
+        l if l < minute => "under a minute left".to_string(),
+        l if l < hour => format!("{} min left", l / minute),
+        l if l < 2 * day => format!("{} h left", l / hour),
+        l => format!("{} days left", l / day),
+    }
+}
+
+/// [`whose_turn`], and while a correspondence game with days per move runs, the time its seat to
+/// move has left: "your move, 2 days left", "their move, 30 h left".
+pub fn turn_words(state: &Snapshot, seat: u8, now_ms: u64) -> String {
+    let words = whose_turn(state, seat);
+    match state.deadline_ms.filter(|_| state.outcome.is_none() && state.to_move.is_some()) {
+        Some(deadline) => format!("{words}, {}", time_left_words(deadline, now_ms)),
+        None => words,
+    }
+}
+
+/// The board's online panel's line for a game without a live clock: "no clock", or "3 days a
+/// move · 2 days left" (the time left only while the server's last state is the board's
+/// position, `moves` being the board's server moves: its deadline then still holds).
+pub fn correspondence_words(state: Option<&Snapshot>, moves: usize, now_ms: u64) -> String {
+    let Some(state) = state else { return "no clock".to_string() };
+    let Some(days) = state.days_per_move else { return "no clock".to_string() };
+    let per = if days == 1 { "1 day a move".to_string() } else { format!("{days} days a move") };
+    match state.deadline_ms.filter(|_| state.ply as usize == moves && state.outcome.is_none()) {
+        Some(deadline) => format!("{per} · {}", time_left_words(deadline, now_ms)),
+        None => per,
+    }
+}
+
+/// A listed game's result or turn on a player's page, for `player`: [`result_for`]'s words, and
+/// while a correspondence game with days per move runs, whose move it is and the time left:
+/// "to move, 2 days left" (the page's player is to move), "playing, 30 h left".
+pub fn page_turn_words(listing: &GameListing, player: &str, now_ms: u64) -> String {
+    let result = result_for(listing, player);
+    let (Some(deadline), Some(seat)) = (listing.deadline_ms, listing.to_move) else { return result.to_string() };
+    let theirs = listing.players.get(usize::from(seat)).and_then(Option::as_deref) == Some(player);
+    let who = if theirs { "to move" } else { result };
+    format!("{who}, {}", time_left_words(deadline, now_ms))
+}
+
+/// A listed game's result for `player`: "won", "lost", "draw", "shared" (first place with
+/// others), "aborted" (ended before every seat moved: nobody's loss), or "playing" while it runs.
+pub fn result_for(listing: &GameListing, player: &str) -> &'static str {
+    if listing.aborted {
+        return "aborted";
+    }
+    if listing.winners.is_empty() {
+        return "playing";
+    }
+    let seats: Vec<u8> = (0..listing.players.len() as u8)
+        .filter(|&s| listing.players[usize::from(s)].as_deref() == Some(player))
+        .collect();
+    let won = seats.iter().any(|s| listing.winners.contains(s));
+    match (won, listing.winners.len()) {
+        (true, n) if n == listing.players.len() => "draw",
+        (true, 1) => "won",
+        (true, _) => "shared",
+        (false, _) => "lost",
+    }
+}
+
+/// A time control in a few words: "5+3" (a live clock's minutes and seconds a move), "3 days a
+/// move", or "no clock" (a correspondence game without deadlines).
+pub fn time_control_words(clock: Option<&Clock>, days_per_move: Option<u32>) -> String {
+    match (clock, days_per_move) {
+        (None, Some(1)) => "1 day a move".to_string(),
+        (None, Some(days)) => format!("{days} days a move"),
+        (clock, _) => clock_words(clock),
     }
 }
 
@@ -149,6 +241,7 @@ mod tests {
             rated: false,
             rematch: None,
             rematch_of: None,
+            ..Snapshot::default()
         }
     }
 
@@ -157,11 +250,28 @@ mod tests {
         assert_eq!(whose_turn(&state([true, false], Some(0), None), 0), "waiting for a player");
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 0), "your move");
         assert_eq!(whose_turn(&state([true, true], Some(0), None), 1), "their move");
-        let won = GameResult { winners: vec![1], scores: vec![], resigned: Some(0), flagged: None, withdrawn: false };
+        let won = GameResult { winners: vec![1], resigned: Some(0), ..GameResult::default() };
         assert_eq!(whose_turn(&state([true, true], None, Some(won.clone())), 1), "won");
         assert_eq!(whose_turn(&state([true, true], None, Some(won)), 0), "lost");
-        let flag = GameResult { winners: vec![0], scores: vec![], resigned: None, flagged: Some(1), withdrawn: false };
+        let flag = GameResult { winners: vec![0], flagged: Some(1), ..GameResult::default() };
         assert_eq!(whose_turn(&state([true, true], None, Some(flag)), 1), "lost on time");
+        let aborted = GameResult { resigned: Some(0), aborted: true, ..GameResult::default() };
+        assert_eq!(whose_turn(&state([true, true], None, Some(aborted)), 0), "aborted", "nobody's loss");
+        let day = 86_400_000;
+        let by_days =
+            Snapshot { days_per_move: Some(3), deadline_ms: Some(10 * day), ..state([true, true], Some(0), None) };
+        assert_eq!(turn_words(&by_days, 0, 7 * day + 5), "your move, 2 days left");
+        assert_eq!(turn_words(&by_days, 1, 9 * day - 3_600_000), "their move, 25 h left");
+        assert_eq!(turn_words(&state([true, true], Some(0), None), 0, 0), "your move", "no deadline");
+        assert_eq!(correspondence_words(Some(&by_days), 0, 9 * day + 1), "3 days a move · 23 h left");
+        assert_eq!(correspondence_words(Some(&by_days), 1, 0), "3 days a move", "a move since: unknown");
+        assert_eq!(correspondence_words(None, 0, 0), "no clock");
+        assert_eq!(time_left_words(5, 9), "time is up");
+        let left = Snapshot {
+            out: vec![crate::net::protocol::SeatOut { seat: 1, ply: 4, how: crate::net::protocol::OutHow::Resigned }],
+            ..state([true, true], Some(0), None)
+        };
+        assert_eq!(whose_turn(&left, 1), "you left, the others play on");
 
         let seat = |id: &str, seat| OnlineSeat { game_id: id.into(), seat, ..Default::default() };
         let mut settings = Settings::default();
@@ -187,12 +297,19 @@ mod tests {
             ply: 0,
             winners: vec![],
             created_ms: 0,
+            ..GameListing::default()
         };
         assert_eq!(players_words(&listing), "Ann 1536 · (free)");
         let newcomer = GameListing { provisional: vec![true, false], ..listing.clone() };
         assert_eq!(players_words(&newcomer), "Ann 1536? · (free)", "a provisional rating is marked");
         assert_eq!(clock_words(listing.clock.as_ref()), "5+3");
         assert_eq!(clock_words(None), "no clock");
+        assert_eq!(time_control_words(None, Some(7)), "7 days a move");
+        assert_eq!(time_control_words(listing.clock.as_ref(), None), "5+3");
+        let running =
+            GameListing { days_per_move: Some(1), to_move: Some(0), deadline_ms: Some(50 * 60_000), ..listing.clone() };
+        assert_eq!(page_turn_words(&running, "Ann", 0), "to move, 50 min left");
+        assert_eq!(page_turn_words(&running, "Bob", 0), "playing, 50 min left");
         assert!(
             game_words("trike", &listing.options).starts_with("Trike"),
             "{}",

@@ -31,13 +31,18 @@ impl Clock {
     }
 }
 
+/// The days per move a correspondence game may have ([`NewGame::days_per_move`]).
+///
+/// [`NewGame::days_per_move`]: super::NewGame::days_per_move
+pub const DAYS_PER_MOVE: [u32; 3] = [1, 3, 7];
+
 /// Reads a join code as a person may type it: case, spaces and dashes do not matter.
 pub fn normalize_code(code: &str) -> String {
     code.chars().filter(|c| !c.is_whitespace() && *c != '-').map(|c| c.to_ascii_uppercase()).collect()
 }
 
 /// A game as it stands: what a client needs to show it and carry on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Snapshot {
     /// The game.
@@ -59,6 +64,10 @@ pub struct Snapshot {
     pub to_move: Option<u8>,
     /// The result once the game is over.
     pub outcome: Option<GameResult>,
+    /// The seats that left a game of three or four while it goes on ([`SeatOut`]). Left out on
+    /// the wire when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out: Vec<SeatOut>,
     /// The clock setting of a live game; none for correspondence.
     pub clock: Option<Clock>,
     /// A live game's clocks now: each seat's time left, in ms, the seat to move's counting down
@@ -69,6 +78,15 @@ pub struct Snapshot {
     /// player came back to its board (synced with its token). False for correspondence.
     #[serde(default)]
     pub clock_started: bool,
+    /// A correspondence game's days per move ([`DAYS_PER_MOVE`]); none for a live game or one
+    /// without deadlines. Left out on the wire when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
+    /// When the seat to move of a correspondence game with days per move loses if it has not
+    /// moved, in ms since the Unix epoch (its turn's start plus its days; a first move's deadline
+    /// passed aborts the game). Left out on the wire when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
     /// Whether the creator allowed hints, Show thinking and analysis while the game runs.
     pub allow_tools: bool,
     /// Whether the game changes its players' ratings when it ends (every seat an account's).
@@ -81,7 +99,7 @@ pub struct Snapshot {
 }
 
 /// One seat of a game, as everybody may see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatView {
     /// The seat, `0..players`.
@@ -96,7 +114,7 @@ pub struct SeatView {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameResult {
     /// The winning seats (several for a shared first place).
@@ -115,4 +133,40 @@ pub struct GameResult {
     /// [`ClientMessage::Withdraw`]: super::ClientMessage::Withdraw
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub withdrawn: bool,
+    /// Whether the game was aborted: it was resigned, flagged or left (its first-move timer ran
+    /// out) before every seat had made a move (`docs/design.md` §Network play). No winners, no
+    /// scores, unrated, nobody's loss; `resigned` or `flagged` still names the seat. Left out on
+    /// the wire when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
+    /// The seats of a game of three or four that left it while the others played on to its end
+    /// ([`SeatOut`]), in the order they left: they are last, the earliest lowest. Left out on the
+    /// wire when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out: Vec<SeatOut>,
+}
+
+/// A seat of a game of three or four that left it, by resignation or flag, while the others play
+/// on (`docs/design.md` §Network play): from its next turn on (at or after `ply`) its colour is
+/// out by the rules' move `retire` (`docs/rules/trigon.md` §Play), its turns skipped, its pieces
+/// on the board counted as the rules say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatOut {
+    /// The seat.
+    pub seat: u8,
+    /// How many moves the game had when it left.
+    pub ply: u32,
+    /// How: `resigned` or `flagged`.
+    pub how: OutHow,
+}
+
+/// How a seat left a game ([`SeatOut`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutHow {
+    /// Its player resigned.
+    Resigned,
+    /// Its clock ran out.
+    Flagged,
 }

@@ -67,7 +67,7 @@ pub struct RatingChange {
 }
 
 /// A game as listed: an open challenge, a live game or a finished one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameListing {
     /// The game.
@@ -78,6 +78,17 @@ pub struct GameListing {
     pub options: Value,
     /// The clock of a live game; none for correspondence.
     pub clock: Option<Clock>,
+    /// A correspondence game's days per move; none for a live game or one without deadlines.
+    /// Left out on the wire when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
+    /// The seat to move while it runs (none once over, or from an older server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<u8>,
+    /// When the seat to move of a correspondence game with days per move loses, in ms since the
+    /// Unix epoch ([`Snapshot::deadline_ms`](super::Snapshot::deadline_ms)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
     /// Whether it is rated.
     pub rated: bool,
     /// One entry per seat: the account holding it, `"guest"` for a seat held without one, none
@@ -91,9 +102,13 @@ pub struct GameListing {
     pub provisional: Vec<bool>,
     /// How many moves it has.
     pub ply: u32,
-    /// The winning seats, once it is over (empty while it runs).
+    /// The winning seats, once it is over (empty while it runs, and for an aborted game).
     #[serde(default)]
     pub winners: Vec<u8>,
+    /// Whether it was aborted: ended before every seat moved, unrated, nobody's loss
+    /// ([`GameResult::aborted`](super::GameResult::aborted)). Left out on the wire when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// When it was made, in ms since the Unix epoch.
     pub created_ms: u64,
 }
@@ -109,7 +124,8 @@ pub struct LobbyView {
     pub live: Vec<GameListing>,
     /// The bots one can ask for a game (`create` with `bots`), by name.
     pub bots: Vec<String>,
-    /// How many people are in the lobby now.
+    /// How many people are connected to this server now (on this instance), each client once,
+    /// whether in the lobby or at a board.
     pub online: u32,
 }
 

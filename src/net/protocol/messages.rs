@@ -183,6 +183,13 @@ pub struct NewGame {
     /// The clock of a live game; none for a correspondence game.
     #[serde(default)]
     pub clock: Option<Clock>,
+    /// A correspondence game's time for each move, in days ([`DAYS_PER_MOVE`]): the seat to move
+    /// loses once it passes ([`Snapshot::deadline_ms`]). None: no deadline (or a live clock).
+    ///
+    /// [`DAYS_PER_MOVE`]: super::game::DAYS_PER_MOVE
+    /// [`Snapshot::deadline_ms`]: super::Snapshot::deadline_ms
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
     /// Whether hints, Show thinking and analysis may be used while the game runs.
     #[serde(default)]
     pub allow_tools: bool,

@@ -30,7 +30,7 @@ pub mod secrets;
 pub mod wire;
 
 pub use error::{ErrorCode, Refusal};
-pub use game::{Clock, GameResult, SeatView, Snapshot, normalize_code};
+pub use game::{Clock, DAYS_PER_MOVE, GameResult, OutHow, SeatOut, SeatView, Snapshot, normalize_code};
 pub use limits::{MAX_FIELD_BYTES, MAX_MESSAGE_BYTES, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION};
 pub use lobby::{
     GameListing, LobbyView, PROVISIONAL_SIGMA, ProfileView, RATING_SCALE, RatingChange, RatingView, provisional_mark,

@@ -145,6 +145,16 @@ pub struct TrigonMove(pub u16);
 impl TrigonMove {
     /// The move of a colour that cannot place (it is out from then on).
     pub const PASS: TrigonMove = TrigonMove(u16::MAX);
+    /// The move of a colour whose player left the game, resigned or ran out of time online, written
+    /// `retire` (`docs/rules/trigon.md` §Play): it is out from then on, as if it could not place,
+    /// and keeps its score. Legal for the colour to move at any time, never among
+    /// [`Game::legal_moves`] (no engine chooses it).
+    pub const RETIRE: TrigonMove = TrigonMove(u16::MAX - 1);
+
+    /// Whether the move places a piece (neither a pass nor a retirement).
+    pub fn is_placement(self) -> bool {
+        self != TrigonMove::PASS && self != TrigonMove::RETIRE
+    }
 }
 
 /// A Blokus Trigon position.
@@ -538,7 +548,9 @@ impl Game for Trigon {
             return Err(IllegalMove::new("the game is over: no colour can place a piece"));
         }
         let c = self.turn as usize;
-        if mv == TrigonMove::PASS {
+        if mv == TrigonMove::RETIRE {
+            // Always allowed: a player may leave (docs/rules/trigon.md §Play).
+        } else if mv == TrigonMove::PASS {
             let mut any = false;
             self.for_each_legal(|_| any = true);
             if any {
@@ -555,7 +567,7 @@ impl Game for Trigon {
 
     fn play_unchecked(&mut self, mv: TrigonMove) {
         let c = self.turn as usize;
-        if mv == TrigonMove::PASS {
+        if !mv.is_placement() {
             self.out[c] = true;
         } else {
             let p = &self.tables.windows[mv.0 as usize];
@@ -607,6 +619,9 @@ impl Game for Trigon {
         if text.eq_ignore_ascii_case("pass") {
             return Ok(TrigonMove::PASS);
         }
+        if text.eq_ignore_ascii_case("retire") {
+            return Ok(TrigonMove::RETIRE);
+        }
         let (named, cells_text) = match text.split_once(':') {
             Some((name, cells)) => {
                 let name = name.trim();
@@ -644,6 +659,9 @@ impl Game for Trigon {
         if mv == TrigonMove::PASS {
             return "pass".to_string();
         }
+        if mv == TrigonMove::RETIRE {
+            return "retire".to_string();
+        }
         let b = self.tables.board;
         let cells: Vec<String> =
             self.tables.placements[mv.0 as usize].cells.iter().map(|&c| b.label(c as usize)).collect();
@@ -651,10 +669,10 @@ impl Game for Trigon {
     }
 
     /// The piece's name as Pentobi calls it, a colon, then the cells (`L5:r12,r13,s13,s14,t14`;
-    /// `docs/rules/trigon.md` §Pieces); `pass`.
+    /// `docs/rules/trigon.md` §Pieces); `pass`; `retire`.
     fn move_label(&self, mv: TrigonMove) -> String {
-        if mv == TrigonMove::PASS {
-            return "pass".to_string();
+        if !mv.is_placement() {
+            return self.move_text(mv);
         }
         format!("{}:{}", pieces::piece_name(self.tables.placements[mv.0 as usize].piece as usize), self.move_text(mv))
     }
@@ -710,7 +728,7 @@ impl Game for Trigon {
     /// The placement (or pass) and the colour to move: in `trigon-2` a seat's two colours play the
     /// same placements, which are different moves.
     fn move_key(&self, mv: TrigonMove) -> usize {
-        let k = if mv == TrigonMove::PASS { self.tables.placements.len() } else { mv.0 as usize };
+        let k = if mv.is_placement() { mv.0 as usize } else { self.tables.placements.len() };
         self.turn as usize * (self.tables.placements.len() + 1) + k
     }
 
