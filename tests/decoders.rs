@@ -93,13 +93,21 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             seat,
             token
         }),
-        (field(), any::<u32>(), field(), any::<u8>(), prop::option::of(prop::collection::vec(any::<u64>(), 0..4)))
-            .prop_map(|(game_id, ply, text, seat, clock_ms)| ServerMessage::Moved {
+        (
+            field(),
+            any::<u32>(),
+            field(),
+            any::<u8>(),
+            prop::option::of(prop::collection::vec(any::<u64>(), 0..4)),
+            prop::option::of(any::<u64>())
+        )
+            .prop_map(|(game_id, ply, text, seat, clock_ms, deadline_ms)| ServerMessage::Moved {
                 game_id,
                 ply,
                 text,
                 seat,
-                clock_ms
+                clock_ms,
+                deadline_ms
             }),
         (field(), prop::collection::vec(any::<bool>(), 0..4))
             .prop_map(|(game_id, online)| ServerMessage::Presence { game_id, online }),

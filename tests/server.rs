@@ -401,7 +401,14 @@ fn a_stranger_a_move_out_of_turn_an_illegal_move_and_a_finished_game_are_refused
     let reply = send(server.service(), &mv(&tokens[0], "d4", 0));
     assert_eq!(
         reply,
-        vec![ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None }]
+        vec![ServerMessage::Moved {
+            game_id: game_id.clone(),
+            ply: 0,
+            text: "d4".into(),
+            seat: 0,
+            clock_ms: None,
+            deadline_ms: None
+        }]
     );
 }
 
@@ -481,7 +488,14 @@ fn a_retried_move_is_answered_again_and_not_played_twice<S: TestStore>() {
     let (mut server, tokens, game_id, _) = trike_game::<S>("retry", &[]);
     let first = ClientMessage::Move { game_id: game_id.clone(), token: tokens[0].clone(), text: "D4".into(), ply: 0 };
     let reply = send(server.service(), &first);
-    let moved = ServerMessage::Moved { game_id: game_id.clone(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None };
+    let moved = ServerMessage::Moved {
+        game_id: game_id.clone(),
+        ply: 0,
+        text: "d4".into(),
+        seat: 0,
+        clock_ms: None,
+        deadline_ms: None,
+    };
     assert_eq!(reply, vec![moved.clone()], "the rules' own text");
     let before = server.dump();
     for _ in 0..3 {
@@ -753,7 +767,14 @@ fn messages_have_a_stable_versioned_wire_form() {
             rematch_of: None,
             ..Snapshot::default()
         }),
-        ServerMessage::Moved { game_id: "g".into(), ply: 0, text: "d4".into(), seat: 0, clock_ms: None },
+        ServerMessage::Moved {
+            game_id: "g".into(),
+            ply: 0,
+            text: "d4".into(),
+            seat: 0,
+            clock_ms: None,
+            deadline_ms: None,
+        },
         ServerMessage::Presence { game_id: "g".into(), online: vec![true, false] },
         ServerMessage::Rematched { game_id: "h".into(), rematch_of: "g".into(), seat: 1 },
         error,
@@ -1189,6 +1210,11 @@ fn a_correspondence_deadline_passed_while_the_server_was_down_flags_after_the_re
     assert!(server.service().handle_at(mv(&tokens[0], "d4", 0), DAY_MS).error().is_none());
     let reply = server.service().handle_at(mv(&tokens[1], "swap", 1), 2 * DAY_MS);
     assert!(reply.error().is_none(), "{reply:?}");
+    // The move carries the next mover's deadline, so a board keeps it without a new state.
+    assert!(
+        matches!(reply.messages.last(), Some(ServerMessage::Moved { deadline_ms: Some(d), .. }) if *d == 5 * DAY_MS),
+        "{reply:?}"
+    );
     let watch = |id: &str| ClientMessage::Watch { game_id: id.into() };
     let shown = state(&server.service().handle_at(watch(&game_id), 2 * DAY_MS + 5).messages);
     assert_eq!(shown.deadline_ms, Some(5 * DAY_MS), "3 days from the last move");

@@ -99,7 +99,13 @@ impl<S: Store> Service<S> {
                 text,
                 seat,
                 clock_ms,
+                deadline_ms: None,
             });
+        }
+        // The next mover's deadline of a correspondence game, with the last move.
+        let deadline = room.deadline().filter(|_| room.clocks.is_none());
+        if let Some(ServerMessage::Moved { deadline_ms, .. }) = messages.last_mut() {
+            *deadline_ms = deadline;
         }
         self.track(game_id);
         Ok(Reply {
@@ -272,6 +278,7 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
         text: stored[ply].clone(),
         seat,
         clock_ms: clock_after(ply),
+        deadline_ms: None,
     }];
     // The forced moves the server played after it, as the first answer had them.
     for (k, text) in stored.iter().enumerate().skip(ply + 1) {
@@ -285,6 +292,7 @@ fn retry(room: &Room, seat: u8, text: &str, ply: usize) -> Result<Reply, Refusal
                     text: forced,
                     seat: mover.0,
                     clock_ms: clock_after(k),
+                    deadline_ms: None,
                 });
                 position = next;
             }

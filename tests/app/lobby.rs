@@ -193,8 +193,8 @@ fn a_challenge_posted_is_accepted_from_the_lobby_and_both_boards_name_the_player
         assert!(game.state.as_ref().is_some_and(|s| s.rated));
     }
     let (ga, gb) = (a.world().resource::<OnlineGame>(), b.world().resource::<OnlineGame>());
-    // New accounts have no rating in the game yet: their names alone.
-    assert_eq!(ga.player_label(0), "You (Ann)");
+    // New accounts have no rating in the game yet: the one they start from, provisional.
+    assert_eq!(ga.player_label(0), "You (Ann 1500?)");
     assert!(ga.player_label(1).starts_with("Bob"), "{}", ga.player_label(1));
     assert!(gb.player_label(0).starts_with("Ann"), "{}", gb.player_label(0));
     assert!(gb.player_label(1).starts_with("You (Bob"), "{}", gb.player_label(1));
@@ -221,7 +221,7 @@ fn a_challenge_is_withdrawn_and_a_bot_is_played() {
     );
     let game = a.world().resource::<OnlineGame>();
     assert!(game.full(), "the bot took the other seat");
-    assert_eq!(game.player_label(1), "TriboardAI-1");
+    assert_eq!(game.player_label(1), "TriboardAI-1 1500?", "a bot's first game: the rating it starts from");
 }
 
 #[test]
@@ -363,4 +363,7 @@ fn a_rated_game_shows_the_rating_changes_at_its_end_and_the_pages_list_it() {
     assert_eq!(model.result_text().as_deref(), Some("White resigned (Black wins)"));
     assert_eq!(model.record().resigned, Some(1), "saved again, it says so");
     assert!(c.world().get_resource::<OnlineGame>().is_none(), "a record to review, not an online game");
+    // Nobody here played it: every seat the server's players' (the panel then offers no Undo,
+    // New game or Play from here).
+    assert!(model.seats().iter().all(|s| *s == Seat::Remote), "{:?}", model.seats());
 }

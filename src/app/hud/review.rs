@@ -99,11 +99,15 @@ pub(super) fn review_line<G: AppGame>(
     let model = input.model;
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(format!("Move {} of {}", model.moves().len(), model.line_len())).strong());
-        let play = ui.button("Play from here").on_hover_text(
-            "Play on from this position; the moves that followed stay as Redo, and as a variation once another move is played",
-        );
-        if play.clicked() {
-            actions.push(PanelAction::Order(Command::PlayFromHere));
+        // Not in an online game (the server keeps every move) nor in one of the server's
+        // players opened to review: nobody here plays on.
+        if input.local() {
+            let play = ui.button("Play from here").on_hover_text(
+                "Play on from this position; the moves that followed stay as Redo, and as a variation once another move is played",
+            );
+            if play.clicked() {
+                actions.push(PanelAction::Order(Command::PlayFromHere));
+            }
         }
     });
     let text = review_text(model);

@@ -40,7 +40,7 @@ use self::link::{Heard, Link};
 use self::lobby::Lobby;
 use self::pages::{Pages, RecordUse, keep_record};
 use self::sync::{Catch, catch_up, next_to_send};
-use super::flow::{Command, Ending, Gate, PlayedPly, Screen, ServerMove, Status, Step};
+use super::flow::{Command, Ending, Gate, PlayedPly, Screen, Seating, ServerMove, Status, Step};
 use super::in_play::InPlay;
 use super::session::{OpenRecord, OpenSeats};
 use super::settings::{OnlineSeat, Settings};
@@ -101,8 +101,7 @@ fn pump(
             Heard::Opened => {
                 account.on_open(&mut link, settings);
                 if let Some(game) = game.as_deref_mut() {
-                    let sync = game.sync_message();
-                    link.send(&sync);
+                    link.send(&game.sync_message());
                 }
                 lobby.on_open(&mut link, settings);
             }
@@ -215,12 +214,11 @@ fn pump(
                     *board.status = Status::info("Your opponent has joined: the game is on");
                 }
             }
-            ServerMessage::Moved { ply, text, clock_ms, .. } => {
+            ServerMessage::Moved { ply, text, clock_ms, deadline_ms, .. } => {
                 let ply = ply as usize;
                 if ply > game.moves.len() {
                     // A gap: ask for the whole game.
-                    let sync = game.sync_message();
-                    link.send(&sync);
+                    link.send(&game.sync_message());
                     continue;
                 }
                 if ply == game.moves.len() {
@@ -231,6 +229,11 @@ fn pump(
                 }
                 if let Some(ms) = clock_ms {
                     game.clock = Some((ms, Instant::now()));
+                }
+                // A correspondence game's next deadline comes with the move that set it.
+                let stored = game.moves.len() as u32;
+                if let (Some(deadline), Some(state)) = (deadline_ms, game.state.as_mut()) {
+                    (state.deadline_ms, state.ply) = (Some(deadline), stored);
                 }
             }
             ServerMessage::Presence { online, .. } => game.online = online,
@@ -254,8 +257,7 @@ fn pump(
             ServerMessage::Error { message, .. } => {
                 *board.status = Status::error(format!("the server refused: {message}"));
                 game.in_flight = None;
-                let sync = game.sync_message();
-                link.send(&sync);
+                link.send(&game.sync_message());
             }
             ServerMessage::Rated { changes, .. } => {
                 let said: Vec<String> = changes.iter().map(words::change_words).collect();
@@ -315,6 +317,9 @@ fn keep_or_open(
 ) {
     match use_ {
         RecordUse::Review => {
+            // Nobody here played it: every seat the server's players', so the panel offers no
+            // Undo, New game or Play from here, only review.
+            commands.insert_resource(OpenSeats(Seating { seats: vec![Seat::Remote; 4], online: None }));
             commands.insert_resource(OpenRecord(record));
             lobby.open = false;
         }

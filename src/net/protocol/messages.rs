@@ -268,6 +268,11 @@ pub enum ServerMessage {
         /// mover's counting down from now. None for correspondence.
         #[serde(default)]
         clock_ms: Option<Vec<u64>>,
+        /// A correspondence game's deadline for the next mover once the move is stored, in ms
+        /// since the Unix epoch (version 3; none for a live game, one without deadlines, or a
+        /// forced move followed by another).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline_ms: Option<u64>,
     },
     /// Which seats have a connected player, sent to a game's connections whenever it changes.
     Presence {
