@@ -439,6 +439,19 @@ fn triboard_replay_reads_a_blksgf_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A resigned game is over in the terminal too.
+    std::fs::write(&file, "(;GM[Blokus Trigon Two-Player]PB[Ann]PW[Bob]RE[B+Resign];1[r15];2[r4])").unwrap();
+    for json in [false, true] {
+        let args = [&["replay", file.to_str().unwrap()][..], if json { &["--json"][..] } else { &[][..] }].concat();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_triboard")).args(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("result: Yellow/Green resigned (Blue/Red wins)"), "{stdout}");
+        assert!(!stdout.contains("unfinished"), "{stdout}");
+        if json {
+            let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+            assert_eq!(last["finished"], true);
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -634,4 +647,32 @@ fn a_colours_retirement_is_a_node_of_its_own() {
     assert!(text.contains("\n;RETIRE[3]\n"), "Red retires after Blue and Yellow placed:\n{text}");
     assert_eq!(sgf::read(&text).unwrap(), record, "{text}");
     assert!(sgf::read(&format!("{gm};RETIRE[1];1[r15])")).is_err(), "a colour that retired places no more");
+}
+
+#[test]
+fn an_aborted_game_keeps_its_ending() {
+    for variant in [Variant::Two, Variant::Four] {
+        let (end, moves) = random_game(variant, 1, 1);
+        let mut record = Record::new(&end, &moves);
+        record.flagged = Some(1);
+        record.aborted = true;
+        let text = sgf::write(&record).unwrap();
+        assert!(text.contains("ENDING[2 ran out of time, aborted]"), "{text}");
+        assert_eq!(text.contains("RE[Void]"), variant == Variant::Two, "SGF 4's no result for two:\n{text}");
+        let read = sgf::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!((read.resigned, read.flagged, read.aborted), (None, Some(1), true), "{text}");
+        let result = read.result.clone().unwrap();
+        assert!(
+            result.ends_with("ran out of time before every player moved: the game is aborted, unrated"),
+            "{result}"
+        );
+        assert_eq!(sgf::read(&sgf::write(&read).unwrap()).unwrap(), read);
+    }
+    // RE says who won, ENDING that nobody did: refused.
+    let text = "(;GM[Blokus Trigon Two-Player]RE[W+Resign]ENDING[1 resigned, aborted];1[r15])";
+    assert!(sgf::read(text).unwrap_err().reason.contains("disagrees with RE"));
+    // Aborted with no seat that left: refused on load.
+    let mut record = Record::new(&game(Variant::Two), &[]);
+    record.aborted = true;
+    assert!(matches!(record.replay::<Trigon>(), Err(RecordError::Ending(_))));
 }

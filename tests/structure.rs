@@ -66,11 +66,6 @@ const CAPS: &[(&str, usize, &str)] = &[
         820,
         "the search tree: node storage, selection, expansion and backup, one hot loop kept in one file",
     ),
-    (
-        "rules/trigon/sgf.rs",
-        515,
-        "Pentobi's SGF dialect, reader and writer side by side so each property is read as it is written",
-    ),
 ];
 
 /// Where imports may not go: (from the folder, to the folder).

@@ -163,7 +163,7 @@ impl<G: AppGame> Model<G> {
             review: false,
             variations,
             hints,
-            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged, aborted: false }),
+            ended: record.ending().map(|(seat, flagged)| Ending { seat, flagged, aborted: record.aborted }),
             online: None,
             texts: Vec::new(),
             redo_texts: Vec::new(),
@@ -339,6 +339,7 @@ impl<G: AppGame> Model<G> {
         record.players = (0..self.seats.len()).map(|k| self.seat_name(k)).collect();
         if let Some(ending) = self.ended {
             *(if ending.flagged { &mut record.flagged } else { &mut record.resigned }) = Some(ending.seat);
+            record.aborted = ending.aborted;
         }
         if self.hints.iter().any(|&h| h > 0) {
             record.hints = self.hints.clone();

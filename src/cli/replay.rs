@@ -1,5 +1,6 @@
 //! `triboard replay FILE`: checks a game record (any known game: its `game` field chooses the
-//! rules), then prints the final position, the moves and the result. A record that does not load
+//! rules), then prints the final position, the moves and the result (the rules', or the ending off
+//! the board the record keeps: "result: Black resigned (White wins)"). A record that does not load
 //! is refused with its place and reason, and the exit code is 1.
 
 use std::io::Write;
@@ -56,14 +57,16 @@ impl GameTask for Task<'_> {
             writeln!(out, "{}", line.join(" "))?;
         }
         let result = result_text(&end);
-        match &result {
-            Some(text) => writeln!(out, "result: {text}")?,
-            None => match end.to_move() {
+        // A game that ended off the board (a resignation, a loss on time) is over too.
+        let ending = self.record.ending_text(&end);
+        match (&result, &ending) {
+            (Some(text), _) | (None, Some(text)) => writeln!(out, "result: {text}")?,
+            (None, None) => match end.to_move() {
                 Some(p) => writeln!(out, "unfinished: {} to move", end.player_name(p))?,
                 None => writeln!(out, "unfinished")?,
             },
         }
-        if let (Some(stored), Some(actual)) = (&self.record.result, &result)
+        if let (Some(stored), Some(actual)) = (&self.record.result, result.as_ref().or(ending.as_ref()))
             && !actual.starts_with(stored.as_str())
         {
             writeln!(out, "note: the record's own result says \"{stored}\"")?;
@@ -72,8 +75,9 @@ impl GameTask for Task<'_> {
             "game": id,
             "options": end.options(),
             "moves": texts,
-            "finished": end.outcome().is_some(),
+            "finished": end.outcome().is_some() || ending.is_some(),
             "result": outcome_json(&end),
+            "ending": ending,
         }))
     }
 }

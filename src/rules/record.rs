@@ -50,6 +50,11 @@ pub struct Record {
     /// every other seat wins. Optional; checked on load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flagged: Option<u8>,
+    /// The game was aborted (online, `docs/design.md` §Network play): the seat of
+    /// [`Record::resigned`] or [`Record::flagged`] left it before every seat had made a move, so
+    /// nobody won and it was not rated. Optional (false); checked on load: only with one of them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
 }
 
 /// A game's analysis as a record keeps it: the budget it was made with and one entry per move
@@ -150,6 +155,7 @@ impl Record {
             hints: Vec::new(),
             resigned: None,
             flagged: None,
+            aborted: false,
         }
     }
 
@@ -157,6 +163,27 @@ impl Record {
     /// the game did not end off the board.
     pub fn ending(&self) -> Option<(u8, bool)> {
         self.resigned.map(|seat| (seat, false)).or(self.flagged.map(|seat| (seat, true)))
+    }
+
+    /// The ending off the board in words, `end` the position after the record's moves (as
+    /// [`Record::replay`] gives it): "Black resigned (White wins)", "Blue ran out of time (Yellow,
+    /// Red and Green share first place)", "Blue resigned before every player moved: the game is
+    /// aborted, unrated"; `None` when the game did not end off the board.
+    pub fn ending_text<G: Game>(&self, end: &G) -> Option<String> {
+        let (seat, flagged) = self.ending()?;
+        let name = |s: usize| end.player_name(super::game::Player(s as u8));
+        let how = if flagged { "ran out of time" } else { "resigned" };
+        let loser = name(usize::from(seat));
+        if self.aborted {
+            return Some(format!("{loser} {how} before every player moved: the game is aborted, unrated"));
+        }
+        let winners: Vec<&str> = (0..end.num_players()).filter(|&s| s != usize::from(seat)).map(name).collect();
+        let verdict = match &winners[..] {
+            [one] => format!("{one} wins"),
+            [first @ .., last] => format!("{} and {last} share first place", first.join(", ")),
+            [] => String::new(),
+        };
+        Some(format!("{loser} {how} ({verdict})"))
     }
 
     /// Reads a record from JSON text without checking its moves.
@@ -240,6 +267,9 @@ impl Record {
 
     /// Checks the ending off the board against `end`, the position after the record's moves.
     fn check_ending<G: Game>(&self, end: &G) -> Result<(), RecordError> {
+        if self.aborted && self.ending().is_none() {
+            return Err(RecordError::Ending("aborted, but no seat resigned or ran out of time".into()));
+        }
         let Some((seat, flagged)) = self.ending() else { return Ok(()) };
         let how = if flagged { "ran out of time" } else { "resigned" };
         if self.resigned.is_some() && self.flagged.is_some() {

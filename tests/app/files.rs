@@ -281,3 +281,22 @@ fn a_loaded_game_of_one_move_is_not_one_moves() {
     app.update();
     assert_eq!(app.world().resource::<Status>().text, "Loaded a game of 1 move");
 }
+
+#[test]
+fn an_aborted_game_reopens_aborted_from_json_and_blksgf() {
+    let game = Trigon::new(&TrigonOptions { variant: Variant::Two }).expect("a board");
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut record = Record::new(&game, &moves[..1]);
+    record.flagged = Some(1);
+    record.aborted = true;
+    let model = Model::<Trigon>::from_record(&record, None).expect("a record");
+    let said = model.result_text().expect("over");
+    assert!(said.contains("aborted") && model.over(), "{said}");
+    let again = model.record();
+    assert!(again.aborted && again.flagged == Some(1), "saving keeps the abort: {again:?}");
+    let text = triboard::app::files::Format::Sgf.text(&again).expect("SGF");
+    let reopened =
+        Model::<Trigon>::from_record(&triboard::app::files::parse(&text).expect("read"), None).expect("opens");
+    assert_eq!(reopened.result_text(), Some(said));
+}

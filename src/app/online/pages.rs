@@ -125,6 +125,7 @@ pub fn record_of(state: &Snapshot) -> Record {
     if let Some(outcome) = &state.outcome {
         record.resigned = outcome.resigned;
         record.flagged = outcome.flagged;
+        record.aborted = outcome.aborted && (outcome.resigned.is_some() || outcome.flagged.is_some());
     }
     record.result = state.outcome.as_ref().map(|outcome| {
         let winners: Vec<String> = outcome.winners.iter().map(|&w| name(w)).collect();

@@ -31,7 +31,7 @@
 //! - Writing gives a [`Record`]'s main line and its variations, one node per placement, passes left
 //!   out, and its ending.
 
-use super::sgf_ending::{ending_of, ending_properties, ending_text, sgf_date};
+use super::sgf_ending::{ending_of, ending_properties, sgf_date};
 use super::sgf_lines::{Fork, kept_lines, tree_of};
 pub use super::sgf_tree::SgfError;
 use super::sgf_tree::{Node, single, tree};
@@ -144,7 +144,7 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
     }
     // SGF's DT is a date (a list of them): the day is kept.
     let date = text_of("DT")?.and_then(|d| sgf_date(&d).map(str::to_string));
-    let mut result = text_of("RE")?;
+    let result = text_of("RE")?;
     let ending = ending_of(root, variant)?;
     let leaves = nodes.iter().filter(|n| n.children.is_empty()).count();
     if leaves > MAX_LINES {
@@ -159,7 +159,13 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
     let (lines, ends): (Vec<Vec<String>>, Vec<Trigon>) = read_lines(&nodes, start, &gm_value.text)?.into_iter().unzip();
     let end = ends.into_iter().next().expect("a tree has a line");
     let (moves, variations) = kept_lines(lines);
-    let (mut resigned, mut flagged) = (None, None);
+    let mut record = Record {
+        players,
+        date,
+        result,
+        variations,
+        ..Record::of_texts(end.id(), serde_json::to_value(&options).expect("options serialise"), moves)
+    };
     if let Some(ending) = ending {
         if end.colour_to_move().is_none() {
             return Err(SgfError::new(
@@ -167,22 +173,11 @@ pub fn read(text: &str) -> Result<Record, SgfError> {
                 format!("{}: the game {}, but the rules had ended it", ending.property, ending.how()),
             ));
         }
-        *(if ending.flagged { &mut flagged } else { &mut resigned }) = Some(ending.seat);
-        result = Some(ending_text(&end, ending.seat, ending.flagged));
+        *(if ending.flagged { &mut record.flagged } else { &mut record.resigned }) = Some(ending.seat);
+        record.aborted = ending.aborted;
+        record.result = record.ending_text(&end);
     }
-    Ok(Record {
-        game: end.id().to_string(),
-        options: serde_json::to_value(&options).expect("options serialise"),
-        moves,
-        players,
-        date,
-        result,
-        analysis: None,
-        variations,
-        hints: Vec::new(),
-        resigned,
-        flagged,
-    })
+    Ok(record)
 }
 
 /// A line of the tree being read: the position, the moves so far in our notation and how many of
@@ -358,7 +353,7 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
     if let Some(day) = record.date.as_deref().and_then(sgf_date) {
         root.push(("DT", day.to_string()));
     }
-    root.extend(ending_properties(variant, record.ending(), record.result.as_deref()));
+    root.extend(ending_properties(variant, record.ending(), record.aborted, record.result.as_deref()));
     for (id, value) in root {
         out.push_str(&format!("{id}[{}]", escape(&value)));
     }

@@ -10,15 +10,18 @@
 //!   `ENDING`, the player's number (`1`–`4`, as the player properties `P1`–`P4`) and how:
 //!   `ENDING[2 resigned]`, `ENDING[3 ran out of time]`; `RE` keeps the result in words. Pentobi
 //!   reads neither `RE` nor unknown properties (it keeps them), so its files open there as before.
+//! - A game aborted (a seat left before every seat had moved, [`Record::aborted`]: nobody won) is
+//!   `RE[Void]`, SGF 4's "no result", in the two-player variant, and `ENDING[1 resigned, aborted]`
+//!   in any.
 //! - `DT` is SGF's date list, `YYYY-MM-DD`: a record's date with a time (`2026-11-24T10:00:00Z`)
 //!   is written as its day.
 //!
 //! [`Record::resigned`]: crate::rules::record::Record::resigned
 //! [`Record::flagged`]: crate::rules::record::Record::flagged
+//! [`Record::aborted`]: crate::rules::record::Record::aborted
 
+use super::Variant;
 use super::sgf_tree::{Node, SgfError, single};
-use super::{Trigon, Variant};
-use crate::rules::game::{Game, Player};
 
 /// The private root property of the ending in the three- and four-player variants.
 pub(super) const ENDING: &str = "ENDING";
@@ -30,6 +33,10 @@ pub(super) struct FileEnding {
     pub(super) seat: u8,
     /// It ran out of time (else it resigned).
     pub(super) flagged: bool,
+    /// It left before every seat had moved: the game was aborted ([`Record::aborted`]).
+    ///
+    /// [`Record::aborted`]: crate::rules::record::Record::aborted
+    pub(super) aborted: bool,
     /// The property that says so (`RE` or `ENDING`) and the offset of its value.
     pub(super) property: &'static str,
     pub(super) offset: usize,
@@ -60,6 +67,7 @@ pub(super) fn ending_of(root: &Node, variant: Variant) -> Result<Option<FileEndi
         found = two_player_result(&value.text).map(|(seat, flagged)| FileEnding {
             seat,
             flagged,
+            aborted: false,
             property: "RE",
             offset: value.offset,
         });
@@ -72,12 +80,14 @@ pub(super) fn ending_of(root: &Node, variant: Variant) -> Result<Option<FileEndi
             value.offset,
             format!(
                 "{ENDING}[{}]: expected a player's number (1 to {seats}) and how the player lost, like \
-                 '2 resigned' or '2 ran out of time'",
+                 '2 resigned' or '2 ran out of time' (then ', aborted' for a game aborted so)",
                 value.text
             ),
         )
     };
-    let (number, rest) = value.text.trim().split_once(' ').ok_or_else(bad)?;
+    let text = value.text.trim();
+    let (text, aborted) = text.strip_suffix(", aborted").map_or((text, false), |t| (t, true));
+    let (number, rest) = text.split_once(' ').ok_or_else(bad)?;
     let number: usize = number.parse().map_err(|_| bad())?;
     let flagged = match rest.trim() {
         "resigned" => false,
@@ -87,9 +97,9 @@ pub(super) fn ending_of(root: &Node, variant: Variant) -> Result<Option<FileEndi
     if !(1..=seats).contains(&number) {
         return Err(bad());
     }
-    let ending = FileEnding { seat: (number - 1) as u8, flagged, property: ENDING, offset: value.offset };
+    let ending = FileEnding { seat: (number - 1) as u8, flagged, aborted, property: ENDING, offset: value.offset };
     if let Some(re) = found
-        && (re.seat, re.flagged) != (ending.seat, ending.flagged)
+        && (re.seat, re.flagged, re.aborted) != (ending.seat, ending.flagged, ending.aborted)
     {
         return Err(SgfError::new(value.offset, format!("{ENDING}[{}] disagrees with RE", value.text)));
     }
@@ -111,43 +121,35 @@ fn two_player_result(text: &str) -> Option<(u8, bool)> {
     }
 }
 
-/// The root properties that write the ending `seat` lost (`flagged`: on time), with `result` the
-/// record's result in words: `RE[W+Resign]` in the two-player variant; else `RE[result]` and
-/// `ENDING[2 resigned]`. Values unescaped.
+/// The root properties that write the ending `seat` lost (`flagged`: on time; `aborted`: before
+/// every seat moved), with `result` the record's result in words: `RE[W+Resign]` in the two-player
+/// variant, `RE[Void]` (SGF 4's "no result") and `ENDING[1 resigned, aborted]` for an aborted
+/// one; else `RE[result]` and `ENDING[2 resigned]`. Values unescaped.
 pub(super) fn ending_properties(
     variant: Variant,
     ending: Option<(u8, bool)>,
+    aborted: bool,
     result: Option<&str>,
 ) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     match ending {
-        Some((seat, flagged)) if variant == Variant::Two => {
+        Some((seat, flagged)) if variant == Variant::Two && !aborted => {
             let winner = if seat == 0 { "W" } else { "B" };
             out.push(("RE", format!("{winner}+{}", if flagged { "Time" } else { "Resign" })));
         }
         _ => {
-            if let Some(result) = result {
+            if variant == Variant::Two && ending.is_some() {
+                out.push(("RE", "Void".to_string()));
+            } else if let Some(result) = result {
                 out.push(("RE", result.to_string()));
             }
             if let Some((seat, flagged)) = ending {
-                out.push((ENDING, format!("{} {}", seat + 1, how(flagged))));
+                let aborted = if aborted { ", aborted" } else { "" };
+                out.push((ENDING, format!("{} {}{aborted}", seat + 1, how(flagged))));
             }
         }
     }
     out
-}
-
-/// "Blue/Red resigned (Yellow/Green wins)", "Blue ran out of time (Yellow, Red and Green share
-/// first place)": the app's words for a game `seat` lost off the board, `game` its last position.
-pub(super) fn ending_text(game: &Trigon, seat: u8, flagged: bool) -> String {
-    let name = |s: usize| game.player_name(Player(s as u8));
-    let winners: Vec<&str> = (0..game.num_players()).filter(|&s| s != usize::from(seat)).map(name).collect();
-    let verdict = match &winners[..] {
-        [one] => format!("{one} wins"),
-        [first @ .., last] => format!("{} and {last} share first place", first.join(", ")),
-        [] => String::new(),
-    };
-    format!("{} {} ({verdict})", name(usize::from(seat)), how(flagged))
 }
 
 /// SGF's `DT` of a record's date: its leading `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`), the time after
