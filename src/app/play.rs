@@ -71,8 +71,7 @@ pub(super) fn validate<G: AppGame>(
     mut analysed: MessageReader<Analysed<G::Move>>,
     mut model: ResMut<Model<G>>,
     (mut status, gate): (ResMut<Status>, Res<Gate>),
-    mut learning: Option<ResMut<Learning>>,
-    mut played: MessageWriter<PlayedPly>,
+    (mut learning, mut played): (Option<ResMut<Learning>>, MessageWriter<PlayedPly>),
 ) {
     for ServerMove(text) in served.read() {
         *status = server_move(&mut model, text);

@@ -38,9 +38,9 @@ use self::account::Account;
 pub use self::game::{OnlineGame, OnlineOrder, Phase, Role};
 use self::link::{Heard, Link};
 use self::lobby::Lobby;
-use self::pages::{Pages, RecordUse, keep_record};
+use self::pages::{Pages, keep_or_open};
 use self::sync::{Catch, catch_up, next_to_send};
-use super::flow::{Command, Ending, Gate, PlayedPly, Screen, Seating, ServerMove, Status, Step};
+use super::flow::{Command, Ending, Gate, PlayedPly, Screen, ServerMove, Status, Step};
 use super::in_play::InPlay;
 use super::session::{OpenRecord, OpenSeats};
 use super::settings::{OnlineSeat, Settings};
@@ -139,7 +139,9 @@ fn pump(
                     }
                     ServerMessage::State(state) if pages.wants(&state.game_id) => {
                         if let Some((record, use_)) = pages.hear(message) {
-                            keep_or_open(&mut commands, record, use_, (pages, lobby));
+                            if keep_or_open(&mut commands, record, use_, pages) {
+                                lobby.open = false;
+                            }
                         }
                         continue;
                     }
@@ -211,7 +213,11 @@ fn pump(
                 let was_full = game.full();
                 game.take_state(state);
                 if !was_full && game.full() {
-                    *board.status = Status::info("Your opponent has joined: the game is on");
+                    *board.status = Status::info(if game.seats().len() == 2 {
+                        "Your opponent has joined: the game is on"
+                    } else {
+                        "Every seat is taken: the game is on"
+                    });
                 }
             }
             ServerMessage::Moved { ply, text, clock_ms, deadline_ms, .. } => {
@@ -252,7 +258,8 @@ fn pump(
                 if let Some(state) = &mut game.state {
                     state.rematch = Some(game_id);
                 }
-                *board.status = Status::info("Your opponent asks for a rematch: press Play the rematch");
+                let asker = if game.seats().len() == 2 { "Your opponent" } else { "A player" };
+                *board.status = Status::info(format!("{asker} asks for a rematch: press Play the rematch"));
             }
             ServerMessage::Error { message, .. } => {
                 *board.status = Status::error(format!("the server refused: {message}"));
@@ -306,30 +313,6 @@ struct ToBoard<'w> {
     status: ResMut<'w, Status>,
     served: MessageWriter<'w, ServerMove>,
     orders: MessageWriter<'w, Command>,
-}
-
-/// Opens a game fetched from a player's page in review, or keeps it as a file.
-fn keep_or_open(
-    commands: &mut Commands,
-    record: crate::rules::record::Record,
-    use_: RecordUse,
-    (pages, lobby): (&mut Pages, &mut Lobby),
-) {
-    match use_ {
-        RecordUse::Review => {
-            // Nobody here played it: every seat the server's players', so the panel offers no
-            // Undo, New game or Play from here, only review.
-            commands.insert_resource(OpenSeats(Seating { seats: vec![Seat::Remote; 4], online: None }));
-            commands.insert_resource(OpenRecord(record));
-            lobby.open = false;
-        }
-        RecordUse::Save(format) => {
-            pages.said = Some(match keep_record(&record, format) {
-                Ok(place) => Status::info(format!("Saved to {place}")),
-                Err(e) => Status::error(e),
-            });
-        }
-    }
 }
 
 /// Puts the online game `game` on the board (from the start screen or over the game in play);

@@ -5,9 +5,11 @@
 use bevy::prelude::*;
 
 use super::link::Link;
+use crate::ai::Seat;
 use crate::app::files::Format;
-use crate::app::flow::Status;
+use crate::app::flow::{Seating, Status};
 use crate::app::save_format::{date_of, utc_stamp};
+use crate::app::session::{OpenRecord, OpenSeats};
 use crate::net::protocol::{ClientMessage, GameListing, ProfileView, RatingView, ServerMessage, Snapshot};
 use crate::rules::record::Record;
 
@@ -195,5 +197,26 @@ mod tests {
         assert_eq!(record.result.as_deref(), Some("Ann wins: guest resigned"));
         assert_eq!((record.resigned, record.flagged), (Some(1), None), "the resignation is the record's, for review");
         assert!(record.replay::<crate::rules::trike::Trike>().is_ok(), "it replays");
+    }
+}
+
+/// Opens a game fetched from a player's page in review, or keeps it as a file; true when it was
+/// opened on the board (the Play online window then closes).
+pub(super) fn keep_or_open(commands: &mut Commands, record: Record, use_: RecordUse, pages: &mut Pages) -> bool {
+    match use_ {
+        RecordUse::Review => {
+            // Nobody here played it: every seat the server's players', so the panel offers no
+            // Undo, New game or Play from here, only review.
+            commands.insert_resource(OpenSeats(Seating { seats: vec![Seat::Remote; 4], online: None }));
+            commands.insert_resource(OpenRecord(record));
+            true
+        }
+        RecordUse::Save(format) => {
+            pages.said = Some(match keep_record(&record, format) {
+                Ok(place) => Status::info(format!("Saved to {place}")),
+                Err(e) => Status::error(e),
+            });
+            false
+        }
     }
 }
