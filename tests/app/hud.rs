@@ -516,6 +516,25 @@ fn resign_asks_first_and_after_it_the_panel_says_the_game_is_over() {
 }
 
 #[test]
+fn an_aborted_game_says_so_and_names_no_winner() {
+    use triboard::app::Ending;
+    let (game, mut model) = online_game();
+    let ctx = styled();
+    let (mut windows, mut rects) = (PanelWindows::default(), UiRects::default());
+    let window = Window { size: SMALL, online: Some(&game), ..Window::default() };
+    // White left before every player moved: the server aborted the game.
+    assert!(model.end(Ending { seat: 1, flagged: false, aborted: true }));
+    for _ in 0..2 {
+        frame_in(&ctx, &window, &model, &Status::default(), None, (&mut windows, &mut rects), Vec::new());
+    }
+    let text = drawn();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"Aborted: unrated"), "the Game over box says aborted: {text}");
+    assert!(lines.contains(&"White resigned"), "and how: {text}");
+    assert!(!lines.iter().any(|l| l.ends_with("wins") || *l == "A draw"), "no winner, no draw: {text}");
+}
+
+#[test]
 fn on_a_1024x640_screen_the_online_box_and_the_settings_fit_the_window() {
     use triboard::app::settings::Look;
     use triboard::app::settings_page::settings_window;

@@ -51,19 +51,24 @@ pub(super) fn online_box<M>(
     };
     let font = egui::TextStyle::Monospace.resolve(ui.style());
     let spacing = ui.spacing().item_spacing.x;
-    let clocks_width: f32 = clocks
-        .iter()
-        .map(|(text, _)| {
-            ui.fonts_mut(|f| f.layout_no_wrap(text.clone(), font.clone(), egui::Color32::WHITE).size().x) + spacing
-        })
-        .sum();
+    // Without a live clock, the correspondence line ("1 day a move · 23 h left") stands there.
+    let correspondence = clocks.is_empty().then(|| {
+        crate::app::online::words::correspondence_words(
+            game.state.as_ref(),
+            game.moves.len(),
+            crate::app::online::words::now_ms(),
+        )
+    });
+    let body = egui::TextStyle::Body.resolve(ui.style());
+    let width = |text: &str, font: &egui::FontId| {
+        ui.fonts_mut(|f| f.layout_no_wrap(text.to_string(), font.clone(), egui::Color32::WHITE).size().x) + spacing
+    };
+    let clocks_width: f32 = match &correspondence {
+        Some(words) => width(words, &body),
+        None => clocks.iter().map(|(text, _)| width(text, &font)).sum(),
+    };
     let draw_clocks = |ui: &mut egui::Ui| {
-        if clocks.is_empty() {
-            let words = crate::app::online::words::correspondence_words(
-                game.state.as_ref(),
-                game.moves.len(),
-                crate::app::online::words::now_ms(),
-            );
+        if let Some(words) = &correspondence {
             ui.label(egui::RichText::new(words).weak())
                 .on_hover_text("A correspondence game: take the time you like, the game waits");
             return;

@@ -38,7 +38,13 @@ pub(super) fn players<G: AppGame>(ui: &mut egui::Ui, model: &Model<G>, online: O
             if let Some(ending) = ending {
                 let lost = usize::from(ending.seat) == seat;
                 let how = if ending.flagged { "out of time" } else { "resigned" };
-                let text = egui::RichText::new(if lost { how } else { "wins" }).size(17.0);
+                // An aborted game has no winner: the seat that left says how, the others nothing.
+                let text = egui::RichText::new(match (lost, ending.aborted) {
+                    (true, _) => how,
+                    (false, true) => "",
+                    (false, false) => "wins",
+                })
+                .size(17.0);
                 ui.label(if lost { text } else { text.strong().color(GOLD) });
             } else if let Some(outcome) = &outcome {
                 let won = outcome.winners().contains(&player);
@@ -104,7 +110,11 @@ pub(super) fn result<G: AppGame>(
     let who = |w: Player| online.map_or_else(|| model.seat_name(w.index()), |o| o.who(w.0));
     let names: Vec<String> = winners.iter().map(|w| format!("{} ({})", game.player_name(*w), who(*w))).collect();
     let ratings: Vec<String> = online.map_or_else(Vec::new, |o| o.rated.iter().map(change_words).collect());
-    let verdict = if winners.len() == 1 {
+    let aborted = model.ending().is_some_and(|e| e.aborted);
+    let winners = if aborted { Vec::new() } else { winners };
+    let verdict = if aborted {
+        "Aborted: unrated".to_string()
+    } else if winners.len() == 1 {
         format!("{} wins", names[0])
     } else if winners.len() == game.num_players() {
         "A draw".to_string()

@@ -138,10 +138,10 @@ fn pump(
                         continue;
                     }
                     ServerMessage::State(state) if pages.wants(&state.game_id) => {
-                        if let Some((record, use_)) = pages.hear(message) {
-                            if keep_or_open(&mut commands, record, use_, pages) {
-                                lobby.open = false;
-                            }
+                        if let Some((record, use_)) = pages.hear(message)
+                            && keep_or_open(&mut commands, record, use_, pages)
+                        {
+                            lobby.open = false;
                         }
                         continue;
                     }

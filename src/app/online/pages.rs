@@ -159,6 +159,27 @@ pub fn keep_record(record: &Record, format: Format) -> Result<String, String> {
     crate::app::files::save_as(record, format)
 }
 
+/// Opens a game fetched from a player's page in review, or keeps it as a file; true when it was
+/// opened on the board (the Play online window then closes).
+pub(super) fn keep_or_open(commands: &mut Commands, record: Record, use_: RecordUse, pages: &mut Pages) -> bool {
+    match use_ {
+        RecordUse::Review => {
+            // Nobody here played it: every seat the server's players', so the panel offers no
+            // Undo, New game or Play from here, only review.
+            commands.insert_resource(OpenSeats(Seating { seats: vec![Seat::Remote; 4], online: None }));
+            commands.insert_resource(OpenRecord(record));
+            true
+        }
+        RecordUse::Save(format) => {
+            pages.said = Some(match keep_record(&record, format) {
+                Ok(place) => Status::info(format!("Saved to {place}")),
+                Err(e) => Status::error(e),
+            });
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,26 +218,5 @@ mod tests {
         assert_eq!(record.result.as_deref(), Some("Ann wins: guest resigned"));
         assert_eq!((record.resigned, record.flagged), (Some(1), None), "the resignation is the record's, for review");
         assert!(record.replay::<crate::rules::trike::Trike>().is_ok(), "it replays");
-    }
-}
-
-/// Opens a game fetched from a player's page in review, or keeps it as a file; true when it was
-/// opened on the board (the Play online window then closes).
-pub(super) fn keep_or_open(commands: &mut Commands, record: Record, use_: RecordUse, pages: &mut Pages) -> bool {
-    match use_ {
-        RecordUse::Review => {
-            // Nobody here played it: every seat the server's players', so the panel offers no
-            // Undo, New game or Play from here, only review.
-            commands.insert_resource(OpenSeats(Seating { seats: vec![Seat::Remote; 4], online: None }));
-            commands.insert_resource(OpenRecord(record));
-            true
-        }
-        RecordUse::Save(format) => {
-            pages.said = Some(match keep_record(&record, format) {
-                Ok(place) => Status::info(format!("Saved to {place}")),
-                Err(e) => Status::error(e),
-            });
-            false
-        }
     }
 }
