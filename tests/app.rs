@@ -387,6 +387,16 @@ fn record(json: &str) -> triboard::rules::record::Record {
     triboard::rules::record::Record::from_json(json).expect("well-formed")
 }
 
+/// A press (`pressed`) or release of the primary button at `at`, as egui reads a click.
+fn primary_button(at: bevy_egui::egui::Pos2, pressed: bool) -> bevy_egui::egui::Event {
+    bevy_egui::egui::Event::PointerButton {
+        pos: at,
+        button: bevy_egui::egui::PointerButton::Primary,
+        pressed,
+        modifiers: bevy_egui::egui::Modifiers::NONE,
+    }
+}
+
 /// The texts egui drew in the pass `output` ended (its textures let go, as a test has no renderer).
 fn texts_drawn(mut output: bevy_egui::egui::FullOutput) -> Vec<String> {
     output.textures_delta.clear();

@@ -235,8 +235,11 @@ proptest! {
         }
         let [a, b] = &mut apps;
         idle(a, b, 30);
+        // Every move the server stored is the one a player made at that ply on that game's board
+        // (a move made may still be refused: a resignation that reached the server first).
         for (id, line) in &made {
-            prop_assert_eq!(&served.stored(id), line, "game {}", id);
+            let stored = served.stored(id);
+            prop_assert!(line.starts_with(&stored), "game {}: stored {:?}, made {:?}", id, stored, line);
         }
     }
 }

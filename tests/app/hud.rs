@@ -145,12 +145,7 @@ fn press_in(
 ) -> Vec<PanelAction<TrikeMove>> {
     let at = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn")).center();
     let status = Status::default();
-    let button = |pressed| egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
+    let button = |pressed| crate::primary_button(at, pressed);
     let frame = |events, windows: &mut PanelWindows, rects: &mut UiRects| {
         frame_in(ctx, window, model, &status, None, (windows, rects), events)
     };
@@ -669,12 +664,7 @@ fn press_copies(
     name: &str,
 ) -> Vec<String> {
     let at = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn")).center();
-    let button = |pressed| egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
+    let button = |pressed| crate::primary_button(at, pressed);
     let mut windows = PanelWindows::default();
     let status = Status::default();
     frame_in(

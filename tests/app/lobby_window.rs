@@ -88,12 +88,7 @@ fn settled(parts: &mut Parts, rects: &mut UiRects) -> (egui::Context, Vec<(Strin
 /// returns what the frames' presses did.
 fn press(ctx: &egui::Context, parts: &mut Parts, rects: &mut UiRects, name: &str) -> Vec<LobbyAction> {
     let at = rects.get(name).unwrap_or_else(|| panic!("{name} was drawn")).center();
-    let button = |pressed| egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
+    let button = |pressed| crate::primary_button(at, pressed);
     let mut actions = frame(ctx, parts, rects, vec![egui::Event::PointerMoved(at), button(true)]).0;
     actions.extend(frame(ctx, parts, rects, vec![button(false)]).0);
     actions.extend(frame(ctx, parts, rects, vec![egui::Event::PointerGone]).0);

@@ -40,12 +40,7 @@ fn settled(ctx: &egui::Context, model: &Model<Trigon>, selection: &mut Selection
 
 /// A press and release at `at` over two frames, then the pointer away.
 fn press(ctx: &egui::Context, model: &Model<Trigon>, selection: &mut Selection, at: egui::Pos2) {
-    let button = |pressed| egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
+    let button = |pressed| crate::primary_button(at, pressed);
     frame(ctx, model, selection, vec![egui::Event::PointerMoved(at), button(true)]);
     frame(ctx, model, selection, vec![button(false)]);
     frame(ctx, model, selection, vec![egui::Event::PointerGone]);
