@@ -500,11 +500,32 @@ async function lobbyGames(browser, contexts) {
   page = c;
   const full = await until("C's Trigon game has its three players", (s) => s.online && s.online.game_id === trigon && JSON.stringify(s.online.players_online) === "[true,true,true]", 60, c);
   check(full.game === "trigon-3" && full.online.rated, `a rated ${full.game} game of ${cyd}, ${ann} and ${bob}`);
-  await press(c, centre(await steadyRect(c, "online resign")));
-  // "Resign this game?": its Resign button is the question's "drop", pressed once the question is
-  // up and stands still (a "drop" of an earlier question is still on record, and a press beside
-  // the question keeps the game; one such press in CI left the game unresigned).
-  await dropTheGameInPlay(c, `"Resign this game?"`);
+  // Each colour places its first piece (a game resigned before every player moved is aborted,
+  // unrated): C, then A, then B.
+  const seated = [c, a, b];
+  for (let ply = 0; ply < 3; ply++) {
+    const mover = seated[ply];
+    page = mover;
+    await until(`seat ${ply} of the Trigon game has ${ply} moves`, (t) => t.moves && t.moves.length === ply, 40, mover);
+    const legal = await legalMoves(mover);
+    await hook(mover, "triboard_play", legal[0]);
+    for (const p of seated) await until(`move ${ply + 1} of the Trigon game arrives`, (t) => t.moves && t.moves.length > ply, 40, p);
+  }
+  // Then each resigns in turn, C first: a resignation takes that colour out and the others play
+  // on; once every colour is out the game is over, rated by the order they left.
+  for (const [who, p, left] of [["C", c, 1], ["A", a, 2], ["B", b, 3]]) {
+    page = p;
+    await until(`${who} is at the Trigon game, not over`, (t) => t.online && t.online.game_id === trigon && !t.over, 40, p);
+    await press(p, centre(await steadyRect(p, "online resign")));
+    // "Resign this game?": its Resign button is the question's "drop", pressed once the question
+    // is up and stands still (a "drop" of an earlier question is still on record, and a press
+    // beside the question keeps the game; one such press in CI left the game unresigned).
+    await dropTheGameInPlay(p, `"Resign this game?" (${who})`);
+    if (left < 3) {
+      const on = await until(`the Trigon game plays on after ${who} left`, (t) => t.moves && t.moves.length >= 3 + left && !t.over, 40, a === p ? b : a);
+      check(!on.over, `${who} resigned: the others play on (${on.moves.length} moves)`);
+    }
+  }
   const changes = [];
   for (const [who, p] of [["C", c], ["A", a], ["B", b]]) {
     const s = await until(`${who} sees the Trigon game's rating change`, (t) => t.over && t.lobby.rating_change && t.online.game_id === trigon, 40, p);
