@@ -137,10 +137,17 @@ pub fn link_words(state: &LinkState) -> &'static str {
     }
 }
 
-/// The start screen's line on the seats held: how many games, and in how many it is the
-/// person's move (as the server last said); `None` when none is held.
+/// The start screen's line on the seats held in games still in play: how many, and in how many it
+/// is the person's move (as the server last said); `None` when none is in play.
 pub fn summary(lobby: &Lobby, settings: &Settings) -> Option<String> {
-    let held = &settings.online.games;
+    // Only the games still in play count (a finished one the server said is over is kept to
+    // review, not to play).
+    let held: Vec<&crate::app::settings::OnlineSeat> = settings
+        .online
+        .games
+        .iter()
+        .filter(|s| lobby.known.get(&s.game_id).is_none_or(|state| state.outcome.is_none()))
+        .collect();
     if held.is_empty() {
         return None;
     }
@@ -281,6 +288,12 @@ mod tests {
         assert_eq!(summary(&lobby, &settings).unwrap(), "2 online games");
         lobby.known.insert("g".into(), state([true, true], Some(0), None));
         assert_eq!(summary(&lobby, &settings).unwrap(), "2 online games: your move in 1");
+        // A finished game is not one in play.
+        let won = GameResult { winners: vec![0], resigned: Some(1), ..GameResult::default() };
+        lobby.known.insert("h".into(), state([true, true], None, Some(won.clone())));
+        assert_eq!(summary(&lobby, &settings).unwrap(), "1 online game: your move in 1");
+        lobby.known.insert("g".into(), state([true, true], None, Some(won)));
+        assert_eq!(summary(&lobby, &settings), None, "only finished games");
     }
 
     #[test]
