@@ -138,7 +138,7 @@ fn placed_in_model(app: &App) -> Vec<(u16, u8)> {
     let mut out = Vec::new();
     for &mv in model.moves() {
         let colour = replay.colour_to_move().unwrap() as u8;
-        if mv != TrigonMove::PASS {
+        if mv.is_placement() {
             out.push((mv.0, colour));
         }
         replay.play_unchecked(mv);
@@ -569,4 +569,34 @@ fn a_seats_resignation_in_a_three_player_online_game_leaves_the_board_playing() 
     assert!(record.moves.iter().any(|m| m == "retire"), "the record keeps the retirement");
     let (_, game, _) = record.replay::<Trigon>().expect("the record replays");
     assert!(game.outcome().is_some());
+}
+
+#[test]
+fn a_server_retirement_on_the_board_draws_and_lists_without_a_panic() {
+    // The board of an online game of three: the server's moves, a retirement among them, played
+    // as it plays them (`ServerMove`), with the pieces, the last move's marks and the move list's
+    // words drawn after each (the browser test found a panic here: a retirement read as a piece).
+    let mut app = trigon_app(Variant::Three, &[Seat::Human, Seat::Human, Seat::Human]);
+    for _ in 0..3 {
+        let mut legal = Vec::new();
+        trigon_model(&app).game().legal_moves(&mut legal);
+        let text = trigon_model(&app).game().move_text(legal[0]);
+        app.world_mut().write_message(triboard::app::flow::ServerMove(text));
+        app.update();
+    }
+    app.world_mut().write_message(triboard::app::flow::ServerMove("retire".into()));
+    app.update();
+    app.update();
+    let model = trigon_model(&app);
+    assert_eq!(model.moves().len(), 4, "{:?}", app.world().resource::<Status>());
+    assert!(!model.over(), "one colour out: the others play on");
+    let said = app.world().resource::<Status>().text.clone();
+    assert!(said.contains("left the game"), "{said}");
+    let mut replay = model.start().clone();
+    for &mv in &model.moves()[..3] {
+        replay.play_unchecked(mv);
+    }
+    let retire = *model.moves().last().unwrap();
+    assert_eq!(triboard::app::board::trigon::panel::list_text(&replay, retire), "left the game");
+    assert_eq!(placed(&mut app), placed_in_model(&app), "the three pieces, no fourth");
 }

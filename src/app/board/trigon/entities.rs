@@ -165,7 +165,7 @@ pub(super) fn sync(
     });
     let last = last_placement(&model);
     // A placed piece's cells are its colour's in the position.
-    let wanted = model.moves().iter().filter(|&&mv| mv != TrigonMove::PASS).map(|mv| {
+    let wanted = model.moves().iter().filter(|mv| mv.is_placement()).map(|mv| {
         let cells = &tables.placements[mv.0 as usize].cells;
         PlacedPiece { placement: mv.0, colour: game.colour_at(cells[0] as usize).unwrap_or(0) as u8 }
     });
@@ -185,7 +185,7 @@ pub(super) fn sync(
 
 /// The last placement played (passes skipped), as its index in [`Tables::placements`].
 pub fn last_placement(model: &Model<Trigon>) -> Option<u16> {
-    model.moves().iter().rev().find(|&&mv| mv != TrigonMove::PASS).map(|mv| mv.0)
+    model.moves().iter().rev().find(|mv| mv.is_placement()).map(|mv| mv.0)
 }
 
 /// A press that makes `mv` (not a pass): the piece chosen in the orientation and on the cell that
@@ -195,8 +195,8 @@ pub fn last_placement(model: &Model<Trigon>) -> Option<u16> {
 /// A pass, or a placement no orientation and cell make.
 pub fn click_points(world: &mut World, mv: TrigonMove) -> Result<Vec<Vec2>, String> {
     let model = world.resource::<Model<Trigon>>();
-    if mv == TrigonMove::PASS {
-        return Err("a pass is played by the rules, not by a press".into());
+    if !mv.is_placement() {
+        return Err("a pass or a retirement is played by the rules and the server, not by a press".into());
     }
     let tables = model.game().tables();
     let piece = tables.placements[mv.0 as usize].piece;

@@ -100,7 +100,7 @@ impl AppGame for Trigon {
         overlay::plugin(app);
     }
     fn move_marks(&self, mv: TrigonMove) -> MoveMarks {
-        if mv == TrigonMove::PASS {
+        if !mv.is_placement() {
             return MoveMarks::default();
         }
         let tables = self.tables();

@@ -17,6 +17,9 @@ pub fn played_text(before: &Trigon, mover: &str, text: &str) -> String {
     let colour = before.colour_to_move().map_or(mover, |c| COLOURS[c]);
     match before.parse_move(text) {
         Ok(TrigonMove::PASS) => format!("{colour} cannot place a piece and is out"),
+        // Its player left an online game of three or four (`docs/rules/trigon.md` §Play).
+        Ok(TrigonMove::RETIRE) => format!("{colour} left the game: the others play on"),
+        Ok(mv) if !mv.is_placement() => format!("{colour} played {text}"),
         Ok(mv) => {
             let piece = before.tables().placements[mv.0 as usize].piece as usize;
             format!("{colour} placed {} on {text}", piece_name(piece))
@@ -96,6 +99,9 @@ pub fn hint(game: &Trigon) -> String {
 pub fn list_text(before: &Trigon, mv: TrigonMove) -> String {
     if mv == TrigonMove::PASS {
         return "out (pass)".to_string();
+    }
+    if !mv.is_placement() {
+        return "left the game".to_string();
     }
     let tables = before.tables();
     let placement = &tables.placements[mv.0 as usize];
