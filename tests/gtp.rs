@@ -304,3 +304,55 @@ fn seconds_must_be_a_positive_time_and_excludes_untimed() {
     let mv = gtp.ok("genmove 1");
     assert!(legal_texts(&trigon(Variant::Two)).contains(&mv), "{mv}");
 }
+
+/// A GTP engine that resigns every game at its first `genmove`: an opponent of known strength
+/// (none) for the SPRT of `match --sprt`, run with `sh -c` as every engine is.
+const RESIGNER: &str = r#"while read -r c; do case "$c" in genmove*) printf '= resign\n\n';; quit*) printf '=\n\n'; exit 0;; known_command*) printf '= false\n\n';; name*) printf '= resigner\n\n';; version*) printf '= 1\n\n';; *) printf '=\n\n';; esac; done"#;
+
+#[test]
+fn an_sprt_against_an_engine_that_always_resigns_accepts_h1_and_stops() {
+    let a = format!("{BIN} gtp --level 1 --untimed --seed 1");
+    let (code, stdout, json) = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        RESIGNER,
+        "--game",
+        "trigon-2",
+        "--sprt",
+        "0,20",
+        "--games",
+        "200",
+        "--concurrency",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let sprt = &json["sprt"];
+    assert_eq!(sprt["verdict"], "H1", "{stdout}");
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap(), "{stdout}");
+    let pairs = sprt["units"].as_u64().unwrap();
+    assert_eq!(sprt["pentanomial"], serde_json::json!([0, 0, 0, 0, pairs]), "{stdout}");
+    assert_eq!(sprt["games"].as_u64().unwrap(), 2 * pairs);
+    // It stopped once decided: the games in flight then (one per worker at most) finish, no more.
+    let games = json["games"].as_u64().unwrap();
+    assert!(games >= 2 * pairs && games <= 2 * pairs + 2 && games < 200, "{games} games for {pairs} pairs: {stdout}");
+    assert!(sprt["elo_ci95_low"].as_f64().unwrap() > 20.0, "{stdout}");
+    assert!(stdout.contains("SPRT [0, 20] α=0.05 β=0.05: H1 accepted after"), "{stdout}");
+    // Every game was the resigner's forfeit, whichever seat it held.
+    assert_eq!(json["engines"][1]["forfeits"].as_u64(), Some(games), "{stdout}");
+}
+
+#[test]
+fn an_sprt_of_the_engine_that_always_resigns_accepts_h0() {
+    let b = format!("{BIN} gtp --level 1 --untimed --seed 1");
+    let (code, stdout, json) =
+        run_match(&["--engine", RESIGNER, "--engine", &b, "--game", "trigon-2", "--sprt=-10,10", "--alpha", "0.01"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(json["sprt"]["verdict"], "H0", "{stdout}");
+    assert!(json["sprt"]["llr"].as_f64().unwrap() <= json["sprt"]["lower"].as_f64().unwrap(), "{stdout}");
+    assert!((json["sprt"]["upper"].as_f64().unwrap() - (0.95f64 / 0.01).ln()).abs() < 1e-9);
+    assert_eq!(json["games"], json["sprt"]["games"], "one worker stops at the decision: {stdout}");
+    // Bad bounds are a usage error.
+    let (code, stdout, _) = run_match(&["--engine", RESIGNER, "--engine", &b, "--sprt", "10,0"]);
+    assert_eq!(code, 2, "{stdout}");
+}

@@ -69,6 +69,24 @@ pub struct SearchConfig {
     /// last move, 2 also to the last two moves (Pentobi's LGRF-2). `None`: the game's own
     /// ([`Knowledge::last_good_reply`](crate::rules::Knowledge::last_good_reply)).
     pub last_good_reply: Option<u8>,
+    /// Pentobi's values under prior-led selection (`ai::tree`): one mean per node over its
+    /// simulations, its [`SearchConfig::prior_visits`] virtual ones and RAVE updates folded in
+    /// with a weight (below), the exploration term divided by that *value count*; off, Silver's
+    /// blend of separate RAVE statistics and a denominator of simulations + `prior_visits`.
+    pub folded_rave: bool,
+    /// Folded RAVE: the weight of an update at distance 0, falling linearly to 0 at the end of
+    /// the simulation (Pentobi: 0.7).
+    pub rave_weight: f32,
+    /// Folded RAVE: no updates below a node with more simulations than this (Pentobi: 50,000).
+    pub rave_parent_max: f32,
+    /// Folded RAVE: no updates to a child whose value count is over this (Pentobi: 2,000).
+    pub rave_child_max: f32,
+    /// After each move the running mean a prior-led child starts from is cut to this many
+    /// simulations' worth, so that it follows the new root (Pentobi: 100); 0 keeps it whole.
+    pub root_mean_cap: f32,
+    /// Which form of the game's reward ([`RewardStats::form`](crate::rules::RewardStats)): 0 its
+    /// own, 1 Pentobi's (Trigon: the result plus quality bonuses, not squeezed into `[0, 1]`).
+    pub reward_form: u8,
 }
 
 impl Default for SearchConfig {
@@ -90,6 +108,12 @@ impl Default for SearchConfig {
             prior_visits: 3.0,
             last_good_reply: None,
             playout_policy: true,
+            folded_rave: false,
+            rave_weight: 0.7,
+            rave_parent_max: 50_000.0,
+            rave_child_max: 2_000.0,
+            root_mean_cap: 0.0,
+            reward_form: 0,
         }
     }
 }
@@ -98,7 +122,8 @@ impl SearchConfig {
     /// Sets a tunable by name (`exploration`, `rave_bias`, `first_play_urgency`, `expand_after`,
     /// `expand_growth`,
     /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`,
-    /// `last_good_reply` (0, 1 or 2), `playout_policy` (0: uniform playouts)) from its text, for tuning matches (`triboard gtp
+    /// `last_good_reply` (0, 1 or 2), `playout_policy` (0: uniform playouts), `folded_rave` (1: on),
+    /// `rave_weight`, `rave_parent_max`, `rave_child_max`, `root_mean_cap`, `reward_form`) from its text, for tuning matches (`triboard gtp
     /// --config NAME=VALUE`).
     ///
     /// # Errors
@@ -118,9 +143,15 @@ impl SearchConfig {
             "prior_visits" => self.prior_visits = number.max(0.0),
             "playout_policy" => self.playout_policy = number != 0.0,
             "last_good_reply" => self.last_good_reply = Some(number.clamp(0.0, 2.0) as u8),
+            "folded_rave" => self.folded_rave = number != 0.0,
+            "rave_weight" => self.rave_weight = number.max(0.0),
+            "rave_parent_max" => self.rave_parent_max = number.max(0.0),
+            "rave_child_max" => self.rave_child_max = number.max(0.0),
+            "root_mean_cap" => self.root_mean_cap = number.max(0.0),
+            "reward_form" => self.reward_form = number.clamp(0.0, 1.0) as u8,
             _ => {
                 return Err(format!(
-                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply, playout_policy)"
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply, playout_policy, folded_rave, rave_weight, rave_parent_max, rave_child_max, root_mean_cap, reward_form)"
                 ));
             }
         }

@@ -56,13 +56,27 @@ struct Node<M> {
     policy: f32,
 }
 
+/// How a node's statistics make its `blend`: the RAVE bias and first-play urgency of Silver's
+/// blend, or Pentobi's single folded mean ([`SearchConfig::folded_rave`]).
+#[derive(Clone, Copy, Debug)]
+struct Blend {
+    rave_bias: f32,
+    first_play_urgency: f32,
+    folded: bool,
+}
+
 impl<M> Node<M> {
     /// Recomputes `blend` from the statistics.
     #[inline(always)]
-    fn refresh(&mut self, rave_bias: f32, first_play_urgency: f32) {
+    fn refresh(&mut self, how: Blend) {
+        let Blend { rave_bias, first_play_urgency, folded } = how;
         let n = self.visits as f32;
         let na = self.amaf_visits;
-        self.blend = if self.visits == 0 && na == 0.0 {
+        self.blend = if folded {
+            // One mean over the simulations, the virtual ones and the weighted RAVE updates.
+            let count = n + na;
+            if count > 0.0 { (self.value + self.amaf_value) / count } else { first_play_urgency }
+        } else if self.visits == 0 && na == 0.0 {
             first_play_urgency
         } else if self.visits == 0 {
             self.amaf_value / na
@@ -125,6 +139,10 @@ pub(crate) struct Tree<G: Knowledge> {
     /// running mean a prior-led child's first value is scaled from.
     seat_value: [f64; MAX_PLAYERS],
     seat_count: f64,
+    /// Pentobi's RAVE: the played ply's AMAF marks are set after its node's children are updated
+    /// (the played child is not counted), and the ply each mark was first set at, for the distance
+    /// weight.
+    amaf_first: Vec<u32>,
     /// The running statistics of the game's reward ([`Knowledge::reward_with`]), from the
     /// current root's search on.
     reward_stats: RewardStats,
@@ -196,7 +214,7 @@ impl<G: Knowledge> Tree<G> {
             prior_led,
             seat_value: [0.0; MAX_PLAYERS],
             seat_count: 0.0,
-            reward_stats: RewardStats::default(),
+            reward_stats: RewardStats::with_form(config.reward_form),
             solver: config.solver && root.num_players() == 2,
             policy_weight,
             root,
@@ -213,6 +231,7 @@ impl<G: Knowledge> Tree<G> {
             priors: Vec::new(),
             logits: Vec::new(),
             amaf_mark: vec![0; key_space],
+            amaf_first: vec![0; key_space],
             stamp: 0,
             endgame: Endgame::new(seed),
         };
@@ -350,8 +369,16 @@ impl<G: Knowledge> Tree<G> {
     pub fn advance(&mut self, mv: G::Move) {
         self.root.play_unchecked(mv);
         self.root.warm_up();
-        self.reward_stats = RewardStats::default();
+        self.reward_stats = RewardStats::with_form(self.config.reward_form);
         self.endgame.new_root();
+        // The running mean a new child starts from: the last searches' at most, so that it follows
+        // this search's root (Pentobi keeps 100 simulations' worth).
+        let cap = self.config.root_mean_cap as f64;
+        if cap > 0.0 && self.seat_count > cap {
+            let scale = cap / self.seat_count;
+            self.seat_value.iter_mut().for_each(|v| *v *= scale);
+            self.seat_count = cap;
+        }
         let child = self.children(0).find(|&c| self.nodes[c as usize].mv == mv);
         match child {
             Some(c) if self.nodes[c as usize].first_child != 0 => {
@@ -547,7 +574,7 @@ impl<G: Knowledge> Tree<G> {
             self.nodes.push(n);
         }
         let keys = self.root.move_key_space();
-        let (bias, fpu) = (self.config.rave_bias, self.config.first_play_urgency);
+        let how = self.blend();
         for k in 0..self.moves.len() {
             let mv = self.moves[k];
             if self.nodes[first as usize..].iter().any(|n| n.mv == mv) {
@@ -555,7 +582,7 @@ impl<G: Knowledge> Tree<G> {
             }
             let mut child =
                 self.new_node(mv, player.0, (player.0 as usize * keys + state.move_key(mv)) as u32, (0.0, 0.0));
-            child.refresh(bias, fpu);
+            child.refresh(how);
             self.nodes.push(child);
         }
         let count = (self.nodes.len() as u32 - first) as u16;
@@ -615,7 +642,7 @@ impl<G: Knowledge> Tree<G> {
             let mv = self.moves[k];
             let amaf_index = (mover as usize * keys + state.move_key(mv)) as u32;
             let mut child = self.new_node(mv, mover, amaf_index, self.priors[k]);
-            child.refresh(self.config.rave_bias, self.config.first_play_urgency);
+            child.refresh(self.blend());
             self.nodes.push(child);
         }
         if self.prior_led.is_some() {
@@ -652,13 +679,13 @@ impl<G: Knowledge> Tree<G> {
         let top = self.logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let sum: f32 = self.logits.iter().map(|l| (l - top).exp()).sum();
         let mean = if self.seat_count > 0.0 { (self.seat_value[mover as usize] / self.seat_count) as f32 } else { 0.5 };
-        let (visits, bias, fpu) = (self.config.prior_visits, self.config.rave_bias, self.config.first_play_urgency);
+        let (visits, how) = (self.config.prior_visits, self.blend());
         for (c, l) in self.nodes[first as usize..].iter_mut().zip(&self.logits) {
             let gamma = (l - top).exp();
             c.policy = gamma / sum;
             c.amaf_visits = visits;
             c.amaf_value = visits * mean * gamma.sqrt();
-            c.refresh(bias, fpu);
+            c.refresh(how);
         }
     }
 
@@ -692,6 +719,12 @@ impl<G: Knowledge> Tree<G> {
         if let Some(c) = self.prior_led {
             // Prior-led: value + c·√N·ln(N+1) · P / (n + k).
             let factor = c * parent_visits.sqrt() * (parent_visits + 1.0).ln();
+            if self.config.folded_rave {
+                // Pentobi's denominator: the value count, virtual and RAVE updates included.
+                return self.select_by(node, |ch| {
+                    ch.blend + factor * ch.policy / (ch.visits as f32 + ch.amaf_visits).max(1e-3)
+                });
+            }
             let k = self.config.prior_visits.max(1e-3);
             return self.select_by(node, |ch| ch.blend + factor * ch.policy / (ch.visits as f32 + k));
         }
@@ -751,29 +784,79 @@ impl<G: Knowledge> Tree<G> {
         }
         self.seat_count += 1.0;
         // Walk the moves backwards: after marking move i, the marks hold every (seat, move) from
-        // ply i to the end, which is what the children of path[i] compare against.
-        for i in (0..self.trace.len()).rev() {
+        // ply i to the end, which is what the children of path[i] compare against (folded: from
+        // ply i + 1, the played child left out, as Pentobi).
+        let how = self.blend();
+        let folded = how.folded;
+        let plies = self.trace.len();
+        for i in (0..plies).rev() {
             let (seat, key) = self.trace[i];
-            self.amaf_mark[seat as usize * keys + key as usize] = self.stamp;
+            let mark = seat as usize * keys + key as usize;
+            if !folded {
+                self.amaf_mark[mark] = self.stamp;
+            }
             if i + 1 < self.path.len() {
                 let child = self.path[i + 1] as usize;
-                let (bias, fpu) = (self.config.rave_bias, self.config.first_play_urgency);
                 let n = &mut self.nodes[child];
                 n.visits += 1;
                 n.value += ranks[n.mover as usize];
-                n.refresh(bias, fpu);
+                n.refresh(how);
                 let parent = self.path[i];
-                for c in self.children(parent) {
-                    let ch = &self.nodes[c as usize];
-                    if self.amaf_mark[ch.amaf_index as usize] == self.stamp {
-                        let reward = ranks[ch.mover as usize];
-                        let ch = &mut self.nodes[c as usize];
-                        ch.amaf_visits += 1.0;
-                        ch.amaf_value += reward;
-                        ch.refresh(bias, fpu);
+                if folded {
+                    self.fold_rave(parent, i, plies, ranks);
+                } else {
+                    for c in self.children(parent) {
+                        let ch = &self.nodes[c as usize];
+                        if self.amaf_mark[ch.amaf_index as usize] == self.stamp {
+                            let reward = ranks[ch.mover as usize];
+                            let ch = &mut self.nodes[c as usize];
+                            ch.amaf_visits += 1.0;
+                            ch.amaf_value += reward;
+                            ch.refresh(how);
+                        }
                     }
                 }
             }
+            if folded {
+                self.amaf_mark[mark] = self.stamp;
+                self.amaf_first[mark] = i as u32;
+            }
+        }
+    }
+
+    /// Pentobi's RAVE, folded into the children's means of `parent` (the node before ply `ply`
+    /// of a simulation of `plies` plies): a child whose move its seat played later, first at ply
+    /// `f`, gets the reward with weight `rave_weight · (1 − (f − ply)/(plies − ply))`, unless the
+    /// parent has more than `rave_parent_max` simulations or the child a value count over
+    /// `rave_child_max`.
+    fn fold_rave(&mut self, parent: u32, ply: usize, plies: usize, ranks: &[f32]) {
+        let cfg = &self.config;
+        if self.nodes[parent as usize].visits as f32 > cfg.rave_parent_max {
+            return;
+        }
+        let (weight, child_max, how) = (cfg.rave_weight, cfg.rave_child_max, self.blend());
+        let distance = 1.0 / (plies - ply) as f32;
+        for c in self.children(parent) {
+            let ch = &self.nodes[c as usize];
+            let at = ch.amaf_index as usize;
+            if self.amaf_mark[at] != self.stamp || ch.visits as f32 + ch.amaf_visits > child_max {
+                continue;
+            }
+            let w = weight * (1.0 - (self.amaf_first[at] as usize - ply) as f32 * distance);
+            let reward = ranks[ch.mover as usize];
+            let ch = &mut self.nodes[c as usize];
+            ch.amaf_visits += w;
+            ch.amaf_value += w * reward;
+            ch.refresh(how);
+        }
+    }
+
+    /// How nodes blend their statistics under this tree's settings.
+    fn blend(&self) -> Blend {
+        Blend {
+            rave_bias: self.config.rave_bias,
+            first_play_urgency: self.config.first_play_urgency,
+            folded: self.config.folded_rave && self.prior_led.is_some(),
         }
     }
 }

@@ -31,6 +31,8 @@
 //! lines, table and JSON object `match_report.rs`.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Sender, channel};
 use std::time::Duration;
 
 use clap::Args;
@@ -41,6 +43,7 @@ use super::gtp_client::{Broken, Engine};
 use super::gtp_trigon::{final_score, variant_from_id};
 use super::match_report::{GameResult, label, report_game, summary};
 use super::records::write_record;
+use super::sprt::{Sprt, SprtBounds, pairwise_score};
 use crate::ai::derive_seed;
 use crate::rules::record::Record;
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
@@ -55,9 +58,9 @@ pub struct MatchArgs {
     /// The variant: `trigon`, `trigon-2` or `trigon-3`.
     #[arg(long, default_value = "trigon")]
     pub game: String,
-    /// How many games.
-    #[arg(long, default_value_t = 2)]
-    pub games: usize,
+    /// How many games (default 2; with `--sprt`, the most it plays: default 20,000).
+    #[arg(long)]
+    pub games: Option<usize>,
     /// Seed sent as `set_random_seed` (derived per game and engine) to engines that know it.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -71,6 +74,21 @@ pub struct MatchArgs {
     /// `triboard learn`.
     #[arg(long, value_name = "DIR")]
     pub record: Option<std::path::PathBuf>,
+    /// A sequential probability ratio test of engine A against the others: H0 "A is ELO0
+    /// stronger", H1 "A is ELO1 stronger" (logistic Elo, e.g. `0,20`); the match stops once the
+    /// log-likelihood ratio crosses a bound (`sprt.rs`).
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// The SPRT's chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Games played at once, each set of engines in its own processes (give each engine one
+    /// thread and at most one game per core).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
 }
 
 /// Plays game `index` between `engines` from `start`.
@@ -198,11 +216,42 @@ fn run_game(
     Ok(())
 }
 
+/// The games of one worker of `--concurrency`: its own engine processes, game indices claimed
+/// one unit at a time from `next_unit`, each result sent to the match's thread as it finishes.
+struct Worker<'a> {
+    start: &'a Trigon,
+    args: &'a MatchArgs,
+    games: usize,
+    unit_games: usize,
+    next_unit: &'a AtomicUsize,
+    stop: &'a AtomicBool,
+}
+
+impl Worker<'_> {
+    fn run(&self, engines: &mut [Engine], results: &Sender<(usize, GameResult)>) {
+        loop {
+            let unit = self.next_unit.fetch_add(1, Ordering::SeqCst);
+            for index in unit * self.unit_games..((unit + 1) * self.unit_games).min(self.games) {
+                if self.stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                let r = play_game(engines, self.start, index, self.args);
+                if results.send((index, r)).is_err() {
+                    return;
+                }
+            }
+            if (unit + 1) * self.unit_games >= self.games {
+                return;
+            }
+        }
+    }
+}
+
 /// Runs `triboard match`.
 ///
 /// # Errors
-/// Usage errors: an unknown game, fewer than two engines or more than seats, a bad timeout.
-/// Output errors.
+/// Usage errors: an unknown game, fewer than two engines or more than seats, a bad timeout, bad
+/// `--sprt` bounds. Output errors.
 pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let variant = variant_from_id(&args.game)
         .ok_or_else(|| CliError::usage(format!("match plays trigon, trigon-2 or trigon-3, not '{}'", args.game)))?;
@@ -215,33 +264,111 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err(CliError::usage("--timeout must be a positive number of seconds"));
     }
+    if args.concurrency == 0 {
+        return Err(CliError::usage("--concurrency must be at least 1"));
+    }
+    let sprt = match &args.sprt {
+        Some(text) => Some(SprtBounds::parse(text, args.alpha, args.beta).map_err(CliError::usage)?),
+        None => None,
+    };
+    let games = args.games.unwrap_or(if sprt.is_some() { SPRT_MAX_GAMES } else { 2 });
+    // A unit rotates every engine through every seat arrangement once: with two, a pair of games
+    // with the colours swapped.
+    let mut test = sprt.map(|b| Sprt::new(b, n));
     let timeout = Duration::from_secs_f64(args.timeout);
     if let Some(dir) = &args.record {
         std::fs::create_dir_all(dir).map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let mut engines: Vec<Engine> = args.engines.iter().map(|c| Engine::new(c, timeout)).collect();
-    writeln!(out, "{} ({}), {} games", args.game, variant.name(), args.games)?;
+    let new_set = || -> Vec<Engine> { args.engines.iter().map(|c| Engine::new(c, timeout)).collect() };
+    let mut sets: Vec<Vec<Engine>> = (0..args.concurrency).map(|_| new_set()).collect();
+    let mut engines = sets.remove(0);
+    let stop_note = if sprt.is_some() { " at most, until the SPRT decides" } else { "" };
+    writeln!(out, "{} ({}), {games} games{stop_note}", args.game, variant.name())?;
     for (e, engine) in engines.iter_mut().enumerate() {
         // A failure here shows in the first game; the name is then unknown.
         let _ = engine.ensure_started();
         writeln!(out, "{}: {} [{}]", label(e), engine.command, engine.name)?;
     }
-    let mut results = Vec::new();
+    let (next_unit, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let worker = Worker { start: &start, args, games, unit_games: n, next_unit: &next_unit, stop: &stop };
+    let mut results: Vec<(usize, GameResult)> = Vec::new();
     let mut written = Ok(());
-    for index in 0..args.games {
-        let r = play_game(&mut engines, &start, index, args);
-        written = report_game(&r, index, &start, out);
-        if let (Some(dir), Ok(())) = (&args.record, &written) {
-            written = write_record(dir, index, &r.record);
+    std::thread::scope(|s| {
+        let (sender, receiver) = channel();
+        let handles: Vec<_> = sets
+            .into_iter()
+            .map(|mut set| {
+                let (worker, sender) = (&worker, sender.clone());
+                s.spawn(move || {
+                    worker.run(&mut set, &sender);
+                    set
+                })
+            })
+            .collect();
+        let own = s.spawn({
+            let (worker, sender) = (&worker, sender);
+            let mut set = std::mem::take(&mut engines);
+            move || {
+                worker.run(&mut set, &sender);
+                set
+            }
+        });
+        for (index, r) in receiver {
+            if written.is_ok() {
+                written = report_game(&r, index, &start, out);
+            }
+            if let (Some(dir), Ok(())) = (&args.record, &written) {
+                written = write_record(dir, index, &r.record);
+            }
+            results.push((index, r));
+            if let Some(test) = test.as_mut().filter(|t| t.verdict().is_none()) {
+                if add_finished_unit(test, &results, index) && written.is_ok() {
+                    written = writeln!(out, "  {}", test.line()).map_err(CliError::from);
+                }
+                if test.verdict().is_some() {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if written.is_err() {
+                stop.store(true, Ordering::SeqCst);
+            }
         }
-        results.push(r);
-        if written.is_err() {
-            break;
+        engines = own.join().expect("a match worker panicked");
+        for set in handles {
+            for (engine, other) in engines.iter_mut().zip(set.join().expect("a match worker panicked")) {
+                engine.absorb(other);
+            }
         }
-    }
+    });
     for engine in &mut engines {
         engine.stop();
     }
     written?;
-    summary(&args.game, &engines, &results, out)
+    results.sort_by_key(|(index, _)| *index);
+    let results: Vec<GameResult> = results.into_iter().map(|(_, r)| r).collect();
+    let mut value = summary(&args.game, &engines, &results, out)?;
+    if let Some(test) = &test {
+        writeln!(out, "{}", test.line())?;
+        value["sprt"] = test.json();
+    }
+    Ok(value)
+}
+
+/// The most games `--sprt` plays when `--games` is not given.
+const SPRT_MAX_GAMES: usize = 20_000;
+
+/// After game `index` finished: if every game of its unit is in, adds the unit to `test` (engine
+/// A's pairwise score in each game) and returns true.
+fn add_finished_unit(test: &mut Sprt, results: &[(usize, GameResult)], index: usize) -> bool {
+    let size = test.unit_games();
+    let first = index / size * size;
+    let unit: Vec<&GameResult> =
+        (first..first + size).filter_map(|i| results.iter().find(|(j, _)| *j == i).map(|(_, r)| r)).collect();
+    if unit.len() == size {
+        let scores: Vec<f64> =
+            unit.iter().map(|r| pairwise_score(0, &r.engine_scores(), r.forfeit.as_ref().map(|f| f.0))).collect();
+        test.add_unit(&scores);
+        return true;
+    }
+    false
 }

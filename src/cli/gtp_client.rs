@@ -134,6 +134,19 @@ impl Engine {
         Ok(if status == Some(true) { Ok(text) } else { Err(text) })
     }
 
+    /// Adds the times of `other`, another process of the same engine command (a worker of
+    /// `match --concurrency`), to this one's, after stopping it.
+    pub fn absorb(&mut self, mut other: Engine) {
+        other.stop();
+        self.move_seconds.append(&mut other.move_seconds);
+        if let Some(cpu) = other.cpu_seconds {
+            *self.cpu_seconds.get_or_insert(0.0) += cpu;
+        }
+        if self.name.is_empty() {
+            self.name = std::mem::take(&mut other.name);
+        }
+    }
+
     /// Asks the engine to quit (and closes its input), and ends its process group if it has not
     /// quit within a second.
     pub fn stop(&mut self) {

@@ -31,6 +31,17 @@ pub struct GameResult {
     pub record: Record,
 }
 
+impl GameResult {
+    /// Each engine's score: the sum of its seats' scores.
+    pub fn engine_scores(&self) -> Vec<i32> {
+        let mut out = vec![0; self.points.len()];
+        for (s, &e) in self.seats.iter().enumerate() {
+            out[e] += self.scores[s];
+        }
+        out
+    }
+}
+
 /// An engine's label in the table: A, B, C, …
 pub fn label(e: usize) -> char {
     (b'A' + e as u8) as char

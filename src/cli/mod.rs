@@ -54,6 +54,7 @@ mod serve_bench_procs;
 mod serve_bench_soak;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 mod serve_bench_table;
+pub mod sprt;
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod ws_client;
 

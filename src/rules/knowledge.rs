@@ -153,9 +153,22 @@ impl RunningStats {
 }
 
 /// The running statistics a game's [`Knowledge::reward_with`] keeps over one search's playouts:
-/// eight measures, each game numbering its own.
+/// eight measures, each game numbering its own; and `form`, which form of the reward the search
+/// asks for (`SearchConfig::reward_form`: 0 the game's own; a game may know others).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RewardStats(pub [RunningStats; 8]);
+pub struct RewardStats(pub [RunningStats; 8], pub u8);
+
+impl RewardStats {
+    /// Empty statistics for reward form `form`.
+    pub fn with_form(form: u8) -> RewardStats {
+        RewardStats(Default::default(), form)
+    }
+
+    /// The reward form asked for.
+    pub fn form(&self) -> u8 {
+        self.1
+    }
+}
 
 /// The learned logits of `moves` (legal here, the game not over) for a game with move features
 /// ([`Knowledge::feature_weights`]), divided by `temperature`: clears `out` and pushes one per

@@ -197,6 +197,9 @@ impl Trigon {
     /// counts more beside the rank (`match --game trigon-3 --games 40 --seed 3791`, 0.44 s a move
     /// each): 17–20–3 (46.2 %).
     pub(super) fn margin_reward(&self, outcome: &Outcome, stats: &mut RewardStats) -> [f32; MAX_PLAYERS] {
+        if stats.form() == 1 {
+            return self.quality_reward(outcome, stats);
+        }
         let n = outcome.num_players;
         let mut reward = [0.0; MAX_PLAYERS];
         for (i, r) in reward.iter_mut().enumerate().take(n) {
@@ -205,6 +208,49 @@ impl Trigon {
             let slot = &mut stats.0[MARGIN_SLOT + i];
             slot.add(margin);
             *r = (1.0 - MARGIN_SHARE) * outcome.ranks[i] + MARGIN_SHARE * (0.5 + 0.5 * sigmoid(slot.z(margin)));
+        }
+        reward
+    }
+}
+
+/// Reward form 1's slots of [`RewardStats`]: the game length's, and the attach points'.
+const LENGTH_SLOT: usize = 5;
+const ATTACH_SLOT: usize = 6;
+
+impl Trigon {
+    /// Reward form 1 (`--config reward_form=1`), Pentobi's quality-based reward (its published
+    /// form, our code): the result (1, ½, 0; with three seats the rank value) plus `0.3 ·
+    /// sigmoid(z)` of the seat's score over the *mean* of the others, minus `0.12 · (result − ½) ·
+    /// sigmoid(z)` of the game's length (a short win, a long loss), and with two seats of two
+    /// colours `0.1 · sigmoid(z)` of the difference in free attach points; not squeezed into
+    /// `[0, 1]` (from about −0.4 to 1.4). With two seats the second's is 1 minus the first's.
+    fn quality_reward(&self, outcome: &Outcome, stats: &mut RewardStats) -> [f32; MAX_PLAYERS] {
+        let n = outcome.num_players;
+        let length = self.ply as f64;
+        stats.0[LENGTH_SLOT].add(length);
+        let length_z = sigmoid(stats.0[LENGTH_SLOT].z(length));
+        let mut reward = [0.0; MAX_PLAYERS];
+        let seats = if n == 2 { 1 } else { n };
+        for (i, r) in reward.iter_mut().enumerate().take(seats) {
+            let others = (0..n).filter(|&j| j != i).map(|j| outcome.scores[j] as f64).sum::<f64>() / (n - 1) as f64;
+            let margin = outcome.scores[i] as f64 - others;
+            let slot = &mut stats.0[MARGIN_SLOT + i];
+            slot.add(margin);
+            let result = outcome.ranks[i];
+            *r = result + 0.3 * sigmoid(slot.z(margin)) - 0.12 * (result - 0.5) * length_z;
+        }
+        if n == 2 {
+            if self.colours == 4 {
+                let free = |c: usize| {
+                    (0..WORDS)
+                        .map(|w| (self.corners[c].0[w] & !self.forbidden[c].0[w]).count_ones() as f64)
+                        .sum::<f64>()
+                };
+                let attach = (0..4).map(|c| if c % 2 == 0 { free(c) } else { -free(c) }).sum::<f64>();
+                stats.0[ATTACH_SLOT].add(attach);
+                reward[0] += 0.1 * sigmoid(stats.0[ATTACH_SLOT].z(attach));
+            }
+            reward[1] = 1.0 - reward[0];
         }
         reward
     }
