@@ -262,7 +262,8 @@ fn value<M>(c: &RootChild<M>) -> Option<f32> {
     match c.proof {
         1 => Some(1.0),
         -1 => Some(0.0),
-        _ => (c.visits > 0).then(|| (c.value / c.visits as f64) as f32),
+        // A reward form with quality bonuses (Trigon's) leaves [0, 1] a little.
+        _ => (c.visits > 0).then(|| ((c.value / c.visits as f64) as f32).clamp(0.0, 1.0)),
     }
 }
 
@@ -271,7 +272,7 @@ fn summary<M: Copy>(stats: &[RootChild<M>]) -> Vec<MoveStats<M>> {
     stats
         .iter()
         .map(|c| {
-            let mean = if c.visits > 0 { (c.value / c.visits as f64) as f32 } else { 0.0 };
+            let mean = if c.visits > 0 { ((c.value / c.visits as f64) as f32).clamp(0.0, 1.0) } else { 0.0 };
             MoveStats { mv: c.mv, visits: c.visits.min(u32::MAX as u64) as u32, mean }
         })
         .collect()

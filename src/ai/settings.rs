@@ -73,7 +73,8 @@ pub struct SearchConfig {
     /// simulations, its [`SearchConfig::prior_visits`] virtual ones and RAVE updates folded in
     /// with a weight (below), the exploration term divided by that *value count*; off, Silver's
     /// blend of separate RAVE statistics and a denominator of simulations + `prior_visits`.
-    pub folded_rave: bool,
+    /// `None`: the game's own ([`Knowledge::folded_rave`](crate::rules::Knowledge::folded_rave)).
+    pub folded_rave: Option<bool>,
     /// Folded RAVE: the weight of an update at distance 0, falling linearly to 0 at the end of
     /// the simulation (Pentobi: 0.7).
     pub rave_weight: f32,
@@ -86,7 +87,8 @@ pub struct SearchConfig {
     pub root_mean_cap: f32,
     /// Which form of the game's reward ([`RewardStats::form`](crate::rules::RewardStats)): 0 its
     /// own, 1 Pentobi's (Trigon: the result plus quality bonuses, not squeezed into `[0, 1]`).
-    pub reward_form: u8,
+    /// `None`: the game's own ([`Knowledge::reward_form`](crate::rules::Knowledge::reward_form)).
+    pub reward_form: Option<u8>,
 }
 
 impl Default for SearchConfig {
@@ -108,12 +110,12 @@ impl Default for SearchConfig {
             prior_visits: 3.0,
             last_good_reply: None,
             playout_policy: true,
-            folded_rave: false,
+            folded_rave: None,
             rave_weight: 0.7,
             rave_parent_max: 50_000.0,
             rave_child_max: 2_000.0,
             root_mean_cap: 0.0,
-            reward_form: 0,
+            reward_form: None,
         }
     }
 }
@@ -143,12 +145,12 @@ impl SearchConfig {
             "prior_visits" => self.prior_visits = number.max(0.0),
             "playout_policy" => self.playout_policy = number != 0.0,
             "last_good_reply" => self.last_good_reply = Some(number.clamp(0.0, 2.0) as u8),
-            "folded_rave" => self.folded_rave = number != 0.0,
+            "folded_rave" => self.folded_rave = Some(number != 0.0),
             "rave_weight" => self.rave_weight = number.max(0.0),
             "rave_parent_max" => self.rave_parent_max = number.max(0.0),
             "rave_child_max" => self.rave_child_max = number.max(0.0),
             "root_mean_cap" => self.root_mean_cap = number.max(0.0),
-            "reward_form" => self.reward_form = number.clamp(0.0, 1.0) as u8,
+            "reward_form" => self.reward_form = Some(number.clamp(0.0, 1.0) as u8),
             _ => {
                 return Err(format!(
                     "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply, playout_policy, folded_rave, rave_weight, rave_parent_max, rave_child_max, root_mean_cap, reward_form)"

@@ -135,6 +135,8 @@ pub(crate) struct Tree<G: Knowledge> {
     prior_led: Option<f32>,
     /// Simulations added per ply to [`SearchConfig::expand_after`] ([`SearchConfig::expand_growth`]).
     expand_growth: f32,
+    /// Pentobi's folded values ([`SearchConfig::folded_rave`]), under prior-led selection only.
+    folded: bool,
     /// Per seat, the sum of its rewards over this tree's simulations, and their number: the
     /// running mean a prior-led child's first value is scaled from.
     seat_value: [f64; MAX_PLAYERS],
@@ -207,14 +209,17 @@ impl<G: Knowledge> Tree<G> {
                 buf.first().map(|&filler| Replies::new(reply_depth, root.move_key_space(), filler))
             })
             .flatten();
+        let reward_form = config.reward_form.unwrap_or_else(|| root.reward_form());
+        let folded = prior_led.is_some() && config.folded_rave.unwrap_or_else(|| root.folded_rave());
         let mut m = Tree {
+            folded,
             replies,
             played: Vec::new(),
             expand_growth,
             prior_led,
             seat_value: [0.0; MAX_PLAYERS],
             seat_count: 0.0,
-            reward_stats: RewardStats::with_form(config.reward_form),
+            reward_stats: RewardStats::with_form(reward_form),
             solver: config.solver && root.num_players() == 2,
             policy_weight,
             root,
@@ -369,7 +374,7 @@ impl<G: Knowledge> Tree<G> {
     pub fn advance(&mut self, mv: G::Move) {
         self.root.play_unchecked(mv);
         self.root.warm_up();
-        self.reward_stats = RewardStats::with_form(self.config.reward_form);
+        self.reward_stats = RewardStats::with_form(self.reward_stats.form());
         self.endgame.new_root();
         // The running mean a new child starts from: the last searches' at most, so that it follows
         // this search's root (Pentobi keeps 100 simulations' worth).
@@ -719,7 +724,7 @@ impl<G: Knowledge> Tree<G> {
         if let Some(c) = self.prior_led {
             // Prior-led: value + c·√N·ln(N+1) · P / (n + k).
             let factor = c * parent_visits.sqrt() * (parent_visits + 1.0).ln();
-            if self.config.folded_rave {
+            if self.folded {
                 // Pentobi's denominator: the value count, virtual and RAVE updates included.
                 return self.select_by(node, |ch| {
                     ch.blend + factor * ch.policy / (ch.visits as f32 + ch.amaf_visits).max(1e-3)
@@ -856,7 +861,7 @@ impl<G: Knowledge> Tree<G> {
         Blend {
             rave_bias: self.config.rave_bias,
             first_play_urgency: self.config.first_play_urgency,
-            folded: self.config.folded_rave && self.prior_led.is_some(),
+            folded: self.folded,
         }
     }
 }

@@ -80,6 +80,11 @@ pub struct GtpArgs {
     /// more for the young game and an unsettled best move, less once the move is decided).
     #[arg(long, requires = "seconds")]
     pub time_manager: bool,
+    /// With `--seconds`: spread it over the game as Pentobi's levels spread their simulations
+    /// (`ai::time::spread_weight`: little on a colour's first pieces, growing by 10 % a piece),
+    /// each move's share spent flat with the early stop; the mean stays about `--seconds`.
+    #[arg(long, requires = "seconds", conflicts_with = "time_manager")]
+    pub spread: bool,
     /// Play the built-in opening book's move while it has the position (`rules::book`; off by
     /// default: it lost its screen, `rules/trigon/book.rs`).
     #[arg(long)]
@@ -120,6 +125,7 @@ pub fn run(args: &GtpArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         engine.time.manager = per_move.map(TimeManager::per_move);
     } else {
         engine.time.flat = per_move;
+        engine.time.spread = args.spread;
     }
     engine.threads = args.threads as usize;
     crate::rules::book::set_enabled(args.book);

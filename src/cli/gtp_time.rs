@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::ai::time::{MovePlan, TimeManager};
+use crate::ai::time::{MovePlan, TimeManager, spread_weight};
 use crate::rules::trigon::Trigon;
 
 /// The pieces a colour places in a typical game between strong players (Pentobi's games at levels
@@ -22,6 +22,8 @@ pub struct GtpTime {
     pub manager: Option<TimeManager>,
     /// A time per move, each spent flat (`--seconds`).
     pub flat: Option<Duration>,
+    /// The flat time spread over the game by [`spread_weight`] (`--spread`).
+    pub spread: bool,
     /// `time_settings`: main time, byo-yomi time and stones; `None` without one.
     settings: Option<(Duration, Duration, u32)>,
     /// `time_left` of each colour: time and stones.
@@ -100,6 +102,7 @@ impl GtpTime {
         }
         match (&self.manager, self.flat) {
             (Some(m), _) => Spend::Plan(m.plan(progress)),
+            (None, Some(d)) if self.spread => Spend::Flat(d.mul_f64(spread_weight(placed))),
             (None, Some(d)) => Spend::Flat(d),
             (None, None) => Spend::Level,
         }

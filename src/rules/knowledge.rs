@@ -80,6 +80,17 @@ pub trait Knowledge: Game {
     fn expand_growth(&self) -> f32 {
         0.0
     }
+    /// Pentobi's values under prior-led selection (`ai::SearchConfig::folded_rave`): one mean per
+    /// node with the RAVE updates folded in by weight, the exploration term over the value count.
+    /// Default false: Silver's blend.
+    fn folded_rave(&self) -> bool {
+        false
+    }
+    /// The form of the reward the search asks for by default (`ai::SearchConfig::reward_form`,
+    /// [`RewardStats::form`]). Default 0.
+    fn reward_form(&self) -> u8 {
+        0
+    }
     /// Last-good-reply with forgetting in the playouts (`ai::SearchConfig::last_good_reply`): 1
     /// remembers each winner's reply to the last move, 2 also to the last two moves; a playout
     /// tries them first where [`Knowledge::accepts_reply`] allows. Default 0: off.

@@ -22,6 +22,18 @@
 //!   (Yellow mirrors Blue, Green mirrors Red), the first player's logits (and, under UCT, priors)
 //!   strongly favour the placements that overlap their own reflection — only near the centre —
 //!   which cannot be mirrored.
+//! - **Pentobi's values** (issue 48, `ai::tree`, [`Knowledge::folded_rave`]): one mean per node
+//!   with RAVE folded in at weight 0.7 × a distance factor (capped: parent ≤ 50,000 simulations,
+//!   child ≤ 2,000 value count; the played child not counted), and the exploration term divided by
+//!   that value count instead of simulations + 3. SPRT [0, 40] against Silver's blend, both at
+//!   `gtp --seconds 0.15`, `match --game trigon-2 --sprt 0,40 --concurrency 2 --seed 48001`:
+//!   **H1 accepted after 110 games** (55 pairs, pentanomial [7, 2, 19, 1, 26]), LLR 2.96, Elo
+//!   **+121.6** (+52.3 to +201.8), at 0.120 s a move against 0.134.
+//! - **Pentobi's reward** (issue 48, [`Trigon::quality_reward`], `reward_form` 1): the result
+//!   plus quality bonuses, not squeezed into `[0, 1]`, the margin over the *mean* of the others.
+//!   SPRT [0, 40] against the squeezed reward, both with Pentobi's values at `--seconds 0.15`
+//!   (`--seed 48002`): **H1 accepted after 68 games** (34 pairs, pentanomial [1, 3, 12, 3, 15]),
+//!   LLR 2.98, Elo **+152.1** (+75.6 to +245.9), at 0.118 s a move against 0.132.
 //! - The hand-set **priors** (bigger pieces, attach points gained, the opponents' taken, the centre
 //!   early) and the PUCT weight remain for the UCT + RAVE search (`--config prior_exploration=0`).
 //!   Earlier measurements: priors' weight 8 against 20 at level 2, 57.5 % of 40; PUCT weight 0.3
@@ -346,6 +358,17 @@ impl Knowledge for Trigon {
 
     fn expand_growth(&self) -> f32 {
         EXPAND_GROWTH
+    }
+
+    /// Pentobi's folded values (the module doc's SPRT).
+    fn folded_rave(&self) -> bool {
+        true
+    }
+
+    /// Pentobi's quality-based reward, not squeezed ([`Trigon::quality_reward`]; the module
+    /// doc's SPRT).
+    fn reward_form(&self) -> u8 {
+        1
     }
 
     fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
