@@ -12,7 +12,7 @@ use triboard::net::protocol::{
     ClientMessage, Clock, NewGame, ServerMessage, decode_client, decode_server, encode_client, encode_server,
 };
 use triboard::rules::record::Record;
-use triboard::rules::trigon::{Trigon, TrigonOptions, Variant, sgf};
+use triboard::rules::trigon::{Trigon, TrigonMove, TrigonOptions, Variant, sgf};
 use triboard::rules::{Game, game_ids, rng_from_seed};
 
 /// Arbitrary bytes as the text a decoder gets (invalid UTF-8 replaced, as a lossy reader would).
@@ -156,6 +156,17 @@ fn trigon_record(variant: Variant, seed: u64, plies: usize, names: &[String]) ->
     {
         game.play(mv).unwrap();
         moves.push(mv);
+    }
+    // SGF writes no pass, and after a line's last move the colours with no placement left pass
+    // (`rules/trigon/sgf.rs`): a game cut just before such a pass reads back with it.
+    let mut legal = Vec::new();
+    while game.colour_to_move().is_some() {
+        game.legal_moves(&mut legal);
+        if legal != [TrigonMove::PASS] {
+            break;
+        }
+        game.play(TrigonMove::PASS).unwrap();
+        moves.push(TrigonMove::PASS);
     }
     let mut record = Record::new(&game, &moves);
     if names.iter().any(|n| !n.is_empty()) {
