@@ -32,13 +32,15 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// Each engine's score: the sum of its seats' scores.
-    pub fn engine_scores(&self) -> Vec<i32> {
-        let mut out = vec![0; self.points.len()];
+    /// Each engine's mean score a seat (an engine may hold more seats than another: two of
+    /// `trigon-3`'s three when two engines play).
+    pub fn engine_scores(&self) -> Vec<f64> {
+        let mut sums = vec![(0.0, 0.0); self.points.len()];
         for (s, &e) in self.seats.iter().enumerate() {
-            out[e] += self.scores[s];
+            sums[e].0 += self.scores[s] as f64;
+            sums[e].1 += 1.0;
         }
-        out
+        sums.into_iter().map(|(sum, n)| if n > 0.0 { sum / n } else { 0.0 }).collect()
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! The model is the generalized SPRT of fishtest (M. Van den Bergh, "A practical introduction to
 //! the GSPRT"): each unit has a score `x` in `[0, 1]` (A's mean result over the unit's games, a game
-//! scored against every other engine pairwise); under a hypothesis with logistic Elo `e`, the
+//! scored against every other engine pairwise by the mean score a seat); under a hypothesis with logistic Elo `e`, the
 //! expected score is `s(e) = 1 / (1 + 10^(−e/400))`, and the unit scores' distribution is the one
 //! nearest to the observed frequencies with that mean (the maximum-likelihood distribution under
 //! the constraint). The LLR is `N · Σ p̂ᵢ · ln(p₁ᵢ / p₀ᵢ)`. Outcomes not seen yet at the ends of the
@@ -271,18 +271,18 @@ fn constrained_mle(values: &[f64], freqs: &[f64], s: f64) -> Vec<f64> {
     values.iter().zip(freqs).map(|(a, p)| p / (1.0 + l * (a - s))).collect()
 }
 
-/// Engine `a`'s score in one game against the other engines, each met pairwise by their total
-/// scores (1 ahead, ½ level, 0 behind), averaged over them; an engine that forfeited is behind
-/// every other. With two engines it is the game's result for `a`.
-pub fn pairwise_score(a: usize, engine_scores: &[i32], forfeit: Option<usize>) -> f64 {
+/// Engine `a`'s score in one game against the other engines, each met pairwise by their mean
+/// scores a seat (1 ahead, ½ level, 0 behind), averaged over them; an engine that forfeited is
+/// behind every other. With two engines of one seat each it is the game's result for `a`.
+pub fn pairwise_score(a: usize, engine_scores: &[f64], forfeit: Option<usize>) -> f64 {
     let others: Vec<usize> = (0..engine_scores.len()).filter(|&e| e != a).collect();
     let versus = |e: usize| match forfeit {
         Some(f) if f == a => 0.0,
         Some(f) if f == e => 1.0,
-        _ => match engine_scores[a].cmp(&engine_scores[e]) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Less => 0.0,
+        _ => match engine_scores[a].partial_cmp(&engine_scores[e]) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
         },
     };
     others.iter().map(|&e| versus(e)).sum::<f64>() / others.len().max(1) as f64
@@ -390,11 +390,11 @@ mod tests {
 
     #[test]
     fn pairwise_scores_meet_each_other_engine() {
-        assert_eq!(pairwise_score(0, &[50, 40], None), 1.0);
-        assert_eq!(pairwise_score(1, &[50, 40], None), 0.0);
-        assert_eq!(pairwise_score(0, &[40, 40], None), 0.5);
-        assert_eq!(pairwise_score(0, &[60, 70, 50], None), 0.5);
-        assert_eq!(pairwise_score(0, &[60, 70, 50], Some(1)), 1.0);
-        assert_eq!(pairwise_score(1, &[60, 70, 50], Some(1)), 0.0);
+        assert_eq!(pairwise_score(0, &[50.0, 40.0], None), 1.0);
+        assert_eq!(pairwise_score(1, &[50.0, 40.0], None), 0.0);
+        assert_eq!(pairwise_score(0, &[40.0, 40.0], None), 0.5);
+        assert_eq!(pairwise_score(0, &[60.0, 70.0, 50.0], None), 0.5);
+        assert_eq!(pairwise_score(0, &[60.0, 70.0, 50.0], Some(1)), 1.0);
+        assert_eq!(pairwise_score(1, &[60.0, 70.0, 50.0], Some(1)), 0.0);
     }
 }
