@@ -159,15 +159,8 @@ fn trigon_record(variant: Variant, seed: u64, plies: usize, names: &[String]) ->
     }
     // SGF writes no pass, and after a line's last move the colours with no placement left pass
     // (`rules/trigon/sgf.rs`): a game cut just before such a pass reads back with it.
-    let mut legal = Vec::new();
-    while game.colour_to_move().is_some() {
-        game.legal_moves(&mut legal);
-        if legal != [TrigonMove::PASS] {
-            break;
-        }
-        game.play(TrigonMove::PASS).unwrap();
-        moves.push(TrigonMove::PASS);
-    }
+    let passes = sgf::pass_forced(&mut game);
+    moves.extend(std::iter::repeat_n(TrigonMove::PASS, passes));
     let mut record = Record::new(&game, &moves);
     if names.iter().any(|n| !n.is_empty()) {
         record.players = names.iter().cycle().take(game.num_players()).cloned().collect();

@@ -160,15 +160,8 @@ fn a_record_without_options_replays_as_the_variant_its_id_names() {
 fn with_forced_passes(end: &Trigon, moves: &[TrigonMove]) -> (Trigon, Vec<TrigonMove>) {
     let mut end = end.clone();
     let mut moves = moves.to_vec();
-    let mut legal = Vec::new();
-    while end.to_move().is_some() {
-        end.legal_moves(&mut legal);
-        if legal != [TrigonMove::PASS] {
-            break;
-        }
-        end.play(TrigonMove::PASS).unwrap();
-        moves.push(TrigonMove::PASS);
-    }
+    let passes = sgf::pass_forced(&mut end);
+    moves.extend(std::iter::repeat_n(TrigonMove::PASS, passes));
     (end, moves)
 }
 

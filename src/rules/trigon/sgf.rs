@@ -189,6 +189,21 @@ struct Line {
     placements: usize,
 }
 
+/// Plays the passes of the colours to move that have no placement left, one after another, as
+/// reading does after a line's last move (so a finished game loads finished); returns how many.
+pub fn pass_forced(game: &mut Trigon) -> usize {
+    let (mut legal, mut passes) = (Vec::new(), 0);
+    while game.colour_to_move().is_some() {
+        game.legal_moves(&mut legal);
+        if legal != [TrigonMove::PASS] {
+            break;
+        }
+        game.play_unchecked(TrigonMove::PASS);
+        passes += 1;
+    }
+    passes
+}
+
 /// Every line of the tree, root to leaf, the main line first and the others in the file's order:
 /// each line's moves (passes included, and the passes of the colours left with no placement after
 /// its last move) and its last position.
@@ -201,14 +216,7 @@ fn read_lines(nodes: &[Node], start: Trigon, gm: &str) -> Result<Vec<(Vec<String
         play_node(node, &mut line, gm)?;
         match node.children.as_slice() {
             [] => {
-                // Colours left with no placement pass, so a finished game loads finished.
-                let mut legal = Vec::new();
-                while line.game.colour_to_move().is_some() {
-                    line.game.legal_moves(&mut legal);
-                    if legal != [TrigonMove::PASS] {
-                        break;
-                    }
-                    line.game.play_unchecked(TrigonMove::PASS);
+                for _ in 0..pass_forced(&mut line.game) {
                     line.moves.push(line.game.move_text(TrigonMove::PASS));
                 }
                 done.push((line.moves, line.game));
