@@ -62,9 +62,9 @@ const CAPS: &[(&str, usize, &str)] = &[
         "Trisq's state, the bridging condition and the connection win, updated together on each move",
     ),
     (
-        "ai/tree.rs",
-        820,
-        "the search tree: node storage, selection, expansion and backup, one hot loop kept in one file",
+        "ai/tree/mod.rs",
+        720,
+        "the search tree: node storage, selection, expansion and the simulation, one hot loop kept in one file (its backup in ai/tree/backup.rs)",
     ),
 ];
 

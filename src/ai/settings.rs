@@ -1,7 +1,7 @@
 //! The search's settings and what it shares with its callers, apart from the search itself:
 //! [`SearchConfig`] (its tuning, `--config NAME=VALUE`), [`SearchHandle`] (stop it, read its
 //! progress from another thread) and [`Proof`] (what MCTS-Solver proved of the root). The tree
-//! (`tree.rs`) and the threads around it ([`super::mcts`]) both read them.
+//! (`tree/`) and the threads around it ([`super::mcts`]) both read them.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

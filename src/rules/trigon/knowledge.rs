@@ -34,6 +34,14 @@
 //!   SPRT [0, 40] against the squeezed reward, both with Pentobi's values at `--seconds 0.15`
 //!   (`--seed 48002`): **H1 accepted after 68 games** (34 pairs, pentanomial [1, 3, 12, 3, 15]),
 //!   LLR 2.98, Elo **+152.1** (+75.6 to +245.9), at 0.118 s a move against 0.132.
+//! - Both in **`trigon-3`**, against neither (`match --game trigon-3 --seconds 0.15 --sprt 0,40
+//!   --concurrency 2 --seed 48004`, the old search by `--config folded_rave=0 --config
+//!   reward_form=0`): **H1 accepted after 180 games** (pentanomial [12, 2, 45, 0, 31]), LLR 3.14,
+//!   Elo **+70.4** (+21.7 to +122.1).
+//! - Not kept: a new child's value from this search's root mean (`--config root_mean_cap=100`,
+//!   the running mean cut to 100 simulations' worth after each move, as Pentobi keeps it), on top
+//!   of both, `trigon-2` (`--seed 48003`): **H0 accepted after 354 games**, LLR −3.15, Elo −5.9
+//!   (−41.4 to +29.5).
 //! - The hand-set **priors** (bigger pieces, attach points gained, the opponents' taken, the centre
 //!   early) and the PUCT weight remain for the UCT + RAVE search (`--config prior_exploration=0`).
 //!   Earlier measurements: priors' weight 8 against 20 at level 2, 57.5 % of 40; PUCT weight 0.3
