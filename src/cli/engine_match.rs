@@ -30,6 +30,7 @@
 //! This file holds the flags and the match loop; each engine's process is `gtp_client.rs`, the
 //! lines, table and JSON object `match_report.rs`.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -218,6 +219,9 @@ fn run_game(
 
 /// The games of one worker of `--concurrency`: its own engine processes, game indices claimed
 /// one unit at a time from `next_unit`, each result sent to the match's thread as it finishes.
+/// A finished game as a worker sends it: its index, its result, and where to say it was taken in.
+type Finished = (usize, GameResult, Sender<()>);
+
 struct Worker<'a> {
     start: &'a Trigon,
     args: &'a MatchArgs,
@@ -228,7 +232,10 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    fn run(&self, engines: &mut [Engine], results: &Sender<(usize, GameResult)>) {
+    /// Plays units until none is left or the match stops; after each game, waits until the
+    /// match's thread has taken its result in (so a decided SPRT starts no new game here).
+    fn run(&self, engines: &mut [Engine], results: &Sender<Finished>) {
+        let (ack, acked) = channel();
         loop {
             let unit = self.next_unit.fetch_add(1, Ordering::SeqCst);
             for index in unit * self.unit_games..((unit + 1) * self.unit_games).min(self.games) {
@@ -236,7 +243,7 @@ impl Worker<'_> {
                     return;
                 }
                 let r = play_game(engines, self.start, index, self.args);
-                if results.send((index, r)).is_err() {
+                if results.send((index, r, ack.clone())).is_err() || acked.recv().is_err() {
                     return;
                 }
             }
@@ -281,10 +288,9 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     }
     let new_set = || -> Vec<Engine> { args.engines.iter().map(|c| Engine::new(c, timeout)).collect() };
     let mut sets: Vec<Vec<Engine>> = (0..args.concurrency).map(|_| new_set()).collect();
-    let mut engines = sets.remove(0);
     let stop_note = if sprt.is_some() { " at most, until the SPRT decides" } else { "" };
     writeln!(out, "{} ({}), {games} games{stop_note}", args.game, variant.name())?;
-    for (e, engine) in engines.iter_mut().enumerate() {
+    for (e, engine) in sets[0].iter_mut().enumerate() {
         // A failure here shows in the first game; the name is then unknown.
         let _ = engine.ensure_started();
         writeln!(out, "{}: {} [{}]", label(e), engine.command, engine.name)?;
@@ -292,11 +298,13 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let (next_unit, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let worker = Worker { start: &start, args, games, unit_games: n, next_unit: &next_unit, stop: &stop };
     let mut results: Vec<(usize, GameResult)> = Vec::new();
+    // A's score in each game of a unit not yet complete, by game index.
+    let mut pending = BTreeMap::new();
     let mut written = Ok(());
-    std::thread::scope(|s| {
+    let mut engines = std::thread::scope(|s| {
         let (sender, receiver) = channel();
         let handles: Vec<_> = sets
-            .into_iter()
+            .drain(..)
             .map(|mut set| {
                 let (worker, sender) = (&worker, sender.clone());
                 s.spawn(move || {
@@ -305,24 +313,18 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
                 })
             })
             .collect();
-        let own = s.spawn({
-            let (worker, sender) = (&worker, sender);
-            let mut set = std::mem::take(&mut engines);
-            move || {
-                worker.run(&mut set, &sender);
-                set
-            }
-        });
-        for (index, r) in receiver {
+        drop(sender);
+        for (index, r, ack) in receiver {
             if written.is_ok() {
                 written = report_game(&r, index, &start, out);
             }
             if let (Some(dir), Ok(())) = (&args.record, &written) {
                 written = write_record(dir, index, &r.record);
             }
+            let score = pairwise_score(0, &r.engine_scores(), r.forfeit.as_ref().map(|f| f.0));
             results.push((index, r));
             if let Some(test) = test.as_mut().filter(|t| t.verdict().is_none()) {
-                if add_finished_unit(test, &results, index) && written.is_ok() {
+                if add_finished_unit(test, &mut pending, index, score) && written.is_ok() {
                     written = writeln!(out, "  {}", test.line()).map_err(CliError::from);
                 }
                 if test.verdict().is_some() {
@@ -332,13 +334,17 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
             if written.is_err() {
                 stop.store(true, Ordering::SeqCst);
             }
+            // The worker may go on (it reads `stop` first).
+            let _ = ack.send(());
         }
-        engines = own.join().expect("a match worker panicked");
-        for set in handles {
-            for (engine, other) in engines.iter_mut().zip(set.join().expect("a match worker panicked")) {
+        let mut sets = handles.into_iter().map(|h| h.join().expect("a match worker panicked"));
+        let mut engines = sets.next().expect("at least one worker");
+        for set in sets {
+            for (engine, other) in engines.iter_mut().zip(set) {
                 engine.absorb(other);
             }
         }
+        engines
     });
     for engine in &mut engines {
         engine.stop();
@@ -357,18 +363,16 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
 /// The most games `--sprt` plays when `--games` is not given.
 const SPRT_MAX_GAMES: usize = 20_000;
 
-/// After game `index` finished: if every game of its unit is in, adds the unit to `test` (engine
-/// A's pairwise score in each game) and returns true.
-fn add_finished_unit(test: &mut Sprt, results: &[(usize, GameResult)], index: usize) -> bool {
+/// After game `index` finished with engine A's pairwise `score`: keeps it in `pending` until every
+/// game of its unit is in, then adds the unit to `test` and returns true.
+fn add_finished_unit(test: &mut Sprt, pending: &mut BTreeMap<usize, f64>, index: usize, score: f64) -> bool {
+    pending.insert(index, score);
     let size = test.unit_games();
     let first = index / size * size;
-    let unit: Vec<&GameResult> =
-        (first..first + size).filter_map(|i| results.iter().find(|(j, _)| *j == i).map(|(_, r)| r)).collect();
-    if unit.len() == size {
-        let scores: Vec<f64> =
-            unit.iter().map(|r| pairwise_score(0, &r.engine_scores(), r.forfeit.as_ref().map(|f| f.0))).collect();
-        test.add_unit(&scores);
-        return true;
+    if pending.range(first..first + size).count() < size {
+        return false;
     }
-    false
+    let scores: Vec<f64> = (first..first + size).filter_map(|i| pending.remove(&i)).collect();
+    test.add_unit(&scores);
+    true
 }
