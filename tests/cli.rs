@@ -458,6 +458,20 @@ fn learn_writes_weights_that_gtp_loads() {
     assert_eq!(gtp.code, 0, "{}", gtp.stderr);
     assert!(gtp.stdout.starts_with("= "), "{}", gtp.stdout);
 
+    // Expert iteration: every 8th position's target is a search's visit shares, with these weights.
+    let all = json["fit"]["positions"].as_u64().unwrap() + json["held_out"]["positions"].as_u64().unwrap();
+    let args = ["learn", "trigon-2", recs, "--search", "300", "--every", "8", "--iterations", "50", "--weights", w];
+    let searched = triboard(&[&args[..], &["--json"]].concat(), "");
+    assert_eq!(searched.code, 0, "{}", searched.stderr);
+    let json = searched.json();
+    let positions = json["fit"]["positions"].as_u64().unwrap() + json["held_out"]["positions"].as_u64().unwrap();
+    assert!(positions * 4 < all && positions * 16 > all, "about one position in 8: {positions} of {all}");
+    let fit = json["fit"]["learned"]["log_likelihood"].as_f64().unwrap();
+    assert!(fit > json["fit"]["uniform"]["log_likelihood"].as_f64().unwrap(), "{json}");
+    let zero = triboard(&["learn", "trigon-2", recs, "--search", "0"], "");
+    assert_eq!(zero.code, 2, "{}", zero.stderr);
+    assert!(zero.stderr.contains("at least 1"), "{}", zero.stderr);
+
     let text = std::fs::read_to_string(&weights).unwrap().replace("\"taken 2\"", "\"taken 9\"");
     std::fs::write(&weights, text).unwrap();
     let refused = triboard(&["gtp", "--game", "trigon-2", "--weights", w], "quit\n");

@@ -1,15 +1,18 @@
 //! Learning a game's move-feature weights (`rules::features`) from the moves of game records:
 //! softmax regression (a conditional logit, as Coulom's Minorization-Maximization learns Go move
 //! patterns) with L2 regularisation, fitted by full-batch Adam. Every played move should get a high
-//! probability among its position's legal moves. Deterministic: the same records give the same
-//! weights. `triboard learn GAME RECORDS…` runs it; every game with features uses it.
+//! probability among its position's legal moves — or, in expert iteration, each position's target
+//! distribution (the visit shares of a deep search's root, [`LearnData::add_position`]) should be
+//! matched: the loss is the cross-entropy, of which the played move is the one-hot case.
+//! Deterministic: the same records give the same weights. `triboard learn GAME RECORDS…` runs it;
+//! every game with features uses it.
 
 use std::ops::Range;
 
 use crate::rules::Knowledge;
 
-/// The positions of some records, as features: for each, its legal moves' active features and the
-/// index of the move played.
+/// The positions of some records, as features: for each, its legal moves' active features and its
+/// target: the move played, or a distribution over the moves.
 #[derive(Debug)]
 pub struct LearnData {
     /// Features per move (the feature set's groups).
@@ -20,10 +23,14 @@ pub struct LearnData {
     active: Vec<u16>,
     /// Position `i`'s moves are moves `starts[i]..starts[i + 1]` (each `groups` entries of `active`).
     starts: Vec<usize>,
-    /// The played move's index among its position's moves.
-    played: Vec<usize>,
-    /// The log-probability of the played move under the game's hand-set priors (their values as
-    /// the PUCT term's softmax, times `sharpness`), and whether they put it first.
+    /// Every position's target as (move index among its moves, probability) pairs, one position
+    /// after another: position `i`'s are `targets[target_starts[i]..target_starts[i + 1]]`,
+    /// summing to 1, the most probable first.
+    targets: Vec<(u32, f64)>,
+    /// Where each position's targets start (one more entry than positions).
+    target_starts: Vec<usize>,
+    /// The target's log-likelihood under the game's hand-set priors (their values as the PUCT
+    /// term's softmax, times `sharpness`), and whether they put its most probable move first.
     hand: Vec<(f64, bool)>,
     /// The hand-set priors' softmax sharpness ([`crate::ai::SearchConfig::policy_sharpness`]).
     sharpness: f64,
@@ -32,9 +39,11 @@ pub struct LearnData {
 /// One measure of a weight vector over some positions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fitness {
-    /// Mean log-likelihood of the played moves (nats per position; 0 is perfect).
+    /// Mean log-likelihood of the played moves, or of the target distributions (the negated
+    /// cross-entropy: nats per position; 0 is perfect for played moves).
     pub log_likelihood: f64,
-    /// Share of positions whose most probable move (a unique maximum) was played, 0–1.
+    /// Share of positions whose most probable move (a unique maximum) was played (or is the
+    /// target's most probable), 0–1.
     pub first: f64,
 }
 
@@ -47,7 +56,8 @@ impl LearnData {
             features,
             active: Vec::new(),
             starts: vec![0],
-            played: Vec::new(),
+            targets: Vec::new(),
+            target_starts: vec![0],
             hand: Vec::new(),
             sharpness: f64::from(sharpness),
         }
@@ -55,7 +65,7 @@ impl LearnData {
 
     /// The positions held.
     pub fn positions(&self) -> usize {
-        self.played.len()
+        self.target_starts.len() - 1
     }
 
     /// The moves held, over all positions.
@@ -78,19 +88,50 @@ impl LearnData {
                 return Err(format!("ply {ply}: {} is not a legal move", game.move_text(mv)));
             };
             if legal.len() > 1 {
-                game.move_features(&legal, &mut active);
-                assert_eq!(active.len(), legal.len() * self.groups, "one feature per group and move");
-                debug_assert!(active.iter().all(|&f| (f as usize) < self.features));
-                game.move_priors(&legal, &mut priors);
-                let logits: Vec<f64> = priors.iter().map(|p| f64::from(p.0) * self.sharpness).collect();
-                self.hand.push(played_measure(&logits, played));
-                self.played.push(played);
-                self.active.extend_from_slice(&active);
-                self.starts.push(self.starts[self.starts.len() - 1] + legal.len());
+                self.push(&game, &legal, &[(played as u32, 1.0)], &mut active, &mut priors);
             }
             game.play_unchecked(mv);
         }
         Ok(())
+    }
+
+    /// Adds one position, `state` with legal moves `legal`, whose target is `shares`: (index in
+    /// `legal`, weight ≥ 0) pairs, normalised here (a deep search's root visits). A position with
+    /// fewer than two legal moves or no positive weight is skipped; returns whether it was added.
+    ///
+    /// # Panics
+    /// If an index is not one of `legal`'s.
+    pub fn add_position<G: Knowledge>(&mut self, state: &G, legal: &[G::Move], shares: &[(u32, f64)]) -> bool {
+        let total: f64 = shares.iter().map(|s| s.1.max(0.0)).sum();
+        if legal.len() < 2 || total <= 0.0 {
+            return false;
+        }
+        assert!(shares.iter().all(|s| (s.0 as usize) < legal.len()), "a target outside the legal moves");
+        let mut target: Vec<(u32, f64)> = shares.iter().filter(|s| s.1 > 0.0).map(|s| (s.0, s.1 / total)).collect();
+        target.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.push(state, legal, &target, &mut Vec::new(), &mut Vec::new());
+        true
+    }
+
+    /// Adds a position with its normalised target (the most probable first).
+    fn push<G: Knowledge>(
+        &mut self,
+        game: &G,
+        legal: &[G::Move],
+        target: &[(u32, f64)],
+        active: &mut Vec<u16>,
+        priors: &mut Vec<(f32, f32)>,
+    ) {
+        game.move_features(legal, active);
+        assert_eq!(active.len(), legal.len() * self.groups, "one feature per group and move");
+        debug_assert!(active.iter().all(|&f| (f as usize) < self.features));
+        game.move_priors(legal, priors);
+        let logits: Vec<f64> = priors.iter().map(|p| f64::from(p.0) * self.sharpness).collect();
+        self.hand.push(target_measure(&logits, target));
+        self.targets.extend_from_slice(target);
+        self.target_starts.push(self.targets.len());
+        self.active.extend_from_slice(active);
+        self.starts.push(self.starts[self.starts.len() - 1] + legal.len());
     }
 
     /// The fitness of weights `w` over positions `range`, and (if `grad`) the gradient of the mean
@@ -104,8 +145,8 @@ impl LearnData {
             let moves = &self.active[self.starts[i] * g..self.starts[i + 1] * g];
             logits.clear();
             logits.extend(moves.chunks(g).map(|a| a.iter().map(|&f| w[f as usize]).sum::<f64>()));
-            let played = self.played[i];
-            let (ll, top) = played_measure(&logits, played);
+            let target = &self.targets[self.target_starts[i]..self.target_starts[i + 1]];
+            let (ll, top) = target_measure(&logits, target);
             loglik += ll;
             first += top as usize;
             if let Some(grad) = grad.as_deref_mut() {
@@ -117,8 +158,10 @@ impl LearnData {
                         grad[f as usize] -= p;
                     }
                 }
-                for &f in &moves[played * g..(played + 1) * g] {
-                    grad[f as usize] += 1.0 / n;
+                for &(m, t) in target {
+                    for &f in &moves[m as usize * g..(m as usize + 1) * g] {
+                        grad[f as usize] += t / n;
+                    }
                 }
             }
         }
@@ -175,13 +218,22 @@ impl LearnData {
     }
 }
 
+/// The log-likelihood `Σ t·log p` of a target (the most probable first) under the softmax `p` of
+/// `logits`, and whether the target's first move is the unique most probable.
+fn target_measure(logits: &[f64], target: &[(u32, f64)]) -> (f64, bool) {
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let log_sum = max + logits.iter().map(|l| (l - max).exp()).sum::<f64>().ln();
+    let ll = target.iter().map(|&(m, t)| t * (logits[m as usize] - log_sum)).sum();
+    let first = target[0].0 as usize;
+    let top = logits[first] == max && logits.iter().filter(|&&l| l == max).count() == 1;
+    (ll, top)
+}
+
 /// The log-probability of move `played` under the softmax of `logits`, and whether it is the
 /// unique most probable.
+#[cfg(test)]
 fn played_measure(logits: &[f64], played: usize) -> (f64, bool) {
-    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let sum: f64 = logits.iter().map(|l| (l - max).exp()).sum();
-    let top = logits[played] == max && logits.iter().filter(|&&l| l == max).count() == 1;
-    (logits[played] - max - sum.ln(), top)
+    target_measure(logits, &[(played as u32, 1.0)])
 }
 
 #[cfg(test)]
@@ -196,5 +248,16 @@ mod tests {
         let (ll, top) = played_measure(&[1.0, 0.0, -1.0], 0);
         let expected = 1.0 - (1.0f64.exp() + 1.0 + (-1.0f64).exp()).ln();
         assert!((ll - expected).abs() < 1e-12 && top);
+    }
+
+    #[test]
+    fn a_target_distribution_measures_its_cross_entropy() {
+        let logits = [1.0, 0.0, -1.0];
+        let (a, _) = played_measure(&logits, 0);
+        let (b, _) = played_measure(&logits, 1);
+        let (ll, top) = target_measure(&logits, &[(0, 0.75), (1, 0.25)]);
+        assert!((ll - (0.75 * a + 0.25 * b)).abs() < 1e-12 && top);
+        let (_, top) = target_measure(&logits, &[(1, 0.6), (0, 0.4)]);
+        assert!(!top, "the target's first move is not the most probable");
     }
 }

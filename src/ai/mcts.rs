@@ -18,13 +18,15 @@ use web_time::Instant;
 use super::levels::Budget;
 pub use super::settings::{MoveStats, MoveValue, Proof, SearchConfig, SearchHandle, available_threads};
 use super::time::MovePlan;
-use super::tree::{CHUNK, RootChild, Tree, choose};
+use super::tree::{CHUNK, RootChild, Tree, choose_by};
 use crate::rules::Knowledge;
 
 /// A search over positions of `G` rooted at one position, on [`SearchConfig::threads`] threads.
 pub struct Mcts<G: Knowledge> {
     trees: Vec<Tree<G>>,
     handle: SearchHandle,
+    /// The final choice by weighted wins ([`SearchConfig::final_move`] 1).
+    by_wins: bool,
 }
 
 impl<G: Knowledge> Mcts<G> {
@@ -42,7 +44,7 @@ impl<G: Knowledge> Mcts<G> {
                 Tree::new(root, config, handle.clone(), i)
             })
             .collect();
-        Mcts { trees, handle }
+        Mcts { trees, handle, by_wins: config.final_move == 1 }
     }
 
     /// The position at the root.
@@ -185,15 +187,15 @@ impl<G: Knowledge> Mcts<G> {
     }
 
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
-    /// proven lost, else the proven loss that lasts longest; `None` if the game is over.
+    /// proven lost (the most weighted wins under [`SearchConfig::final_move`] 1), else the proven loss that lasts longest; `None` if the game is over.
     pub fn best_move(&self) -> Option<G::Move> {
-        choose(&self.root_stats()).map(|c| c.mv)
+        choose_by(&self.root_stats(), self.by_wins).map(|c| c.mv)
     }
 
     /// The expected reward, in `[0, 1]`, of [`Mcts::best_move`] for the seat to move (1 or 0 when
     /// proven).
     pub fn win_rate(&self) -> Option<f32> {
-        choose(&self.root_stats()).and_then(value)
+        choose_by(&self.root_stats(), self.by_wins).and_then(value)
     }
 
     /// What the solver proved of the root for the seat to move, by any thread: a proven winning
@@ -245,6 +247,7 @@ fn merge<M: Copy + PartialEq>(mut lists: impl Iterator<Item = Vec<RootChild<M>>>
             if let Some(m) = merged.iter_mut().find(|m| m.mv == c.mv) {
                 m.visits += c.visits;
                 m.value += c.value;
+                m.wins += c.wins;
                 if c.proof != 0 && m.proof == 0 {
                     (m.proof, m.depth) = (c.proof, c.depth);
                 }
@@ -290,4 +293,27 @@ pub fn choose_move<G: Knowledge>(state: &G, budget: Budget, seed: u64) -> Option
     let mut search = Mcts::new(state, SearchConfig { seed, ..SearchConfig::default() });
     search.run(budget);
     search.best_move()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(mv: u8, visits: u64, value: f64, wins: f64) -> RootChild<u8> {
+        RootChild { mv, visits, value, wins, proof: 0, depth: 0 }
+    }
+
+    #[test]
+    fn the_final_choice_is_the_most_simulated_or_the_most_weighted_wins() {
+        // Move 1: more simulations; move 2: fewer, but more wins once its RAVE updates count.
+        let trees = vec![vec![child(1, 60, 30.0, 31.0), child(2, 40, 28.0, 20.0)], vec![child(2, 10, 7.0, 20.0)]];
+        let merged = merge(trees.into_iter());
+        assert_eq!((merged[1].visits, merged[1].wins), (50, 40.0));
+        assert_eq!(choose_by(&merged, false).map(|c| c.mv), Some(1));
+        assert_eq!(choose_by(&merged, true).map(|c| c.mv), Some(2));
+        // A proven win still comes first, whichever rule.
+        let mut proven = merged.clone();
+        proven[0].proof = 1;
+        assert_eq!(choose_by(&proven, true).map(|c| c.mv), Some(1));
+    }
 }

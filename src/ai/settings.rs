@@ -89,6 +89,9 @@ pub struct SearchConfig {
     /// own, 1 Pentobi's (Trigon: the result plus quality bonuses, not squeezed into `[0, 1]`).
     /// `None`: the game's own ([`Knowledge::reward_form`](crate::rules::Knowledge::reward_form)).
     pub reward_form: Option<u8>,
+    /// The move to play after the search: 0 the most simulated (ties by mean), 1 Pentobi's, the
+    /// most weighted wins (mean × value count, the virtual and folded RAVE updates included).
+    pub final_move: u8,
 }
 
 impl Default for SearchConfig {
@@ -116,6 +119,7 @@ impl Default for SearchConfig {
             rave_child_max: 2_000.0,
             root_mean_cap: 0.0,
             reward_form: None,
+            final_move: 0,
         }
     }
 }
@@ -125,7 +129,7 @@ impl SearchConfig {
     /// `expand_growth`,
     /// `policy_weight`, `policy_sharpness`, `prior_exploration` (0: off), `prior_visits`,
     /// `last_good_reply` (0, 1 or 2), `playout_policy` (0: uniform playouts), `folded_rave` (1: on),
-    /// `rave_weight`, `rave_parent_max`, `rave_child_max`, `root_mean_cap`, `reward_form`) from its text, for tuning matches (`triboard gtp
+    /// `rave_weight`, `rave_parent_max`, `rave_child_max`, `root_mean_cap`, `reward_form`, `final_move`) from its text, for tuning matches (`triboard gtp
     /// --config NAME=VALUE`).
     ///
     /// # Errors
@@ -151,9 +155,10 @@ impl SearchConfig {
             "rave_child_max" => self.rave_child_max = number.max(0.0),
             "root_mean_cap" => self.root_mean_cap = number.max(0.0),
             "reward_form" => self.reward_form = Some(number.clamp(0.0, 1.0) as u8),
+            "final_move" => self.final_move = number.clamp(0.0, 1.0) as u8,
             _ => {
                 return Err(format!(
-                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply, playout_policy, folded_rave, rave_weight, rave_parent_max, rave_child_max, root_mean_cap, reward_form)"
+                    "'{name}' is not a search setting (exploration, rave_bias, first_play_urgency, expand_after, expand_growth, policy_weight, policy_sharpness, prior_exploration, prior_visits, last_good_reply, playout_policy, folded_rave, rave_weight, rave_parent_max, rave_child_max, root_mean_cap, reward_form, final_move)"
                 ));
             }
         }

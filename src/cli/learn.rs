@@ -5,7 +5,10 @@
 //! played, beside the same for the game's hand-set priors and for a uniform choice.
 //!
 //! The data are records of strong play: `triboard match --record DIR` games between Pentobi
-//! engines (Trigon), or `triboard selfplay GAME --record DIR` games at a deep budget.
+//! engines (Trigon), or `triboard selfplay GAME --record DIR` games at a deep budget. With
+//! `--search SIMS` (expert iteration) the target of every `--every`-th position is not the move
+//! played but the root visit shares of our own search of SIMS simulations there, with the weights
+//! in force (the built-in ones, or `--weights FILE`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,8 +19,10 @@ use serde_json::{Value, json};
 use super::error::CliError;
 use super::games::{GameTask, with_game};
 use super::records::read_record_file;
-use crate::ai::SearchConfig;
+use std::time::Duration;
+
 use crate::ai::learn::{Fitness, LearnData};
+use crate::ai::{Budget, Mcts, SearchConfig};
 use crate::rules::Knowledge;
 use crate::rules::features::Weights;
 
@@ -41,6 +46,23 @@ pub struct LearnArgs {
     /// The share of the records (the last ones) kept out of the fit to measure it.
     #[arg(long, default_value_t = 0.2)]
     pub holdout: f64,
+    /// Expert iteration: each position's target is the root visit shares of a search of this
+    /// many simulations (one tree per `--threads`), not the move played.
+    #[arg(long, value_name = "SIMS")]
+    pub search: Option<u64>,
+    /// With `--search`: search every this many plies of each record (1: every position).
+    #[arg(long, default_value_t = 1, value_name = "PLIES")]
+    pub every: usize,
+    /// With `--search`: the search's threads, the simulations shared among them.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Multiplies the weights written to `--out` (a game that divides its logits by a temperature,
+    /// as Trigon's prior-led search by 2, gets the fitted distribution back with that factor).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
+    /// The move weights the searches use (`--search`), instead of the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 /// The record files named by `paths` (directories expanded to their `.json` and `.blksgf` files,
@@ -83,6 +105,12 @@ pub fn run(args: &LearnArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
         return Err(CliError::usage("--l2 must be a non-negative number"));
     }
+    if !(args.scale > 0.0 && args.scale.is_finite()) {
+        return Err(CliError::usage("--scale must be a positive number"));
+    }
+    if args.every == 0 || args.threads == 0 || args.search == Some(0) {
+        return Err(CliError::usage("--search, --every and --threads must be at least 1"));
+    }
     with_game(&args.game, Learn { args, out })?
 }
 
@@ -99,6 +127,9 @@ impl GameTask for Learn<'_> {
         let (args, out) = (self.args, self.out);
         let cell =
             G::feature_weights().ok_or_else(|| CliError::usage(format!("{id} has no move features to learn")))?;
+        if let Some(path) = &args.weights {
+            super::ai_flags::install_weights::<G>(path)?;
+        }
         let set = cell.set();
         let files = record_files(&args.records)?;
         let held_out_files = (files.len() as f64 * args.holdout).round() as usize;
@@ -110,7 +141,14 @@ impl GameTask for Learn<'_> {
                 split = data.positions();
             }
             let (start, moves) = read_record::<G>(file)?;
-            data.add_game(&start, &moves).map_err(|e| CliError::failure(format!("{}: {e}", file.display())))?;
+            match args.search {
+                None => data.add_game(&start, &moves),
+                Some(sims) => searched_targets(&mut data, &start, &moves, sims, args),
+            }
+            .map_err(|e| CliError::failure(format!("{}: {e}", file.display())))?;
+            if args.search.is_some() {
+                writeln!(out, "{}: {} positions searched so far", file.display(), data.positions())?;
+            }
         }
         if held_out_files == 0 {
             split = data.positions();
@@ -145,7 +183,11 @@ impl GameTask for Learn<'_> {
                 "uniform": measure(data.uniform(range)),
             })
         };
-        let measures = json!({ "game": id, "records": files.len(), "fit": part(fit), "held_out": part(test.clone()) });
+        let mut measures =
+            json!({ "game": id, "records": files.len(), "fit": part(fit), "held_out": part(test.clone()) });
+        if let Some(sims) = args.search {
+            measures["search"] = json!({ "simulations": sims, "every": args.every, "scale": args.scale });
+        }
         if !test.is_empty() {
             let (learned, hand, uniform) =
                 (data.evaluate(&w, test.clone(), None), data.hand(test.clone()), data.uniform(test));
@@ -159,7 +201,7 @@ impl GameTask for Learn<'_> {
                 hand.first * 100.0
             )?;
         }
-        let weights = Weights(w.iter().map(|&x| x as f32).collect());
+        let weights = Weights(w.iter().map(|&x| (x * args.scale) as f32).collect());
         let mut strongest: Vec<usize> = (0..set.len()).collect();
         strongest.sort_by(|&a, &b| w[b].abs().total_cmp(&w[a].abs()));
         let top: Vec<String> = strongest.iter().take(8).map(|&f| format!("{} {:+.2}", set.name(f), w[f])).collect();
@@ -171,4 +213,39 @@ impl GameTask for Learn<'_> {
         }
         Ok(measures)
     }
+}
+
+/// Expert iteration's targets for one record: from `start`, every `args.every`-th position of
+/// `moves` with a choice gets the root visit shares of a search of `sims` simulations.
+///
+/// # Errors
+/// A move that is not legal where it is played (its ply).
+fn searched_targets<G: Knowledge>(
+    data: &mut LearnData,
+    start: &G,
+    moves: &[G::Move],
+    sims: u64,
+    args: &LearnArgs,
+) -> Result<(), String> {
+    let mut game = start.clone();
+    let mut legal = Vec::new();
+    for (ply, &mv) in moves.iter().enumerate() {
+        game.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            return Err(format!("ply {ply}: {} is not a legal move", game.move_text(mv)));
+        }
+        if ply % args.every == 0 && legal.len() > 1 {
+            let config = SearchConfig { threads: args.threads, seed: 0x5eed ^ ply as u64, ..SearchConfig::default() };
+            let mut search = Mcts::new(&game, config);
+            search.run(Budget { simulations: sims, max_time: Duration::from_secs(3600) });
+            let shares: Vec<(u32, f64)> = search
+                .root_children()
+                .iter()
+                .filter_map(|c| legal.iter().position(|&m| m == c.mv).map(|i| (i as u32, f64::from(c.visits))))
+                .collect();
+            data.add_position(&game, &legal, &shares);
+        }
+        game.play_unchecked(mv);
+    }
+    Ok(())
 }

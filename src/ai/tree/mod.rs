@@ -99,12 +99,15 @@ const TERMINAL_CHECK_MOVES: usize = 64;
 pub(crate) const CHUNK: u64 = 64;
 
 /// One root move's merged statistics: the move, its simulations, the sum of its rewards for the
-/// mover, and its proof (`1` won for the mover, `-1` lost, `0` unproven) with the plies after it.
+/// mover, its weighted wins (Pentobi's mean × value count: the rewards with the virtual and the
+/// folded RAVE ones; the rewards alone otherwise), and its proof (`1` won for the mover, `-1`
+/// lost, `0` unproven) with the plies after it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct RootChild<M> {
     pub mv: M,
     pub visits: u64,
     pub value: f64,
+    pub wins: f64,
     pub proof: i8,
     pub depth: u16,
 }
@@ -112,14 +115,19 @@ pub(crate) struct RootChild<M> {
 /// Picks the move to play among merged root children: a proven win (the shortest), else the most
 /// simulated move not proven lost (ties by mean), else the proven loss that lasts longest.
 pub(crate) fn choose<M: Copy>(children: &[RootChild<M>]) -> Option<&RootChild<M>> {
+    choose_by(children, false)
+}
+
+/// [`choose`], the open moves ranked by their weighted wins instead of their simulations when
+/// `by_wins` (Pentobi's final choice, [`SearchConfig::final_move`]).
+pub(crate) fn choose_by<M: Copy>(children: &[RootChild<M>], by_wins: bool) -> Option<&RootChild<M>> {
     let mean = |c: &RootChild<M>| if c.visits > 0 { c.value / c.visits as f64 } else { 0.0 };
     if let Some(win) = children.iter().filter(|c| c.proof > 0).min_by_key(|c| c.depth) {
         return Some(win);
     }
+    let key = |c: &RootChild<M>| if by_wins { (c.wins, c.visits as f64) } else { (c.visits as f64, mean(c)) };
     let open = children.iter().filter(|c| c.proof == 0);
-    if let Some(best) =
-        open.max_by(|a, b| (a.visits, mean(a)).partial_cmp(&(b.visits, mean(b))).unwrap_or(std::cmp::Ordering::Equal))
-    {
+    if let Some(best) = open.max_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)) {
         return Some(best);
     }
     children.iter().max_by_key(|c| c.depth)
@@ -329,23 +337,20 @@ impl<G: Knowledge> Tree<G> {
 
     /// The root's children with their statistics and proofs.
     pub fn root_children(&self) -> Vec<RootChild<G::Move>> {
-        self.children(0)
-            .map(|c| {
-                let n = &self.nodes[c as usize];
-                RootChild { mv: n.mv, visits: n.visits as u64, value: n.value as f64, proof: n.proof, depth: n.depth }
-            })
-            .collect()
+        self.children(0).map(|c| self.root_child(c, self.nodes[c as usize].mv)).collect()
+    }
+
+    /// Node `c`'s statistics as a [`RootChild`] named `mv`.
+    fn root_child<M>(&self, c: u32, mv: M) -> RootChild<M> {
+        let n = &self.nodes[c as usize];
+        let wins = if self.folded { n.value + n.amaf_value } else { n.value } as f64;
+        RootChild { mv, visits: n.visits as u64, value: n.value as f64, wins, proof: n.proof, depth: n.depth }
     }
 
     /// The children of root move `mv` with their statistics and proofs (empty if unexpanded).
     pub fn replies(&self, mv: G::Move) -> Vec<RootChild<G::Move>> {
         let Some(node) = self.children(0).find(|&c| self.nodes[c as usize].mv == mv) else { return Vec::new() };
-        self.children(node)
-            .map(|c| {
-                let n = &self.nodes[c as usize];
-                RootChild { mv: n.mv, visits: n.visits as u64, value: n.value as f64, proof: n.proof, depth: n.depth }
-            })
-            .collect()
+        self.children(node).map(|c| self.root_child(c, self.nodes[c as usize].mv)).collect()
     }
 
     /// The line the search expects after `first` (a root move): the move to play again and again.
@@ -353,13 +358,7 @@ impl<G: Knowledge> Tree<G> {
         let mut pv = vec![first];
         let Some(mut node) = self.children(0).find(|&c| self.nodes[c as usize].mv == first) else { return pv };
         loop {
-            let children: Vec<RootChild<u32>> = self
-                .children(node)
-                .map(|c| {
-                    let n = &self.nodes[c as usize];
-                    RootChild { mv: c, visits: n.visits as u64, value: n.value as f64, proof: n.proof, depth: n.depth }
-                })
-                .collect();
+            let children: Vec<RootChild<u32>> = self.children(node).map(|c| self.root_child(c, c)).collect();
             match choose(&children) {
                 Some(c) if c.visits > 0 || c.proof != 0 => {
                     node = c.mv;
