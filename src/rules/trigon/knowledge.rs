@@ -42,6 +42,10 @@
 //!   the running mean cut to 100 simulations' worth after each move, as Pentobi keeps it), on top
 //!   of both, `trigon-2` (`--seed 48003`): **H0 accepted after 354 games**, LLR −3.15, Elo −5.9
 //!   (−41.4 to +29.5).
+//! - **Pentobi's expansion threshold** (issue 48, [`Knowledge::expand_growth`] 0.5): a node
+//!   expands after 2 + 0.5·depth simulations. SPRT [0, 40] against 2 everywhere, on top of both
+//!   steps above (`--seed 48006`): **H1 accepted after 736 games** (pentanomial [74, 5, 174, 9,
+//!   106]), LLR 2.98, Elo **+32.2** (+7.3 to +57.5).
 //! - The hand-set **priors** (bigger pieces, attach points gained, the opponents' taken, the centre
 //!   early) and the PUCT weight remain for the UCT + RAVE search (`--config prior_exploration=0`).
 //!   Earlier measurements: priors' weight 8 against 20 at level 2, 57.5 % of 40; PUCT weight 0.3
