@@ -187,7 +187,8 @@ impl<G: Knowledge> Mcts<G> {
     }
 
     /// The move to play: a proven win at once (the shortest), else the most simulated move not
-    /// proven lost (the most weighted wins under [`SearchConfig::final_move`] 1), else the proven loss that lasts longest; `None` if the game is over.
+    /// proven lost (the most weighted wins under [`SearchConfig::final_move`] 1), else the proven
+    /// loss that lasts longest; `None` if the game is over.
     pub fn best_move(&self) -> Option<G::Move> {
         choose_by(&self.root_stats(), self.by_wins).map(|c| c.mv)
     }

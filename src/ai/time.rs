@@ -51,8 +51,8 @@ pub struct MovePlan {
 /// pieces a colour keeps the mean (before the early stop, which cuts the long late moves short).
 /// Screened (`gtp --seconds 0.15 --spread` against the flat time, `match --game trigon-2 --sprt
 /// 0,40 --concurrency 2 --seed 48005`): H0 accepted after 70 games, Elo −129.8 (−224.4 to
-/// −50.9), at 0.090 s a move against 0.112; not the default. 0.07 on the first piece, 1.0 about the twelfth, 2.3 on the
-/// twentieth.
+/// −50.9), at 0.090 s a move against 0.112; not the default. 0.07 on the first piece, 1.0 about
+/// the twelfth, 2.3 on the twentieth.
 pub fn spread_weight(placed: u32) -> f64 {
     let raw = |i: u32| {
         let opening = [0.2, 0.5, 0.6, 0.8];
