@@ -75,20 +75,40 @@ impl LearnData {
 
     /// Adds the positions of one game: from `start`, each of `moves` is played in turn; a position
     /// with at least two legal moves is kept, with its legal moves' features
-    /// ([`Knowledge::move_features`]) and the one played.
+    /// ([`Knowledge::move_features`]) and the one played as its target.
     ///
     /// # Errors
     /// A move that is not legal where it is played (its ply, from 0).
     pub fn add_game<G: Knowledge>(&mut self, start: &G, moves: &[G::Move]) -> Result<(), String> {
+        self.add_game_with(start, moves, |_, _, _, played| Some(vec![(played as u32, 1.0)]))
+    }
+
+    /// Adds the positions of one game with the targets `target` gives: from `start`, each of
+    /// `moves` is played in turn, and at each position with at least two legal moves
+    /// `target(ply, position, legal moves, index of the move played)` returns its target shares
+    /// ([`LearnData::add_position`]), or `None` to skip it — the move played (`add_game`), or a
+    /// deep search's root visits (expert iteration).
+    ///
+    /// # Errors
+    /// A move that is not legal where it is played (its ply, from 0); the positions before it
+    /// stay added.
+    pub fn add_game_with<G: Knowledge>(
+        &mut self,
+        start: &G,
+        moves: &[G::Move],
+        mut target: impl FnMut(usize, &G, &[G::Move], usize) -> Option<Vec<(u32, f64)>>,
+    ) -> Result<(), String> {
         let mut game = start.clone();
-        let (mut legal, mut active, mut priors) = (Vec::new(), Vec::new(), Vec::new());
+        let mut legal = Vec::new();
         for (ply, &mv) in moves.iter().enumerate() {
             game.legal_moves(&mut legal);
             let Some(played) = legal.iter().position(|&m| m == mv) else {
                 return Err(format!("ply {ply}: {} is not a legal move", game.move_text(mv)));
             };
-            if legal.len() > 1 {
-                self.push(&game, &legal, &[(played as u32, 1.0)], &mut active, &mut priors);
+            if legal.len() > 1
+                && let Some(shares) = target(ply, &game, &legal, played)
+            {
+                self.add_position(&game, &legal, &shares);
             }
             game.play_unchecked(mv);
         }
@@ -109,28 +129,22 @@ impl LearnData {
         assert!(shares.iter().all(|s| (s.0 as usize) < legal.len()), "a target outside the legal moves");
         let mut target: Vec<(u32, f64)> = shares.iter().filter(|s| s.1 > 0.0).map(|s| (s.0, s.1 / total)).collect();
         target.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        self.push(state, legal, &target, &mut Vec::new(), &mut Vec::new());
+        self.push(state, legal, &target);
         true
     }
 
     /// Adds a position with its normalised target (the most probable first).
-    fn push<G: Knowledge>(
-        &mut self,
-        game: &G,
-        legal: &[G::Move],
-        target: &[(u32, f64)],
-        active: &mut Vec<u16>,
-        priors: &mut Vec<(f32, f32)>,
-    ) {
-        game.move_features(legal, active);
+    fn push<G: Knowledge>(&mut self, game: &G, legal: &[G::Move], target: &[(u32, f64)]) {
+        let (mut active, mut priors) = (Vec::new(), Vec::new());
+        game.move_features(legal, &mut active);
         assert_eq!(active.len(), legal.len() * self.groups, "one feature per group and move");
         debug_assert!(active.iter().all(|&f| (f as usize) < self.features));
-        game.move_priors(legal, priors);
+        game.move_priors(legal, &mut priors);
         let logits: Vec<f64> = priors.iter().map(|p| f64::from(p.0) * self.sharpness).collect();
         self.hand.push(target_measure(&logits, target));
         self.targets.extend_from_slice(target);
         self.target_starts.push(self.targets.len());
-        self.active.extend_from_slice(active);
+        self.active.extend_from_slice(&active);
         self.starts.push(self.starts[self.starts.len() - 1] + legal.len());
     }
 

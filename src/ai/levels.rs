@@ -57,6 +57,23 @@ impl Level {
     }
 }
 
+impl Level {
+    /// The level's budget in words, for a menu's hover text: "16,000 simulations a move, at most
+    /// 2 s".
+    pub fn summary(self) -> String {
+        let Budget { simulations, max_time } = self.budget();
+        let digits = simulations.to_string();
+        let mut grouped = String::new();
+        for (k, c) in digits.chars().enumerate() {
+            if k > 0 && (digits.len() - k) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        format!("{grouped} simulations a move, at most {} s", max_time.as_secs_f64())
+    }
+}
+
 impl std::fmt::Display for Level {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "level {}", self.0)
@@ -92,5 +109,17 @@ impl Seat {
             Some(n) => n.parse().ok().and_then(|n| Level::new(n).ok()).map(Seat::Ai),
             None => (label == "Human").then_some(Seat::Human),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_summary_gives_its_budget_in_words() {
+        assert_eq!(Level::new(1).unwrap().summary(), "1,000 simulations a move, at most 0.5 s");
+        assert_eq!(Level::new(3).unwrap().summary(), "16,000 simulations a move, at most 2 s");
+        assert_eq!(Level::new(6).unwrap().summary(), "4,000,000 simulations a move, at most 10 s");
     }
 }

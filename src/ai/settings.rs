@@ -90,7 +90,8 @@ pub struct SearchConfig {
     /// `None`: the game's own ([`Knowledge::reward_form`](crate::rules::Knowledge::reward_form)).
     pub reward_form: Option<u8>,
     /// The move to play after the search: 0 the most simulated (ties by mean), 1 Pentobi's, the
-    /// most weighted wins (mean × value count, the virtual and folded RAVE updates included).
+    /// most weighted wins (mean × value count, the virtual and folded RAVE updates included; it
+    /// lost its SPRT in Trigon, `rules/trigon/knowledge.rs`).
     pub final_move: u8,
 }
 

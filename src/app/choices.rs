@@ -22,6 +22,8 @@ pub(super) struct Entry {
     pub(super) summary: &'static str,
     /// The options rows ([`AppGame::options_ui`]), on the options as JSON.
     pub(super) options_ui: fn(&mut egui::Ui, &mut serde_json::Value),
+    /// What each AI level is a match for ([`AppGame::level_strength`]).
+    pub(super) level_strength: fn(Level) -> Option<&'static str>,
     /// Each seat's choice.
     pub(super) choices: Vec<SeatChoice>,
 }
@@ -81,6 +83,7 @@ impl Choices {
                         seats,
                         summary: G::summary(&options),
                         options_ui: options_ui::<G>,
+                        level_strength: G::level_strength,
                         choices,
                     });
                 }
@@ -130,6 +133,18 @@ impl Choices {
     pub fn chosen(&self) -> (String, serde_json::Value, &'static [&'static str]) {
         let entry = &self.entries[self.game];
         (entry.game.game.clone(), entry.game.options.clone(), entry.seats)
+    }
+
+    /// The start screen's hover text on AI level `level` for the chosen entry: the level's budget,
+    /// and what it is a match for in this game where that was measured
+    /// ([`AppGame::level_strength`]).
+    pub fn level_text(&self, level: Level) -> String {
+        let entry = &self.entries[self.game];
+        let budget = format!("AI {level}: {}.", level.summary());
+        match (entry.level_strength)(level) {
+            Some(strength) => format!("{budget}\n{strength}"),
+            None => budget,
+        }
     }
 
     /// The chosen entry's name in the list.

@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::flow::MoveIntent;
+use crate::ai::Level;
 use crate::rules::{Knowledge, Outcome, Player};
 
 pub use super::ui::Swatch;
@@ -72,6 +73,11 @@ pub trait AppGame: Knowledge {
     /// The start screen's rows for the game's options (a label, then the control; `ui` is a
     /// two-column grid). Default: none.
     fn options_ui(_ui: &mut egui::Ui, _options: &mut Self::Options) {}
+    /// What AI level `level` is a match for in this game, as measured against another program
+    /// ("about Pentobi level 7"), for the start screen's hover text on the level. Default: none.
+    fn level_strength(_level: Level) -> Option<&'static str> {
+        None
+    }
 
     // ----- The side panel
 

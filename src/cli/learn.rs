@@ -227,25 +227,18 @@ fn searched_targets<G: Knowledge>(
     sims: u64,
     args: &LearnArgs,
 ) -> Result<(), String> {
-    let mut game = start.clone();
-    let mut legal = Vec::new();
-    for (ply, &mv) in moves.iter().enumerate() {
-        game.legal_moves(&mut legal);
-        if !legal.contains(&mv) {
-            return Err(format!("ply {ply}: {} is not a legal move", game.move_text(mv)));
+    data.add_game_with(start, moves, |ply, game, legal, _| {
+        if ply % args.every != 0 {
+            return None;
         }
-        if ply % args.every == 0 && legal.len() > 1 {
-            let config = SearchConfig { threads: args.threads, seed: 0x5eed ^ ply as u64, ..SearchConfig::default() };
-            let mut search = Mcts::new(&game, config);
-            search.run(Budget { simulations: sims, max_time: Duration::from_secs(3600) });
-            let shares: Vec<(u32, f64)> = search
-                .root_children()
-                .iter()
-                .filter_map(|c| legal.iter().position(|&m| m == c.mv).map(|i| (i as u32, f64::from(c.visits))))
-                .collect();
-            data.add_position(&game, &legal, &shares);
-        }
-        game.play_unchecked(mv);
-    }
-    Ok(())
+        let config = SearchConfig { threads: args.threads, seed: 0x5eed ^ ply as u64, ..SearchConfig::default() };
+        let mut search = Mcts::new(game, config);
+        search.run(Budget { simulations: sims, max_time: Duration::from_secs(3600) });
+        let shares = search
+            .root_children()
+            .iter()
+            .filter_map(|c| legal.iter().position(|&m| m == c.mv).map(|i| (i as u32, f64::from(c.visits))))
+            .collect();
+        Some(shares)
+    })
 }

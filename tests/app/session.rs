@@ -174,3 +174,20 @@ fn the_settings_pages_choices_are_kept_and_applied_at_the_next_start() {
     palette::use_classic(false);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The start screen's hover text on an AI level gives its budget, and in Blokus Trigon the Pentobi
+/// level it was measured to match; a game with no such measure gives the budget alone.
+#[test]
+fn a_level_says_its_budget_and_in_trigon_which_pentobi_level_it_matches() {
+    use triboard::ai::Level;
+    let mut choices = Choices::with_settings(&Settings::default());
+    assert!(choices.choose("Blokus Trigon Two-Player"));
+    let text = choices.level_text(Level::new(2).unwrap());
+    assert!(text.starts_with("AI level 2: 4,000 simulations a move, at most 1 s.\n"), "{text}");
+    assert!(text.contains("about Pentobi level 6"), "{text}");
+    let top = choices.level_text(Level::new(6).unwrap());
+    assert!(top.starts_with("AI level 6: 4,000,000 simulations a move, at most 10 s.\n"), "{top}");
+    assert!(top.contains("Pentobi level 7"), "{top}");
+    assert!(choices.choose("Trike"));
+    assert_eq!(choices.level_text(Level::new(2).unwrap()), "AI level 2: 4,000 simulations a move, at most 1 s.");
+}

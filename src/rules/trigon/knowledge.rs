@@ -46,6 +46,9 @@
 //!   expands after 2 + 0.5·depth simulations. SPRT [0, 40] against 2 everywhere, on top of both
 //!   steps above (`--seed 48006`): **H1 accepted after 736 games** (pentanomial [74, 5, 174, 9,
 //!   106]), LLR 2.98, Elo **+32.2** (+7.3 to +57.5).
+//! - Not kept: Pentobi's final choice, the most weighted wins (`--config final_move=1`), against
+//!   the most simulated, on top of all the above (`--seed 48008`): **H0 accepted after 134
+//!   games** (pentanomial [18, 3, 34, 1, 11]), LLR −2.95, Elo −41.7 (−98.8 to +13.3).
 //! - The hand-set **priors** (bigger pieces, attach points gained, the opponents' taken, the centre
 //!   early) and the PUCT weight remain for the UCT + RAVE search (`--config prior_exploration=0`).
 //!   Earlier measurements: priors' weight 8 against 20 at level 2, 57.5 % of 40; PUCT weight 0.3

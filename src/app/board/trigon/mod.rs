@@ -24,6 +24,7 @@ use bevy_egui::egui;
 pub use entities::{PlacedPiece, TrigonCell};
 pub use pointing::{Selection, placement_at};
 
+use crate::ai::Level;
 use crate::app::games::MoveMarks;
 use crate::app::games::{AppGame, GameInfo, Swatch};
 use crate::rules::trigon::{Trigon, TrigonMove, TrigonOptions};
@@ -57,6 +58,9 @@ impl AppGame for Trigon {
     }
     fn options_ui(ui: &mut egui::Ui, options: &mut TrigonOptions) {
         panel::options_ui(ui, options);
+    }
+    fn level_strength(level: Level) -> Option<&'static str> {
+        Some(panel::level_strength(level))
     }
 
     fn heading(&self) -> String {

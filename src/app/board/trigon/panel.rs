@@ -5,6 +5,7 @@
 use bevy_egui::egui;
 
 use super::art::colour_swatch;
+use crate::ai::Level;
 use crate::app::games::Swatch;
 use crate::app::ui::{rules_paragraph, stone};
 use crate::rules::trigon::pieces::piece_name;
@@ -52,6 +53,21 @@ pub fn summary(options: &TrigonOptions) -> &'static str {
         _ => {
             "Place your pieces corner to corner, never edge to edge with your own colour.\n\
              A colour that cannot place is out. Most triangles wins; all 22 pieces earn a bonus."
+        }
+    }
+}
+
+/// What AI level `level` is a match for, measured in Two-Player against Pentobi 31's levels (one
+/// thread each, Pentobi's opening book, 40 games with the colours swapped each pair; README
+/// §The search, "the app's levels"): the start screen's hover text on the level.
+pub fn level_strength(level: Level) -> &'static str {
+    match level.number() {
+        1 => "Two-Player: between Pentobi levels 3 and 4 (31 of 40 points against level 3, 11 against level 4).",
+        2 => "Two-Player: about Pentobi level 6 (16.5 of 40 points against it).",
+        3 => "Two-Player: about Pentobi level 7 (20 of 40 against it).",
+        _ => {
+            "Two-Player: more simulations than level 3, which matches Pentobi level 7 \
+              (not yet measured against Pentobi)."
         }
     }
 }
