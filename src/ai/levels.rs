@@ -55,9 +55,7 @@ impl Level {
         };
         Budget { simulations, max_time: Duration::from_millis(ms) }
     }
-}
 
-impl Level {
     /// The level's budget in words, for a menu's hover text: "16,000 simulations a move, at most
     /// 2 s".
     pub fn summary(self) -> String {

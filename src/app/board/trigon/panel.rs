@@ -64,7 +64,7 @@ pub fn level_strength(level: Level) -> &'static str {
     match level.number() {
         1 => "Two-Player: between Pentobi levels 3 and 4 (31 of 40 points against level 3, 11 against level 4).",
         2 => "Two-Player: about Pentobi level 6 (16.5 of 40 points against it).",
-        3 => "Two-Player: about Pentobi level 7 (20 of 40 against it).",
+        3 => "Two-Player: about Pentobi level 7 (20 of 40 points against it).",
         _ => {
             "Two-Player: more simulations than level 3, which matches Pentobi level 7 \
               (not yet measured against Pentobi)."
