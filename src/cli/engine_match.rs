@@ -80,6 +80,11 @@ pub struct MatchArgs {
     /// log-likelihood ratio crosses a bound (`sprt.rs`).
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
+    /// Continue an SPRT stopped before it decided: the pentanomial counts its last report gave
+    /// (`P0,P1,P2,P3,P4`, pairs that scored 0, ½, 1, 1½, 2 for A), counted before the first game;
+    /// use a new `--seed`.
+    #[arg(long, value_name = "P0,P1,P2,P3,P4", requires = "sprt")]
+    pub sprt_resume: Option<String>,
     /// The SPRT's chance of accepting H1 when H0 holds.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
@@ -282,6 +287,16 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     // A unit rotates every engine through every seat arrangement once: with two, a pair of games
     // with the colours swapped.
     let mut test = sprt.map(|b| Sprt::new(b, n));
+    if let (Some(test), Some(text)) = (test.as_mut(), &args.sprt_resume) {
+        let counts: Vec<u64> = text.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+        let counts: [u64; 5] = counts.try_into().map_err(|_| {
+            CliError::usage(format!("--sprt-resume takes five pair counts P0,P1,P2,P3,P4, not '{text}'"))
+        })?;
+        test.resume_pairs(counts).map_err(CliError::usage)?;
+        if test.verdict().is_some() {
+            return Err(CliError::usage(format!("the resumed test has already decided: {}", test.line())));
+        }
+    }
     let timeout = Duration::from_secs_f64(args.timeout);
     if let Some(dir) = &args.record {
         std::fs::create_dir_all(dir).map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))?;
@@ -294,6 +309,9 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<Value, CliError> {
         // A failure here shows in the first game; the name is then unknown.
         let _ = engine.ensure_started();
         writeln!(out, "{}: {} [{}]", label(e), engine.command, engine.name)?;
+    }
+    if let Some(test) = test.as_ref().filter(|t| t.units() > 0) {
+        writeln!(out, "  resumed: {}", test.line())?;
     }
     let (next_unit, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let worker = Worker { start: &start, args, games, unit_games: n, next_unit: &next_unit, stop: &stop };

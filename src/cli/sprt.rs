@@ -128,6 +128,26 @@ impl Sprt {
         self.games += scores.len();
     }
 
+    /// Continues a test stopped before it decided (a session's end, a crash): adds the pairs of
+    /// its earlier runs, `counts[k]` pairs that scored `k/2` for A (the pentanomial counts its
+    /// report gave), as if they had just been played. Run on with another seed: the same seed
+    /// replays the same openings.
+    ///
+    /// # Errors
+    /// The test's units are not game pairs (more than two engines).
+    pub fn resume_pairs(&mut self, counts: [u64; 5]) -> Result<(), String> {
+        if self.unit_games != 2 {
+            return Err("--sprt-resume takes pentanomial counts: two engines only".to_string());
+        }
+        for (k, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                *self.counts.entry((k as f64 / 4.0 * SCALE).round() as u64).or_default() += c;
+                self.games += 2 * c as usize;
+            }
+        }
+        Ok(())
+    }
+
     /// Units added.
     pub fn units(&self) -> u64 {
         self.counts.values().sum()
@@ -386,6 +406,24 @@ mod tests {
         assert_eq!(j["pentanomial"], json!([3, 0, 2, 1, 2]));
         assert_eq!(j["units"], 8);
         assert!(j["verdict"].is_null());
+    }
+
+    #[test]
+    fn a_resumed_test_goes_on_from_its_earlier_pairs() {
+        let mut played = Sprt::new(bounds(0.0, 40.0), 2);
+        for unit in [[1.0, 1.0], [1.0, 0.5], [0.0, 1.0], [0.5, 0.5], [0.0, 0.0], [1.0, 1.0], [0.5, 1.0]] {
+            played.add_unit(&unit);
+        }
+        let mut resumed = Sprt::new(bounds(0.0, 40.0), 2);
+        resumed.resume_pairs(played.pentanomial().unwrap()).unwrap();
+        assert_eq!((resumed.units(), resumed.games()), (7, 14));
+        assert!((resumed.llr() - played.llr()).abs() < 1e-12);
+        assert_eq!(resumed.elo(), played.elo());
+        resumed.add_unit(&[1.0, 1.0]);
+        assert!(resumed.llr() > played.llr());
+        assert_eq!(resumed.pentanomial(), Some([1, 0, 2, 2, 3]));
+        let mut rotation = Sprt::new(bounds(0.0, 40.0), 3);
+        assert!(rotation.resume_pairs([1, 0, 0, 0, 1]).is_err());
     }
 
     #[test]
