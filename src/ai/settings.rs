@@ -86,7 +86,8 @@ pub struct SearchConfig {
     /// simulations' worth, so that it follows the new root (Pentobi: 100); 0 keeps it whole.
     pub root_mean_cap: f32,
     /// Which form of the game's reward ([`RewardStats::form`](crate::rules::RewardStats)): 0 its
-    /// own, 1 Pentobi's (Trigon: the result plus quality bonuses, not squeezed into `[0, 1]`).
+    /// own, 1 Pentobi's (Trigon: the result plus quality bonuses, not squeezed into `[0, 1]`), 2
+    /// Pentobi's with the bonuses' weights estimated from the playouts (Trigon: control variates).
     /// `None`: the game's own ([`Knowledge::reward_form`](crate::rules::Knowledge::reward_form)).
     pub reward_form: Option<u8>,
     /// The move to play after the search: 0 the most simulated (ties by mean), 1 Pentobi's, the
@@ -155,7 +156,7 @@ impl SearchConfig {
             "rave_parent_max" => self.rave_parent_max = number.max(0.0),
             "rave_child_max" => self.rave_child_max = number.max(0.0),
             "root_mean_cap" => self.root_mean_cap = number.max(0.0),
-            "reward_form" => self.reward_form = Some(number.clamp(0.0, 1.0) as u8),
+            "reward_form" => self.reward_form = Some(number.clamp(0.0, 2.0) as u8),
             "final_move" => self.final_move = number.clamp(0.0, 1.0) as u8,
             _ => {
                 return Err(format!(

@@ -163,16 +163,49 @@ impl RunningStats {
     }
 }
 
-/// The running statistics a game's [`Knowledge::reward_with`] keeps over one search's playouts:
-/// eight measures, each game numbering its own; and `form`, which form of the reward the search
-/// asks for (`SearchConfig::reward_form`: 0 the game's own; a game may know others).
+/// A running least-squares slope of `y` on `x` over a search's playouts, `Cov(x, y) / Var(x)`
+/// (Welford's algorithm for the co-moment): the coefficient of a control variate (Pepels et al.
+/// 2014 estimate a quality bonus's weight this way from the playouts themselves).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RewardStats(pub [RunningStats; 8], pub u8);
+pub struct RunningSlope {
+    count: f64,
+    mean_x: f64,
+    mean_y: f64,
+    co_moment: f64,
+    m2_x: f64,
+}
+
+impl RunningSlope {
+    /// Adds one pair.
+    pub fn add(&mut self, x: f64, y: f64) {
+        self.count += 1.0;
+        let dx = x - self.mean_x;
+        self.mean_x += dx / self.count;
+        self.mean_y += (y - self.mean_y) / self.count;
+        self.co_moment += dx * (y - self.mean_y);
+        self.m2_x += dx * (x - self.mean_x);
+    }
+    /// `Cov(x, y) / Var(x)` of the pairs so far; 0 while `x` has not varied.
+    pub fn slope(&self) -> f64 {
+        if self.m2_x > 0.0 { self.co_moment / self.m2_x } else { 0.0 }
+    }
+    /// The pairs added so far.
+    pub fn count(&self) -> f64 {
+        self.count
+    }
+}
+
+/// The running statistics a game's [`Knowledge::reward_with`] keeps over one search's playouts:
+/// eight measures and four slopes, each game numbering its own; and `form`, which form of the
+/// reward the search asks for (`SearchConfig::reward_form`: 0 the game's own; a game may know
+/// others).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RewardStats(pub [RunningStats; 8], pub u8, pub [RunningSlope; 4]);
 
 impl RewardStats {
     /// Empty statistics for reward form `form`.
     pub fn with_form(form: u8) -> RewardStats {
-        RewardStats(Default::default(), form)
+        RewardStats(Default::default(), form, Default::default())
     }
 
     /// The reward form asked for.

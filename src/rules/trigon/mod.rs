@@ -14,6 +14,7 @@ pub mod movegen;
 pub mod pieces;
 pub mod placement;
 pub mod playout;
+pub mod reward;
 pub mod schedule;
 pub mod sgf;
 mod sgf_ending;
