@@ -371,80 +371,52 @@ impl Trigon {
             let x = nth(&live, random_index(rng, n));
             let status = t.lists.status(x, &self.forbidden[c]);
             let pieces = t.lists.pieces(x, status) & self.left[c];
-            match self.sample_at(rng, buf, SampleTarget { cell: x, status, pieces }, false, None) {
+            match self.sample_at(rng, buf, x, status, pieces) {
                 Some(mv) => return mv,
                 None => self.dead[c].insert(x),
             }
         }
     }
 
-    /// A random legal placement through the target's cell `x` (whose status is `status`) of one of
-    /// its `pieces`, or `None`: a few random draws, then a full look at the list. With `big_first`, one
-    /// of the biggest legal placements: the draws go to the size classes from the biggest down, and
-    /// the full look keeps the biggest. With `touch` (the mover's attach points, when `x` is not
-    /// one), only placements that also cover one of them, and only the random draws.
+    /// A random legal placement through cell `x` (whose status is `status`) of one of its
+    /// `pieces`, or `None`: a few random draws, then a full look at the list.
     #[inline(always)]
     fn sample_at(
         &self,
         rng: &mut Rng,
         buf: &mut Vec<TrigonMove>,
-        target: SampleTarget,
-        big_first: bool,
-        touch: Option<&Cells>,
+        x: usize,
+        status: usize,
+        pieces: u32,
     ) -> Option<TrigonMove> {
         const TRIES: usize = 4;
-        let SampleTarget { cell: x, status, pieces } = target;
         if pieces == 0 {
             return None;
         }
         let t = self.tables;
         let forbidden = &self.forbidden[self.turn as usize];
         let (list, offsets) = t.lists.list(x, status);
-        let classes = if big_first {
-            [pieces & t.by_size[6], pieces & t.by_size[5], pieces & !(t.by_size[6] | t.by_size[5])]
-        } else {
-            [pieces, 0, 0]
-        };
-        for set in classes {
-            let total = movegen::count_of(offsets, set);
-            if total == 0 {
-                continue;
-            }
+        let total = movegen::count_of(offsets, pieces);
+        if total > 0 {
             for _ in 0..TRIES {
-                let k = movegen::pick(list, offsets, set, random_index(rng, total));
-                let w = &t.windows[k as usize];
-                if !w.hits(forbidden) && touch.is_none_or(|a| w.hits(a)) {
+                let k = movegen::pick(list, offsets, pieces, random_index(rng, total));
+                if !t.windows[k as usize].hits(forbidden) {
                     return Some(TrigonMove(k));
                 }
             }
         }
-        if touch.is_some() {
-            return None;
-        }
         buf.clear();
-        for set in classes {
-            let mut p = set;
-            while p != 0 {
-                let piece = p.trailing_zeros() as usize;
-                p &= p - 1;
-                for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
-                    if !t.windows[k as usize].hits(forbidden) {
-                        buf.push(TrigonMove(k));
-                    }
+        let mut p = pieces;
+        while p != 0 {
+            let piece = p.trailing_zeros() as usize;
+            p &= p - 1;
+            for &k in &list[offsets[piece] as usize..offsets[piece + 1] as usize] {
+                if !t.windows[k as usize].hits(forbidden) {
+                    buf.push(TrigonMove(k));
                 }
             }
-            if !buf.is_empty() {
-                break;
-            }
         }
-        if buf.is_empty() {
-            return None;
-        }
-        if big_first {
-            let biggest = buf.iter().map(|m| t.windows[m.0 as usize].size).max().unwrap_or(0);
-            buf.retain(|m| t.windows[m.0 as usize].size == biggest);
-        }
-        Some(buf[random_index(rng, buf.len())])
+        (!buf.is_empty()).then(|| buf[random_index(rng, buf.len())])
     }
 
     /// After a move: the next colour that is not out.
@@ -460,15 +432,6 @@ impl Trigon {
             }
         }
     }
-}
-
-/// Where [`Trigon::sample_at`] draws a placement: a target cell, its status for the mover (as
-/// `movegen::AttachLists::status` gives it) and the pieces (a bit per piece) to try there.
-#[derive(Clone, Copy)]
-struct SampleTarget {
-    cell: usize,
-    status: usize,
-    pieces: u32,
 }
 
 impl Game for Trigon {

@@ -2,9 +2,11 @@
 //! [`Knowledge::playout_move`](crate::rules::knowledge::Knowledge::playout_move) plays.
 //!
 //! 1. **The opening schedule** (`schedule.rs`) restricts the pieces, in playouts as in the tree.
-//! 2. **A local response first** (`knowledge.rs`): a placement on one of the mover's attach points
-//!    that is also an attach point of an opponent colour's last placement, biggest pieces first,
-//!    from a few random draws.
+//! 2. **Cover the newest opponent frontier first** ([`Trigon::frontier_response`], issue 48):
+//!    Pentobi's local points — the attach points the opposing colours' last placements created and
+//!    their edge neighbours, the mover's own attach points among them counting twice — and of a few
+//!    random legal placements through a few of them (the first a double one), the one covering the
+//!    most, the biggest among equals (Pentobi weighs `10^(6·local) · 5^size` over every legal move).
 //! 3. **Otherwise the biggest piece that fits**: at a few random attach points the biggest legal
 //!    placement (size classes strictly from 6 down: random draws, then a full look at that size's
 //!    list before a smaller size is tried), and the biggest of those is played — close to
@@ -15,10 +17,18 @@
 //! Measured (`triboard match`, `trigon-2`, 0.5 s a move, 40 games, seats rotated, both with the
 //! opening schedule and prior-led selection): this policy against the previous one (a random
 //! attach point, then the biggest piece among a few draws per size class, smaller classes drawn
-//! when the draws missed) won 26–13 (one tie). A wider local set — the opponents' new attach
-//! points *and their edge neighbours*, an own attach point counting double, the placement covering
-//! most of them played (Pentobi's local points) — made playouts 1.5× slower (callgrind, 3,000
-//! playouts from the empty board: 682 M instructions against 445 M) and lost 6–15: not kept.
+//! when the draws missed) won 26–13 (one tie), with a narrower local response in step 2 (a
+//! placement through a cell that is both a fresh opponent attach point and the mover's own,
+//! biggest first). The local points covered in full (every placement through them looked at) made
+//! playouts 1.5× slower then (callgrind, 3,000 playouts from the empty board: 682 M instructions
+//! against 445 M) and lost 6–15 at 0.5 s. Sampled as step 2 now is (3 cells, 6 draws each), they
+//! cost less (`bench trigon-2 --seconds 3` after 24 placements, two matches on the two cores:
+//! policy playouts 13,000–14,600/s against 30,900–38,400, search 6,200–6,600 simulations/s
+//! against 7,800–9,900), and at equal time they win: `triboard match --engine "NEW gtp --game
+//! trigon-2 --seconds 0.15" --engine "OLD gtp --game trigon-2 --seconds 0.15" --game trigon-2
+//! --sprt 0,40 --concurrency 1 --seed 48030` (one thread each): **H1 accepted after 112 games**,
+//! LLR 3.10, Elo **+105.5 (+43.8 to +174.5)**, pentanomial [6, 0, 27, 1, 22], 0.119 s a move
+//! against 0.123. Kept in every variant.
 //!
 //! **Last-good-reply with forgetting (LGRF-2, Pentobi's, our code: `ai::reply`), not kept.** After
 //! each simulation the winning seat's moves are stored as the replies to the move before each
@@ -38,18 +48,27 @@
 //! unchanged (53,348 against 52,632/s; 83,399 against 81,540/s). Under the 50 % that would allow
 //! a variant: off (`Knowledge::last_good_reply`'s default 0), kept behind
 //! `--config last_good_reply=1|2`. A guess for a later try: replies that are not the biggest
-//! piece that fits undo the biggest-first rule that won 26–13 above.
+//! piece that fits undo the biggest-first rule that won 26–13 above. Tried again on issue 48's
+//! search (folded RAVE values, Pentobi's reward, its expansion threshold; the local response of
+//! before step 2's frontier), one thread each: `triboard match --engine "tb gtp --game trigon-2
+//! --seconds 0.15 --config last_good_reply=2" --engine "tb gtp --game trigon-2 --seconds 0.15"
+//! --game trigon-2 --sprt 0,40 --concurrency 1 --seed 48020`: **H0 accepted after 74 games**,
+//! LLR −3.05, Elo −101.4 (−183.5 to −29.1), pentanomial [14, 0, 19, 1, 3]. Still off.
 
 use super::movegen::{count_of, pick};
-use super::{PIECES, Trigon, TrigonMove, nth};
+use super::{Cells, NO_CELL, NO_PLACEMENT, PIECES, Trigon, TrigonMove, nth};
 use crate::rules::game::{Rng, random_index};
 
 /// Attach points looked at for the biggest piece, per move.
 const DRAWS: usize = 2;
 /// Random placements drawn per size class at a point before its full look.
 const TRIES: usize = 4;
-/// Random cells of the local set a playout tries before it plays elsewhere.
-const LOCAL_TRIES: usize = 3;
+/// Cells of the local points a frontier-covering response draws placements at.
+const FRONTIER_CELLS: usize = 3;
+/// Random placements drawn through each of them.
+const FRONTIER_TRIES: usize = 6;
+/// Local points counted at most (Pentobi's Trigon weights stop growing at 5).
+const LOCAL_CAP: u32 = 5;
 
 impl Trigon {
     /// Whether the playout may play `mv`, a remembered reply (last-good-reply, `ai::reply`): a
@@ -77,7 +96,7 @@ impl Trigon {
         if allowed == 0 {
             allowed = self.left[c];
         }
-        if let Some(mv) = self.local_response(rng, buf, allowed) {
+        if let Some(mv) = self.frontier_response(rng, allowed) {
             return mv;
         }
         loop {
@@ -114,32 +133,92 @@ impl Trigon {
         }
     }
 
-    /// The playout's local response (Pentobi's "local points", our own code): a placement of the
-    /// colour to move that covers an attach point the opponents' last placements created, biggest
-    /// pieces first; `None` if a few random draws find none (or it is the colour's first piece).
-    pub(super) fn local_response(&self, rng: &mut Rng, buf: &mut Vec<TrigonMove>, allowed: u32) -> Option<TrigonMove> {
+    /// Pentobi's local points for colour `c` (its idea, our code): the attach points the last
+    /// placement of each opposing colour created and their edge neighbours, all still open to that
+    /// colour and not forbidden to `c`; and those of them that are `c`'s own attach points, which
+    /// count twice. Empty before the opponents have placed.
+    pub(super) fn frontier_points(&self, c: usize) -> (Cells, Cells) {
+        let t = self.tables;
+        let mut local = Cells::default();
+        for o in self.opponents(c) {
+            let k = self.last[o];
+            if k == NO_PLACEMENT {
+                continue;
+            }
+            let s = &t.stamps[k as usize];
+            let (s0, theirs) = (s.word as usize, &self.forbidden[o]);
+            for i in 0..5 {
+                let mut bits = s.corner[i] & !theirs.0[s0 + i];
+                while bits != 0 {
+                    let x = (s0 + i) * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    local.insert(x);
+                    for &y in &t.edge_neighbours[x] {
+                        if y != NO_CELL && !theirs.contains(y as usize) {
+                            local.insert(y as usize);
+                        }
+                    }
+                }
+            }
+        }
+        let local = local.and_not(&self.forbidden[c]);
+        let double = local.and(&self.corners[c]);
+        (local, double)
+    }
+
+    /// The playout's frontier-covering response (Pentobi's playout weights `10^(6·local)·5^size`,
+    /// sampled): at a few cells of [`Trigon::frontier_points`] (the first a double one when there
+    /// is one), a few random legal placements of `allowed` pieces through the cell, and the one
+    /// covering the most local points (doubles twice, at most [`LOCAL_CAP`]) played, the biggest
+    /// among equals. `None` when the colour places its first piece, there is no local point or
+    /// the draws find no legal placement.
+    pub(super) fn frontier_response(&self, rng: &mut Rng, allowed: u32) -> Option<TrigonMove> {
         let c = self.turn as usize;
         if self.left[c] == (1 << PIECES) - 1 {
             return None;
         }
-        let t = self.tables;
-        let local = self.answer_points(c);
-        let attach = self.corners[c].and_not(&self.forbidden[c]);
-        let local = local.and(&attach).and_not(&self.dead[c]);
+        let (local, double) = self.frontier_points(c);
         let n = local.count() as usize;
         if n == 0 {
             return None;
         }
-        for _ in 0..LOCAL_TRIES {
-            let x = nth(&local, random_index(rng, n));
-            let status = t.lists.status(x, &self.forbidden[c]);
-            let pieces = t.lists.pieces(x, status) & self.left[c] & allowed;
-            let touch = if attach.contains(x) { None } else { Some(&attach) };
-            if let Some(mv) = self.sample_at(rng, buf, super::SampleTarget { cell: x, status, pieces }, true, touch) {
-                return Some(mv);
+        let t = self.tables;
+        let forbidden = &self.forbidden[c];
+        let attach = self.corners[c].and_not(forbidden);
+        let n_double = double.count() as usize;
+        let mut best: Option<(TrigonMove, u32)> = None;
+        for draw in 0..FRONTIER_CELLS {
+            let x = if draw == 0 && n_double > 0 {
+                nth(&double, random_index(rng, n_double))
+            } else {
+                nth(&local, random_index(rng, n))
+            };
+            let status = t.lists.status(x, forbidden);
+            let set = t.lists.pieces(x, status) & self.left[c] & allowed;
+            let (list, offsets) = t.lists.list(x, status);
+            let total = count_of(offsets, set);
+            if total == 0 {
+                continue;
+            }
+            let own = attach.contains(x);
+            for _ in 0..FRONTIER_TRIES {
+                let k = pick(list, offsets, set, random_index(rng, total));
+                let w = &t.windows[k as usize];
+                if w.hits(forbidden) || !(own || w.hits(&attach)) {
+                    continue;
+                }
+                let w0 = w.word as usize;
+                let mut covered = 0;
+                for i in 0..3 {
+                    covered += (w.bits[i] & local.0[w0 + i]).count_ones() + (w.bits[i] & double.0[w0 + i]).count_ones();
+                }
+                let key = covered.min(LOCAL_CAP) * 8 + w.size as u32;
+                if best.is_none_or(|b| key > b.1) {
+                    best = Some((TrigonMove(k), key));
+                }
             }
         }
-        None
+        best.map(|b| b.0)
     }
 
     /// The biggest legal placement of one of `allowed` through target cell `x` for the colour to
@@ -228,4 +307,73 @@ pub fn size_histogram(start: &Trigon, seed: u64, playouts: usize) -> Vec<[u32; 7
         }
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{TrigonOptions, Variant};
+    use super::*;
+    use crate::rules::game::{Game as _, rng_from_seed};
+
+    /// The local points a placement covers, doubles twice, capped as the response caps them.
+    fn value(g: &Trigon, local: &Cells, double: &Cells, mv: TrigonMove) -> u32 {
+        let cells = &g.tables.placements[mv.0 as usize].mask;
+        (cells.and(local).count() + cells.and(double).count()).min(LOCAL_CAP)
+    }
+
+    /// Along random games of both variants: the local points are what their definition says (an
+    /// opposing colour's open attach points by its last placement, their open edge neighbours,
+    /// none forbidden to the mover; the doubles its attach points); every frontier response is a
+    /// legal placement of a scheduled piece covering one; and it finds the best coverage among
+    /// all legal moves in most positions, far more often than a random covering move would.
+    #[test]
+    fn the_frontier_response_covers_the_most_local_points_it_can() {
+        let (mut answered, mut best_found, mut random_best) = (0, 0, 0);
+        let mut rng = rng_from_seed(11);
+        let mut buf = Vec::new();
+        for variant in [Variant::Two, Variant::Three] {
+            for _ in 0..8 {
+                let mut g = Trigon::new(&TrigonOptions { variant }).unwrap();
+                while let Some(c) = g.colour_to_move() {
+                    let (local, double) = g.frontier_points(c);
+                    assert!(local.and(&g.forbidden[c]).is_empty() && double == local.and(&g.corners[c]));
+                    let mut open = Cells::default();
+                    for o in g.opponents(c).filter(|&o| g.last[o] != NO_PLACEMENT) {
+                        let fresh = g.tables.placements[g.last[o] as usize].corner_ring.and_not(&g.forbidden[o]);
+                        for x in fresh.iter() {
+                            open.insert(x);
+                            let near = g.tables.edge_neighbours[x].iter().filter(|&&y| y != NO_CELL);
+                            near.filter(|&&y| !g.forbidden[o].contains(y as usize))
+                                .for_each(|&y| open.insert(y as usize));
+                        }
+                    }
+                    assert_eq!(local, open.and_not(&g.forbidden[c]));
+                    let mut allowed = g.scheduled_pieces();
+                    if allowed == 0 {
+                        allowed = g.left[c];
+                    }
+                    if let Some(mv) = g.frontier_response(&mut rng, allowed) {
+                        let mut legal = Vec::new();
+                        g.legal_moves(&mut legal);
+                        assert!(legal.contains(&mv), "{mv:?} is not legal");
+                        let piece = g.tables.windows[mv.0 as usize].piece;
+                        assert!(allowed & (1 << piece) != 0);
+                        let got = value(&g, &local, &double, mv);
+                        assert!(got > 0, "{mv:?} covers no local point");
+                        let covering: Vec<u32> =
+                            legal.iter().map(|&m| value(&g, &local, &double, m)).filter(|&v| v > 0).collect();
+                        let best = *covering.iter().max().unwrap();
+                        answered += 1;
+                        best_found += (got == best) as u32;
+                        random_best += (covering[random_index(&mut rng, covering.len())] == best) as u32;
+                    }
+                    let mv = g.policy_move(&mut rng, &mut buf);
+                    g.play(mv).unwrap();
+                }
+            }
+        }
+        assert!(answered > 200, "{answered} responses");
+        assert!(best_found * 10 >= answered * 6, "the best coverage in {best_found} of {answered}");
+        assert!(best_found >= 2 * random_best, "{best_found} against a random covering move's {random_best}");
+    }
 }
