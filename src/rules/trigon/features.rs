@@ -9,7 +9,19 @@
 //! groups (see [`BUCKETS`]). A move's logit is the sum of its active features' weights, and its
 //! probability among the legal moves is the softmax of the logits.
 //!
-//! The built-in weights were learned from 394 games of Pentobi (`pentobi-gtp --nobook`) against
+//! **The built-in weights are expert iteration's first round** (issue 48): refitted to the visit
+//! shares of our own searches, not to Pentobi's moves — every second position of the 60 games of
+//! the level-7 match in README §The search, each searched anew with 12,000 simulations
+//! (`triboard learn trigon-2 DIR --search 12000 --every 2 --threads 2 --scale 2`; 1,738 positions
+//! fitted, 435 held out). Held out: log-likelihood −3.974 of the searches' visit shares (the
+//! hand-set priors −4.889, uniform −5.428), the searches' most visited move the model's first in
+//! 27.4 % (hand-set 12.9 %). Against the weights below, one thread each: `triboard match --engine
+//! "tb gtp --game trigon-2 --seconds 0.15 --weights x1.json" --engine "tb gtp --game trigon-2
+//! --seconds 0.15" --game trigon-2 --sprt 0,40`, run in three stretches (`--seed 48007`, `48011`,
+//! then `48012 --sprt-resume` from the first two's pairs): **H1 accepted after 946 games**, LLR
+//! 2.98, Elo **+29.5 (+7.4 to +51.7)**, pentanomial [93, 17, 216, 11, 136]. Every variant uses them.
+//!
+//! The weights before them were learned from 394 games of Pentobi (`pentobi-gtp --nobook`) against
 //! itself in `trigon-2`, 268 at level 3 then 126 at level 4 (`triboard match --record`; 36 minutes
 //! of one core): 29,691 positions with a choice, the last 79 games (5,911 positions, level 4) held
 //! out. On those held-out positions, with `triboard learn l3 l4 --holdout 0.2`:

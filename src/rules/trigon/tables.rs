@@ -37,6 +37,9 @@ pub struct Tables {
     pub by_size: [u32; 7],
     /// Per cell, its edge neighbours, padded with [`NO_CELL`] (for the move features).
     pub edge_neighbours: Vec<[u16; 3]>,
+    /// Per cell, every cell some placement covering it also covers (the cell's reach, 6
+    /// triangles at most away): whether a placement through a cell can touch a set at all.
+    pub reach: Vec<Cells>,
 }
 
 /// A cell index beyond every board ([`Tables::edge_neighbours`]' padding): bit 511 of a bitboard.
@@ -152,6 +155,10 @@ impl Tables {
                 nb
             })
             .collect();
+        let reach = by_cell
+            .iter()
+            .map(|through| through.iter().fold(Cells::default(), |acc, &k| acc.or(&placements[k as usize].mask)))
+            .collect();
         Tables {
             board,
             pieces,
@@ -166,6 +173,7 @@ impl Tables {
             self_mirror,
             by_size,
             edge_neighbours,
+            reach,
         }
     }
 }
