@@ -139,12 +139,12 @@ impl Choices {
     /// and what it is a match for in this game where that was measured
     /// ([`AppGame::level_strength`]).
     pub fn level_text(&self, level: Level) -> String {
-        let entry = &self.entries[self.game];
-        let budget = format!("AI {level}: {}.", level.summary());
-        match (entry.level_strength)(level) {
-            Some(strength) => format!("{budget}\n{strength}"),
-            None => budget,
-        }
+        level_words(level, self.entries[self.game].level_strength)
+    }
+
+    /// What [`Choices::level_text`] reads for the chosen entry: its game's strength notes.
+    pub(super) fn level_strength(&self) -> fn(Level) -> Option<&'static str> {
+        self.entries[self.game].level_strength
     }
 
     /// The chosen entry's name in the list.
@@ -170,5 +170,15 @@ impl Choices {
             _ => Seat::Human,
         };
         Setup { game: entry.game.clone(), seats: entry.choices.iter().map(seat).collect() }
+    }
+}
+
+/// The hover text of AI level `level` in a game whose strength notes are `strength`
+/// ([`AppGame::level_strength`]): the level's budget, then what it is a match for, if measured.
+pub(super) fn level_words(level: Level, strength: fn(Level) -> Option<&'static str>) -> String {
+    let budget = format!("AI {level}: {}.", level.summary());
+    match strength(level) {
+        Some(note) => format!("{budget}\n{note}"),
+        None => budget,
     }
 }

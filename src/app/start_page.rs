@@ -5,7 +5,7 @@
 
 use bevy_egui::egui;
 
-use super::choices::Choices;
+use super::choices::{Choices, level_words};
 use super::flow::Status;
 use super::learn::Learning;
 use super::ui::{UiRects, root_ui};
@@ -170,8 +170,8 @@ pub fn setup_form(ui: &mut egui::Ui, choices: &mut Choices) -> egui::Rect {
                 });
             ui.end_row();
 
-            let level_texts: Vec<String> =
-                (Level::MIN..=Level::MAX).map(|n| choices.level_text(Level::new(n).expect("a level"))).collect();
+            // Only the hovered level's words are built (`on_hover_ui`), not six strings a frame.
+            let strength = choices.level_strength();
             let entry = &mut choices.entries[choices.game];
             (entry.options_ui)(ui, &mut entry.game.options);
             ui.end_row();
@@ -184,8 +184,10 @@ pub fn setup_form(ui: &mut egui::Ui, choices: &mut Choices) -> egui::Rect {
                     ui.add_space(6.0);
                     ui.add_enabled_ui(choice.ai, |ui| {
                         ui.label(egui::RichText::new("level").weak());
-                        for (level, text) in (Level::MIN..=Level::MAX).zip(&level_texts) {
-                            ui.selectable_value(&mut choice.level, level, level.to_string()).on_hover_text(text);
+                        for level in Level::MIN..=Level::MAX {
+                            ui.selectable_value(&mut choice.level, level, level.to_string()).on_hover_ui(|ui| {
+                                ui.label(level_words(Level::new(level).expect("a level"), strength));
+                            });
                         }
                     });
                 });
