@@ -13,8 +13,9 @@
 //! - **The opening schedule** (`schedule.rs`): pieces by round, one starting point, moves near the
 //!   centre while ≤ 3 pieces are on the board, in tree and playouts. Against a colour's first three
 //!   pieces of size 6 and next three of size ≥ 5 (tree only): **25–15** (62.5 %).
-//! - **Playouts** (`playout.rs`): the local response, then the biggest piece that fits with strict
-//!   size classes: **26–13–1** against the former policy.
+//! - **Playouts** (`playout.rs`): the frontier response (the most of Pentobi's local points
+//!   covered, issue 48: +105.5 and +74.6 Elo on SPRTs), then the biggest piece that fits with
+//!   strict size classes: **26–13–1** against the former policy.
 //! - **Reward**: the rank value and a share for the score margin as a z-score against the
 //!   search's own playouts ([`Trigon::margin_reward`]): **25–15** against the margin clamped at ±40.
 //! - **Mirror guard**: in `trigon-2` the board is centrally symmetric, so the second player could
@@ -128,8 +129,8 @@ impl Trigon {
         theirs
     }
 
-    /// The attach points the last placements of the colours playing against colour `c` created:
-    /// the cells a local response answers.
+    /// The attach points the last placements of the colours playing against colour `c` created
+    /// (the move features' local cells, `features.rs`).
     pub(super) fn answer_points(&self, c: usize) -> Cells {
         let mut local = Cells::default();
         for o in self.opponents(c) {

@@ -186,7 +186,8 @@ pub struct Trigon {
     /// The last piece placed was the 1-triangle piece.
     last_mono: [bool; 4],
     /// Each colour's last placement ([`NO_PLACEMENT`] before its first), for the playout policy's
-    /// local responses (`knowledge.rs`): a cache of the history, not part of the position.
+    /// frontier response (`playout.rs`) and the move features: a cache of the history, not part of
+    /// the position.
     last: [u16; 4],
 }
 
