@@ -62,7 +62,7 @@ pub fn summary(options: &TrigonOptions) -> &'static str {
 /// §The search, "the app's levels"): the start screen's hover text on the level.
 pub fn level_strength(level: Level) -> &'static str {
     match level.number() {
-        1 => "Two-Player: between Pentobi levels 3 and 4 (31 of 40 points against level 3, 11 against level 4).",
+        1 => "Two-Player: about Pentobi level 4 (22 of 40 points against it).",
         2 => "Two-Player: about Pentobi level 6 (16.5 of 40 points against it).",
         3 => "Two-Player: about Pentobi level 7 (20 of 40 points against it).",
         _ => {
