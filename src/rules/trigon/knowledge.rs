@@ -184,11 +184,7 @@ impl Trigon {
                 continue;
             }
             let gained = self.gained(c, k);
-            let w0 = w.word as usize;
-            let mut covered = 0;
-            for i in 0..3 {
-                covered += (w.bits[i] & theirs.0[w0 + i]).count_ones();
-            }
+            let covered = w.count(&theirs);
             let mut value = 0.35 + 0.05 * w.size as f32 + 0.02 * gained.min(5) as f32 + 0.03 * covered.min(3) as f32;
             if opening {
                 value += 0.1 * (1.0 - t.centre[k] as f32 / 255.0);

@@ -49,6 +49,15 @@ impl Window {
         Window { bits: [mask.0[word], mask.0[word + 1], mask.0[word + 2]], word: word as u8, piece, size }
     }
 
+    /// How many cells of `set` the placement covers.
+    #[inline(always)]
+    pub fn count(&self, set: &Cells) -> u32 {
+        let w = self.word as usize;
+        (set.0[w] & self.bits[0]).count_ones()
+            + (set.0[w + 1] & self.bits[1]).count_ones()
+            + (set.0[w + 2] & self.bits[2]).count_ones()
+    }
+
     /// True when the placement covers a cell of `set`.
     #[inline(always)]
     pub fn hits(&self, set: &Cells) -> bool {

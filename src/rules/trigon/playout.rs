@@ -223,11 +223,7 @@ impl Trigon {
                 if w.hits(forbidden) || !(own || w.hits(&attach)) {
                     continue;
                 }
-                let w0 = w.word as usize;
-                let mut covered = 0;
-                for i in 0..3 {
-                    covered += (w.bits[i] & local.0[w0 + i]).count_ones() + (w.bits[i] & double.0[w0 + i]).count_ones();
-                }
+                let covered = w.count(&local) + w.count(&double);
                 let key = covered.min(LOCAL_CAP) * 8 + w.size as u32;
                 if best.is_none_or(|b| key > b.1) {
                     best = Some((TrigonMove(k), key));
