@@ -167,6 +167,17 @@ fn advance_keeps_the_subtree_of_the_move_played() {
     m.step(500);
     let mut legal = Vec::new();
     expected.legal_moves(&mut legal);
+    let second = m.best_move().unwrap();
+    assert!(legal.contains(&second));
+    // A second advance rebuilds the tree in the arena the first one left (the spare): the
+    // subtree is kept just the same.
+    let kept = m.root_children().iter().find(|c| c.mv == second).unwrap().visits as u64;
+    m.advance(second);
+    assert_eq!(m.simulations(), kept);
+    expected.play(second).unwrap();
+    assert_eq!(m.root(), &expected);
+    m.step(500);
+    expected.legal_moves(&mut legal);
     assert!(legal.contains(&m.best_move().unwrap()));
 }
 

@@ -41,6 +41,15 @@ impl<const W: usize> BitSet<W> {
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
+    /// True if the two sets share an index (one pass over the words, no early exit).
+    #[inline(always)]
+    pub fn intersects(&self, other: &Self) -> bool {
+        let mut any = 0;
+        for k in 0..W {
+            any |= self.0[k] & other.0[k];
+        }
+        any != 0
+    }
     /// The intersection.
     #[inline(always)]
     pub fn and(&self, other: &Self) -> Self {

@@ -161,6 +161,9 @@ pub(crate) struct Tree<G: Knowledge> {
     /// The root position's proof, for the seat to move there.
     root_proof: Option<Proof>,
     nodes: Vec<Node<G::Move>>,
+    /// The arena before the last [`Tree::advance`], kept for the next one: its pages are
+    /// already mapped, so a kept tree is rebuilt without page faults.
+    spare: Vec<Node<G::Move>>,
     rng: Rng,
     handle: SearchHandle,
     /// This tree's counter in `handle`.
@@ -236,6 +239,7 @@ impl<G: Knowledge> Tree<G> {
             config,
             root_proof: None,
             nodes: Vec::new(),
+            spare: Vec::new(),
             rng,
             handle,
             slot,
@@ -406,7 +410,9 @@ impl<G: Knowledge> Tree<G> {
     /// Rebuilds the arena with node `new_root`'s subtree only, breadth first.
     fn compact_from(&mut self, new_root: u32) {
         let old = std::mem::take(&mut self.nodes);
-        let mut nodes = Vec::with_capacity(old.len());
+        let mut nodes = std::mem::take(&mut self.spare);
+        nodes.clear();
+        nodes.reserve(old.len());
         nodes.push(old[new_root as usize]);
         let mut i = 0;
         while i < nodes.len() {
@@ -421,6 +427,7 @@ impl<G: Knowledge> Tree<G> {
             i += 1;
         }
         self.nodes = nodes;
+        self.spare = old;
     }
 
     fn children(&self, node: u32) -> std::ops::Range<u32> {

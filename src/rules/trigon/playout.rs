@@ -154,20 +154,23 @@ impl Trigon {
             }
             let s = &t.stamps[k as usize];
             let (s0, theirs) = (s.word as usize, &self.forbidden[o]);
+            // Every corner-ring cell still open to `o` with its three edge neighbours (padding
+            // included, bit NO_CELL), then the cells closed to `o` taken out: no branch per cell.
+            let mut near = Cells::default();
             for i in 0..5 {
                 let mut bits = s.corner[i] & !theirs.0[s0 + i];
+                near.0[s0 + i] |= bits;
                 while bits != 0 {
                     let x = (s0 + i) * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    local.insert(x);
                     for &y in &t.edge_neighbours[x] {
-                        if y != NO_CELL && !theirs.contains(y as usize) {
-                            local.insert(y as usize);
-                        }
+                        near.0[y as usize / 64] |= 1 << (y % 64);
                     }
                 }
             }
+            local = local.or(&near.and_not(theirs));
         }
+        local.remove(NO_CELL as usize);
         let local = local.and_not(&self.forbidden[c]);
         let double = local.and(&self.corners[c]);
         (local, double)
@@ -189,25 +192,27 @@ impl Trigon {
         let forbidden = &self.forbidden[c];
         let attach = self.corners[c].and_not(forbidden);
         // The cells worth a draw: a double one not known dead, or one from which a placement
-        // can reach an attach point at all.
-        let mut cells = double.and_not(&self.dead[c]);
-        for x in local.and_not(&double).iter() {
-            if !t.reach[x].and(&attach).is_empty() {
-                cells.insert(x);
-            }
-        }
-        let n = cells.count() as usize;
-        if n == 0 {
-            return None;
-        }
-        let doubles = double.and(&cells);
+        // can reach an attach point at all — drawn uniformly among those by rejection, so only
+        // the drawn cells' reach is looked at; a rejected cell leaves the pool.
+        let doubles = double.and_not(&self.dead[c]);
         let n_double = doubles.count() as usize;
+        let mut pool = doubles.or(&local.and_not(&double));
         let mut best: Option<(TrigonMove, u32)> = None;
         for draw in 0..FRONTIER_CELLS {
             let x = if draw == 0 && n_double > 0 {
                 nth(&doubles, random_index(rng, n_double))
             } else {
-                nth(&cells, random_index(rng, n))
+                loop {
+                    let n = pool.count() as usize;
+                    if n == 0 {
+                        return best.map(|b| b.0);
+                    }
+                    let x = nth(&pool, random_index(rng, n));
+                    if doubles.contains(x) || t.reach[x].intersects(&attach) {
+                        break x;
+                    }
+                    pool.remove(x);
+                }
             };
             let status = t.lists.status(x, forbidden);
             let set = t.lists.pieces(x, status) & self.left[c] & allowed;
