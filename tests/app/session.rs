@@ -185,6 +185,8 @@ fn a_level_says_its_budget_and_in_trigon_which_pentobi_level_it_matches() {
     let text = choices.level_text(Level::new(2).unwrap());
     assert!(text.starts_with("AI level 2: 4,000 simulations a move, at most 1 s.\n"), "{text}");
     assert!(text.contains("about Pentobi level 6"), "{text}");
+    let four = choices.level_text(Level::new(4).unwrap());
+    assert!(four.contains("above Pentobi level 7"), "{four}");
     let top = choices.level_text(Level::new(6).unwrap());
     assert!(top.starts_with("AI level 6: 4,000,000 simulations a move, at most 10 s.\n"), "{top}");
     assert!(top.contains("Pentobi level 7"), "{top}");

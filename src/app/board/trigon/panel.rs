@@ -58,15 +58,17 @@ pub fn summary(options: &TrigonOptions) -> &'static str {
 }
 
 /// What AI level `level` is a match for, measured in Two-Player against Pentobi 31's levels (one
-/// thread each, Pentobi's opening book, 40 games with the colours swapped each pair; README
-/// §The search, "the app's levels"): the start screen's hover text on the level.
+/// thread each, Pentobi's opening book, 40 games with the colours swapped each pair; level 4 by an
+/// SPRT against level 3; README §The search, "the app's levels"): the start screen's hover text on
+/// the level.
 pub fn level_strength(level: Level) -> &'static str {
     match level.number() {
         1 => "Two-Player: about Pentobi level 4 (22 of 40 points against it).",
         2 => "Two-Player: about Pentobi level 6 (16.5 of 40 points against it).",
         3 => "Two-Player: about Pentobi level 7 (20 of 40 points against it).",
+        4 => "Two-Player: above Pentobi level 7 (it beat level 3, about Pentobi level 7, on a sequential test).",
         _ => {
-            "Two-Player: more simulations than level 3, which matches Pentobi level 7 \
+            "Two-Player: more simulations than level 4, which is above Pentobi level 7 \
               (not yet measured against Pentobi)."
         }
     }
