@@ -292,9 +292,10 @@ impl Knowledge for Trigon {
     }
 
     /// Pentobi's quality-based reward, not squeezed ([`Trigon::quality_reward`]; the module
-    /// doc's SPRT).
+    /// doc's SPRT): in `trigon-2` with its bonuses' weights estimated from the search's playouts
+    /// (form 2, `reward.rs`'s SPRT, run in `trigon-2` only), elsewhere Pentobi's fixed weights.
     fn reward_form(&self) -> u8 {
-        1
+        if self.options.variant == Variant::Two { 2 } else { 1 }
     }
 
     fn move_priors(&self, moves: &[TrigonMove], out: &mut Vec<(f32, f32)>) {
